@@ -1,0 +1,173 @@
+"""The game protocol every rules module follows, and the mechanics games share.
+
+A game is a pure module (no Flask, no SQL, no I/O) with this surface:
+
+``NAME``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``, ``DEFAULT_PLAYERS``
+    Registry key, display name and seat counts.
+``FIXED_SEATS``
+    Seat positions that the host may not remove before the start
+    (Jack's seat, say). Every other empty seat may go while enough remain.
+``seat_labels(count, options) -> list[str]``
+    What each seat is called at the table ("Jack", "Detective 1", ...).
+``default_options() -> dict`` / ``parse_options(form, count) -> dict``
+    The setup form: the defaults, and the checked options from the posted
+    form fields (strings). Raises ``RuleError`` on bad values.
+``setup(options, players, rng) -> state``
+    ``players`` are the seat names in seat order. The state is a
+    JSON-serialisable dict.
+``apply(state, actor, action, rng) -> state``
+    ``actor`` is a seat position (int) or ``TABLE`` (the host at the table
+    screen). ``action`` is a dict of strings from a form, with its name under
+    ``"type"``. Returns a new state or raises ``RuleError``; never mutates
+    its input.
+``view(state, viewer) -> dict``
+    Everything ``viewer`` (a seat position or ``TABLE``) may see and nothing
+    else. Templates only ever receive views.
+``actions(state, viewer) -> list[str]``
+    The action types ``viewer`` may submit now.
+``is_over(state) -> bool``
+    Whether the game has ended.
+
+The host is deliberately not a viewer: host controls are the platform's
+business, so no game can leak a secret to the host by mistake. The host's
+screen shows the ``TABLE`` view.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+TABLE = "table"
+"""The viewer (and actor) for the public table screen."""
+
+Viewer = int | str
+State = dict[str, Any]
+T = TypeVar("T")
+
+
+class RuleError(Exception):
+    """An action the rules refuse; the message is shown to the player as is."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Game(Protocol):
+    NAME: str
+    TITLE: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    DEFAULT_PLAYERS: int
+    FIXED_SEATS: frozenset[int]
+
+    def seat_labels(self, count: int, options: Mapping[str, Any]) -> list[str]: ...
+    def default_options(self) -> dict[str, Any]: ...
+    def parse_options(self, form: Mapping[str, str], count: int) -> dict[str, Any]: ...
+    def setup(self, options: Mapping[str, Any], players: Sequence[str],
+              rng: random.Random) -> State: ...
+    def apply(self, state: State, actor: Viewer, action: Mapping[str, str],
+              rng: random.Random) -> State: ...
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]: ...
+    def actions(self, state: State, viewer: Viewer) -> list[str]: ...
+    def is_over(self, state: State) -> bool: ...
+
+
+# --- helpers for apply() -------------------------------------------------
+
+def evolve(state: State) -> State:
+    """A deep copy to change, so that apply() never mutates its input."""
+    return copy.deepcopy(state)
+
+
+def parse_int(value: Any, low: int, high: int, what: str) -> int:
+    """A whole number from a form field, within [low, high], or a RuleError."""
+    text = str(value if value is not None else "").strip()
+    if not text:
+        raise RuleError(f"Please enter the {what}.")
+    try:
+        number = int(text)
+    except ValueError:
+        raise RuleError(f"The {what} must be a whole number, not “{text[:20]}”.") from None
+    if not low <= number <= high:
+        raise RuleError(f"The {what} must be between {low} and {high}; {number} is not.")
+    return number
+
+
+def parse_choice(value: Any, choices: Sequence[T], what: str) -> T:
+    """One of ``choices`` (matched as text), or a RuleError naming them."""
+    text = str(value if value is not None else "").strip()
+    for choice in choices:
+        if str(choice) == text:
+            return choice
+    if not text:
+        raise RuleError(f"Please choose the {what}.")
+    raise RuleError(f"“{text[:40]}” is not a {what} you can choose here.")
+
+
+def parse_bool(value: Any) -> bool:
+    """A checkbox: present and not 'off'/'0'/'false' means on."""
+    return str(value if value is not None else "").strip().lower() not in (
+        "", "0", "off", "false", "no")
+
+
+def parse_names(text: Any, count: int, what: str) -> list[str]:
+    """Exactly ``count`` non-empty, distinct names, one per line."""
+    names = [line.strip() for line in str(text or "").splitlines() if line.strip()]
+    if len(names) != count:
+        raise RuleError(f"Please give exactly {count} {what}, one per line "
+                        f"({len(names)} given).")
+    if any(len(name) > 60 for name in names):
+        raise RuleError(f"Each of the {what} must be at most 60 characters long.")
+    if len(set(names)) != len(names):
+        raise RuleError(f"The {what} must all be different.")
+    return names
+
+
+def require(condition: bool, message: str) -> None:
+    """Refuse an action with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise RuleError(message)
+
+
+def require_type(action: Mapping[str, str], allowed: Sequence[str]) -> str:
+    """The action's type, refused unless it is one of ``allowed`` now."""
+    kind = str(action.get("type", ""))
+    if kind not in allowed:
+        raise RuleError("That is not something you can do right now.")
+    return kind
+
+
+# --- shared mechanics ----------------------------------------------------
+
+def shuffled(cards: Sequence[T], rng: random.Random) -> list[T]:
+    """A new list with ``cards`` in random order (the deck stays as given)."""
+    deck = list(cards)
+    rng.shuffle(deck)
+    return deck
+
+
+def draw(deck: list[T], count: int = 1) -> list[T]:
+    """Take ``count`` cards off the top (index 0) of ``deck``, in place."""
+    if count > len(deck):
+        raise RuleError("There are not enough cards left in the deck.")
+    taken = deck[:count]
+    del deck[:count]
+    return taken
+
+
+def seat_order(count: int, first: int) -> list[int]:
+    """Seat positions clockwise (increasing position) starting at ``first``."""
+    return [(first + step) % count for step in range(count)]
+
+
+def next_seat(count: int, current: int, skip: Sequence[int] = ()) -> int:
+    """The next seat clockwise after ``current``, passing over ``skip``."""
+    for step in range(1, count + 1):
+        candidate = (current + step) % count
+        if candidate not in skip:
+            return candidate
+    raise RuleError("Nobody is left to play.")
