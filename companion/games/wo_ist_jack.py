@@ -1,0 +1,577 @@
+"""Wo ist Jack the Ripper: the hidden story deck, printed stories and the final score.
+
+Rulebook: ``rules/wo-ist-jack-the-ripper.txt``; decisions: RULINGS.md, section
+"Wo ist Jack the Ripper". The reporters' Research and Action cards stay
+physical (RULINGS, General). The companion keeps what paper does badly:
+
+- the Story deck, shuffled in secret ("Set-up"): only the current story and
+  the next one lie face up; the order of the rest is known to nobody;
+- whose turn it is ("Course of the Game"), with the two Action cards that stay
+  in front of a player until their effect ends ("Action Cards"):
+  Reporter in U-Haft and Reporterteam;
+- who printed which story for how many points, and the final score
+  ("End of the Game").
+
+The setup form (what ``parse_options`` reads and ``form_from`` writes, so
+that ``parse_options(form_from(options), count) == options``):
+
+``stories``
+    The 12 Story cards, one per line, each ``Name`` or ``Name = points``
+    (its value once known, so it need not be typed again). The four names
+    the rulebook gives must be among them, since "Special Rules for 2 or 3
+    Players" removes them by name; the other eight are the table's to name.
+``first_reporter``
+    The start player ("for example, the youngest player"): a seat number
+    ``1``..``count``, or ``random``.
+
+Options are ``{"story_names": [12 names], "story_points": {name: points},
+"first_reporter": "1".."6" | "random"}``. Point values typed during a game
+are kept per card name; ``options_for_next_game`` hands them back so that a
+table's remembered options never ask for the same value twice (RULINGS:
+"entered from the card the first time, remembered per table's deck").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    TABLE,
+    RuleError,
+    State,
+    Viewer,
+    draw,
+    evolve,
+    next_seat,
+    parse_choice,
+    parse_int,
+    parse_names,
+    require,
+    require_type,
+    seat_order,
+    shuffled,
+)
+
+NAME = "wo_ist_jack"
+TITLE = "Wo ist Jack the Ripper"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+DEFAULT_PLAYERS = 4
+FIXED_SEATS: frozenset[int] = frozenset()
+
+STORY_CARD_COUNT = 12
+"""Components: "12 Story cards"."""
+
+POLIZEI = "Polizei tappt im Dunkeln"
+ANNIE = "Annie ermordet aufgefunden"
+AMERIKA = "Ist der Ripper in Amerika?"
+MORDSERIE = "Mordserie nimmt kein Ende"
+RULEBOOK_STORIES = (POLIZEI, ANNIE, AMERIKA, MORDSERIE)
+"""The only Story cards the rulebook names (Special Rules for 2 or 3 Players)."""
+
+DEFAULT_STORIES = RULEBOOK_STORIES + tuple(
+    f"Story {number}" for number in range(len(RULEBOOK_STORIES) + 1, STORY_CARD_COUNT + 1))
+"""The rulebook's names, then placeholders the table renames after its cards."""
+
+REMOVED_STORIES: dict[int, tuple[str, ...]] = {
+    3: (POLIZEI, ANNIE),
+    2: (POLIZEI, ANNIE, AMERIKA, MORDSERIE),
+}
+"""Special Rules for 2 or 3 Players: "With three, remove ...; with two, also remove ..."."""
+
+INVESTIGATIONS_PER_TURN = 2
+"""Course of the Game: "In his turn a player may undertake 2 Investigations"."""
+
+MOST_STORIES_BONUS = 2
+"""End of the Game: "If a single player has printed more stories than anyone else"."""
+
+MIN_STORY_POINTS = 1
+MAX_STORY_POINTS = 15
+# The rulebook prints no values ("found at the top of each card") but caps a
+# reporter at 6 Research cards worth 1 or 2 each, +1 from Wichtiger Hinweis:
+# no story can ask for more than 13, and its value rewards what it asks.
+# 15 leaves headroom yet refuses a slip like 40.
+
+REPORTER_IN_U_HAFT = "Reporter in U-Haft"
+REPORTERTEAM = "Reporterteam"
+U_HAFT_COPIES = 2
+"""Action Cards: "Reporter in U-Haft [2x]"; each stays in front of its reporter."""
+
+GLOSSES: dict[str, str] = {
+    REPORTER_IN_U_HAFT: "Reporter in Detention",
+    REPORTERTEAM: "Reporting Team",
+}
+"""English glosses the rulebook gives for German card names (Action Cards).
+It glosses no Story card, so story names are shown in German only."""
+
+RANDOM_FIRST = "random"
+ACTION_TYPES = ("print", "end_turn", "u_haft", "reporterteam", "took_back")
+
+
+# --- seats and options -----------------------------------------------------
+
+def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
+    """Every seat is a reporter ("As reporters the players ...")."""
+    return [f"Reporter {number}" for number in range(1, count + 1)]
+
+
+def default_options() -> dict[str, Any]:
+    """The rulebook's story names (and placeholders), no values known, seat 1 starts."""
+    return {"story_names": list(DEFAULT_STORIES), "story_points": {}, "first_reporter": "1"}
+
+
+def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
+    """The options from the setup form's ``stories`` and ``first_reporter`` fields."""
+    _check_count(count)
+    names, points = _parse_stories(form.get("stories"))
+    first = parse_choice(form.get("first_reporter"), _first_choices(count), "start player")
+    return {"story_names": names, "story_points": points, "first_reporter": first}
+
+
+def form_from(options: Mapping[str, Any]) -> dict[str, str]:
+    """The setup form's fields filled in from ``options`` (the inverse of parse_options)."""
+    points = options.get("story_points", {})
+    lines = [f"{name} = {points[name]}" if name in points else name
+             for name in options["story_names"]]
+    return {"stories": "\n".join(lines), "first_reporter": str(options["first_reporter"])}
+
+
+def options_for_next_game(state: State) -> dict[str, Any]:
+    """This game's options with every point value learnt so far, to remember per table."""
+    return {"story_names": list(state["story_names"]),
+            "story_points": dict(state["story_points"]),
+            "first_reporter": state["first_reporter"]}
+
+
+def _check_count(count: int) -> None:
+    require(MIN_PLAYERS <= count <= MAX_PLAYERS,
+            f"{TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS} reporters, not {count}.")
+
+
+def _first_choices(count: int) -> list[str]:
+    return [str(number) for number in range(1, count + 1)] + [RANDOM_FIRST]
+
+
+def _parse_stories(text: Any) -> tuple[list[str], dict[str, int]]:
+    """``Name`` or ``Name = points`` per line; the rulebook's four names must be there."""
+    names: list[str] = []
+    points: dict[str, int] = {}
+    for line in str(text or "").splitlines():
+        name, equals, value = line.rpartition("=") if "=" in line else (line, "", "")
+        name = name.strip()
+        if not name:
+            require(not equals, "Each story card needs its name before the “=”.")
+            continue
+        names.append(name)
+        if value.strip():
+            points[name] = parse_int(value, MIN_STORY_POINTS, MAX_STORY_POINTS,
+                                     f"point value of “{name[:60]}”")
+    names = parse_names("\n".join(names), STORY_CARD_COUNT, "story cards")
+    for needed in RULEBOOK_STORIES:
+        require(needed in names, f"The story cards must include “{needed}”: the rulebook "
+                                 "takes it out of the game with 2 or 3 players.")
+    return names, points
+
+
+# --- setup ------------------------------------------------------------------
+
+def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
+    """Set-up: shuffle the Story cards (less the 2/3-player removals), turn two face up."""
+    count = len(players)
+    _check_count(count)
+    first = parse_choice(options.get("first_reporter"), _first_choices(count), "start player")
+    names = list(options["story_names"])
+    removed = [name for name in names if name in REMOVED_STORIES.get(count, ())]
+    deck = shuffled([name for name in names if name not in removed], rng)
+    current, upcoming = draw(deck, 2)
+    state: State = {
+        "players": list(players),
+        "story_names": names,
+        "story_points": dict(options.get("story_points", {})),
+        "first_reporter": first,
+        "removed": removed,
+        "stories_in_play": len(names) - len(removed),
+        "deck": deck,
+        "current": current,
+        "next": upcoming,
+        "printed": [],
+        "active": rng.randrange(count) if first == RANDOM_FIRST else int(first) - 1,
+        "turn": 0,
+        "investigations": INVESTIGATIONS_PER_TURN,
+        "prints_this_turn": 0,
+        "u_haft": [0] * count,
+        "reporterteam": None,
+        "takeback": [[] for _ in range(count)],
+        "log": [],
+        "over": False,
+    }
+    if removed:
+        state["log"].append(f"With {count} reporters these stories are out of the game: "
+                            + ", ".join(f"“{name}”" for name in removed) + ".")
+    _start_turn(state, state["active"])
+    return state
+
+
+# --- actions -----------------------------------------------------------------
+
+def apply(state: State, actor: Viewer, action: Mapping[str, str],
+          rng: random.Random) -> State:
+    """One action: print, end_turn, u_haft, reporterteam or took_back."""
+    state = evolve(state)
+    seat = _seat(state, actor)
+    require(not state["over"], "The game is over: every story has been printed.")
+    kind = require_type(action, ACTION_TYPES)
+    if kind == "took_back":
+        _took_back(state, seat)
+        return state
+    _require_turn(state, seat, kind)
+    if kind == "print":
+        _print(state, action)
+    elif kind == "end_turn":
+        _pass_turn(state)
+    elif kind == "u_haft":
+        _u_haft(state, action)
+    else:
+        _reporterteam(state)
+    return state
+
+
+def _seat(state: State, actor: Viewer) -> int | None:
+    """The actor's seat, None for the table screen; anything else is refused."""
+    if actor == TABLE:
+        return None
+    if isinstance(actor, int) and not isinstance(actor, bool) \
+            and 0 <= actor < len(state["players"]):
+        return actor
+    raise RuleError("Only the reporters at this table can do that.")
+
+
+def _require_turn(state: State, seat: int | None, kind: str) -> None:
+    """Action cards are "only played in one's own turn"; printing is an Investigation."""
+    active = _name(state, state["active"])
+    if kind == "print":
+        require(seat is not None, f"{active} prints the story on their own phone.")
+        require(seat == state["active"],
+                f"It is {active}'s turn: only the active reporter can print a story.")
+    else:
+        # The table screen acts for the active reporter (a tap on the laptop).
+        require(seat is None or seat == state["active"],
+                f"It is {active}'s turn, not yours: wait for your own turn.")
+
+
+def _print(state: State, action: Mapping[str, str]) -> None:
+    """Print a Story: the current story goes to the active reporter; next moves up.
+
+    The value is typed the first time a card is printed (RULINGS) and reused
+    after; typing a different one corrects the remembered value.
+    """
+    current = state["current"]
+    claimed = str(action.get("story") or "").strip()
+    require(bool(claimed), "Please say which story you are printing.")
+    require(claimed == current, f"“{claimed[:60]}” is not the current story: the current "
+                                f"story is “{current}”.")
+    require(state["prints_this_turn"] < state["investigations"],
+            f"You have used all {state['investigations']} investigations of this turn.")
+    known = state["story_points"].get(current)
+    typed = str(action.get("points") or "").strip()
+    if known is not None and not typed:
+        points = known
+    else:
+        points = parse_int(typed, MIN_STORY_POINTS, MAX_STORY_POINTS,
+                           f"point value of “{current}”")
+    reporter = state["active"]
+    state["story_points"][current] = points
+    state["printed"].append({"story": current, "seat": reporter, "points": points})
+    state["prints_this_turn"] += 1
+    note = f" (remembered value was {known})" if known not in (None, points) else ""
+    state["log"].append(f"{_name(state, reporter)} printed “{current}” for {points} "
+                        f"point{'s' if points != 1 else ''}{note}.")
+    if state["reporterteam"] is not None:
+        # "in effect until the current story is printed, upon which it is discarded"
+        state["log"].append(f"{REPORTERTEAM} of {_name(state, state['reporterteam']['seat'])} "
+                            "is discarded.")
+        state["reporterteam"] = None
+    state["current"] = state["next"]
+    state["next"] = draw(state["deck"])[0] if state["deck"] else None
+    if state["current"] is None:
+        _finish(state)
+        return
+    for seat in range(len(state["players"])):
+        if seat != reporter:
+            state["takeback"][seat].append({"story": current, "by": reporter})
+    turned = f"; “{state['next']}” is turned" if state["next"] else "; the story deck is empty"
+    state["log"].append(f"“{state['current']}” is now the current story{turned}.")
+
+
+def _pass_turn(state: State) -> None:
+    """The next reporter clockwise; one in U-Haft "must lose a turn" and is passed over."""
+    count = len(state["players"])
+    seat = next_seat(count, state["active"])
+    # Terminates: every pass over a reporter in U-Haft uses up one of the cards.
+    while state["u_haft"][seat]:
+        state["u_haft"][seat] -= 1
+        state["log"].append(f"{_name(state, seat)} is in U-Haft and loses this turn.")
+        seat = next_seat(count, seat)
+    _start_turn(state, seat)
+
+
+def _start_turn(state: State, seat: int) -> None:
+    team = state["reporterteam"]
+    state["active"] = seat
+    state["turn"] += 1
+    state["prints_this_turn"] = 0
+    # Reporterteam: "From your next turn to the printing of your story".
+    state["investigations"] = INVESTIGATIONS_PER_TURN + (
+        1 if team is not None and team["seat"] == seat else 0)
+    state["log"].append(f"Turn {state['turn']}: {_name(state, seat)} is the active reporter.")
+
+
+def _u_haft(state: State, action: Mapping[str, str]) -> None:
+    """Reporter in U-Haft on another reporter: "He must lose a turn!"."""
+    active = state["active"]
+    require(sum(state["u_haft"]) < U_HAFT_COPIES,
+            f"Both {REPORTER_IN_U_HAFT} cards already lie in front of reporters.")
+    choices = [str(seat) for seat in range(len(state["players"]))]
+    target = int(parse_choice(action.get("target"), choices, "reporter"))
+    require(target != active, f"{_name(state, active)} cannot put themselves in U-Haft.")
+    state["u_haft"][target] += 1
+    state["log"].append(f"{_name(state, active)} plays {REPORTER_IN_U_HAFT} on "
+                        f"{_name(state, target)}, who loses their next turn.")
+
+
+def _reporterteam(state: State) -> None:
+    """Reporterteam for the active reporter: an extra Investigation from their next turn."""
+    team = state["reporterteam"]
+    require(team is None, f"The {REPORTERTEAM} card already lies in front of "
+                          f"{_name(state, team['seat']) if team else ''}.")
+    state["reporterteam"] = {"seat": state["active"], "story": state["current"],
+                             "turn": state["turn"]}
+    state["log"].append(f"{_name(state, state['active'])} plays {REPORTERTEAM} until "
+                        f"“{state['current']}” is printed.")
+
+
+def _took_back(state: State, seat: int | None) -> None:
+    """A reporter confirms taking a melded Research card back after someone printed."""
+    require(seat is not None, "Each reporter confirms this on their own phone.")
+    require(bool(state["takeback"][seat]), "You have no melded card to take back right now.")
+    state["takeback"][seat] = []
+
+
+def _finish(state: State) -> None:
+    """End of the Game: "When all of the Story cards have been printed"."""
+    state["over"] = True
+    state["takeback"] = [[] for _ in state["players"]]
+    state["log"].append("Every story has been printed: the game is over.")
+    state["log"].append(score(state)["headline"])
+
+
+# --- score -------------------------------------------------------------------
+
+def score(state: State) -> dict[str, Any]:
+    """Story points per reporter, the +2 for most stories, the Reporter of the Year.
+
+    The bonus and the title belong to the end of the game; before it, the
+    standings are the story points so far. The rulebook has no tie-break for
+    the title, so tied reporters share it.
+    """
+    players = state["players"]
+    counts = [0] * len(players)
+    points = [0] * len(players)
+    for entry in state["printed"]:
+        counts[entry["seat"]] += 1
+        points[entry["seat"]] += entry["points"]
+    most = max(counts)
+    leaders = [seat for seat, count in enumerate(counts) if count == most]
+    bonus_seat = leaders[0] if state["over"] and len(leaders) == 1 and most else None
+    totals = [points[seat] + (MOST_STORIES_BONUS if seat == bonus_seat else 0)
+              for seat in range(len(players))]
+    best = max(totals)
+    winners = [seat for seat, total in enumerate(totals) if total == best] \
+        if state["over"] else []
+    standings = sorted(
+        ({"seat": seat, "name": players[seat], "stories": counts[seat],
+          "story_points": points[seat],
+          "bonus": MOST_STORIES_BONUS if seat == bonus_seat else 0,
+          "total": totals[seat], "reporter_of_the_year": seat in winners}
+         for seat in range(len(players))),
+        key=lambda row: (-row["total"], row["seat"]))
+    return {"standings": standings, "bonus_seat": bonus_seat,
+            "bonus_note": _bonus_note(state, leaders, most) if state["over"] else "",
+            "reporters_of_the_year": [players[seat] for seat in winners],
+            "headline": _headline(state, winners, best) if state["over"] else ""}
+
+
+def _bonus_note(state: State, leaders: list[int], most: int) -> str:
+    if len(leaders) == 1:
+        return (f"{_name(state, leaders[0])} printed the most stories ({most}) and gets "
+                f"+{MOST_STORIES_BONUS} story points.")
+    return (f"{_names(state, leaders)} tie for the most stories ({most} each): "
+            "nobody gets the bonus.")
+
+
+def _headline(state: State, winners: list[int], best: int) -> str:
+    if len(winners) == 1:
+        return f"{_name(state, winners[0])} is the Reporter of the Year with {best} points!"
+    return (f"{_names(state, winners)} share the title Reporter of the Year with {best} "
+            "points each (the rulebook has no tie-break).")
+
+
+# --- views -------------------------------------------------------------------
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The public table, plus a reporter's own prompt, reminders and print form.
+
+    The story deck beyond the current and next card is in nobody's view,
+    only its size (the physical pile shows that much).
+    """
+    seat = _seat(state, viewer)
+    public = _public_view(state)
+    if seat is None:
+        return public
+    active = state["active"]
+    your_turn = seat == active and not state["over"]
+    notices = [f"{_name(state, item['by'])} printed “{item['story']}”: take one of your "
+               "melded Research cards back into your hand (if you have any)."
+               for item in state["takeback"][seat]]
+    you = {
+        "seat": seat,
+        "name": _name(state, seat),
+        "your_turn": your_turn,
+        "notices": notices,
+        "print": _print_form(state) if your_turn and "print" in actions(state, seat) else None,
+        "u_haft_targets": [{"seat": other, "name": _name(state, other)}
+                           for other in range(len(state["players"])) if other != active]
+        if your_turn and "u_haft" in actions(state, seat) else [],
+    }
+    return {**public, "you": you, "prompt": _seat_prompt(state, seat)}
+
+
+def _public_view(state: State) -> dict[str, Any]:
+    active = state["active"]
+    team = state["reporterteam"]
+    result = score(state)
+    rows = {row["seat"]: row for row in result["standings"]}
+    players = [{
+        "seat": seat,
+        "name": name,
+        "active": seat == active and not state["over"],
+        "u_haft": state["u_haft"][seat],
+        "reporterteam": team is not None and team["seat"] == seat,
+        "stories": [_card(state, entry["story"]) for entry in state["printed"]
+                    if entry["seat"] == seat],
+        "story_points": rows[seat]["story_points"],
+        "takeback_pending": len(state["takeback"][seat]),
+    } for seat, name in enumerate(state["players"])]
+    return {
+        "title": TITLE,
+        "players": players,
+        "turn_order": [{"seat": seat, "name": _name(state, seat)}
+                       for seat in seat_order(len(state["players"]), active)],
+        "active": None if state["over"] else active,
+        "active_name": None if state["over"] else _name(state, active),
+        "turn": state["turn"],
+        "investigations": state["investigations"],
+        "prints_this_turn": state["prints_this_turn"],
+        "current": _card(state, state["current"]) if state["current"] else None,
+        "next": _card(state, state["next"]) if state["next"] else None,
+        "deck_left": len(state["deck"]),
+        "stories_in_play": state["stories_in_play"],
+        "removed": [_card(state, name) for name in state["removed"]],
+        "printed": [{**_card(state, entry["story"]), "points": entry["points"],
+                     "seat": entry["seat"], "by": _name(state, entry["seat"])}
+                    for entry in state["printed"]],
+        "markers": _markers(state),
+        "log": list(state["log"]),
+        "prompt": _table_prompt(state),
+        "over": state["over"],
+        "result": result if state["over"] else None,
+        "point_range": [MIN_STORY_POINTS, MAX_STORY_POINTS],
+    }
+
+
+def _card(state: State, name: str) -> dict[str, Any]:
+    """A story card as shown: German name, the rulebook's gloss if any, its known value."""
+    return {"name": name, "gloss": GLOSSES.get(name), "points": state["story_points"].get(name)}
+
+
+def _markers(state: State) -> list[dict[str, Any]]:
+    """The Action cards lying in front of reporters, and when each one ends."""
+    markers = []
+    for seat, turns in enumerate(state["u_haft"]):
+        if turns:
+            lost = "their next turn" if turns == 1 else f"their next {turns} turns"
+            markers.append({"card": REPORTER_IN_U_HAFT, "gloss": GLOSSES[REPORTER_IN_U_HAFT],
+                            "seat": seat, "name": _name(state, seat),
+                            "text": f"{_name(state, seat)} loses {lost}."})
+    team = state["reporterteam"]
+    if team is not None:
+        now = team["seat"] == state["active"] and team["turn"] != state["turn"]
+        when = "this turn" if now else "from their next turn"
+        markers.append({"card": REPORTERTEAM, "gloss": GLOSSES[REPORTERTEAM],
+                        "seat": team["seat"], "name": _name(state, team["seat"]),
+                        "text": f"{_name(state, team['seat'])} has one extra investigation "
+                                f"{when}, until “{team['story']}” is printed."})
+    return markers
+
+
+def _table_prompt(state: State) -> str:
+    if state["over"]:
+        return score(state)["headline"]
+    return (f"{_name(state, state['active'])}'s turn: {state['investigations']} investigations "
+            "(meld, draw or print) and 1 action.")
+
+
+def _seat_prompt(state: State, seat: int) -> str:
+    if state["over"]:
+        return score(state)["headline"]
+    if seat != state["active"]:
+        return f"It is {_name(state, state['active'])}'s turn."
+    left = state["investigations"] - state["prints_this_turn"]
+    return (f"Your turn: {state['investigations']} investigations (meld a Research card, draw "
+            "one, or print the current story) and 1 action (play or draw an Action card). "
+            f"Print “{state['current']}” here once your melded cards fulfil it"
+            f"{'' if left > 0 else ' (no investigation left this turn)'}.")
+
+
+def _print_form(state: State) -> dict[str, Any]:
+    """What the print form needs: the story, its remembered value, the allowed range."""
+    return {"story": state["current"], "known_points": state["story_points"].get(
+        state["current"]), "min": MIN_STORY_POINTS, "max": MAX_STORY_POINTS}
+
+
+def actions(state: State, viewer: Viewer) -> list[str]:
+    """What ``viewer`` may do now; the table screen acts for the active reporter."""
+    try:
+        seat = _seat(state, viewer)
+    except RuleError:
+        return []
+    if state["over"]:
+        return []
+    allowed = []
+    if seat is not None and state["takeback"][seat]:
+        allowed.append("took_back")
+    if seat is None or seat == state["active"]:
+        if seat is not None and state["prints_this_turn"] < state["investigations"]:
+            allowed.append("print")
+        if sum(state["u_haft"]) < U_HAFT_COPIES:
+            allowed.append("u_haft")
+        if state["reporterteam"] is None:
+            allowed.append("reporterteam")
+        allowed.append("end_turn")
+    return allowed
+
+
+def is_over(state: State) -> bool:
+    """End of the Game: every Story card is printed."""
+    return bool(state["over"])
+
+
+def _name(state: State, seat: int) -> str:
+    return state["players"][seat]
+
+
+def _names(state: State, seats: Sequence[int]) -> str:
+    names = [_name(state, seat) for seat in seats]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
