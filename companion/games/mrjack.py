@@ -1,0 +1,844 @@
+"""Mr. Jack and the Mr. Jack London extension: the hidden parts of a two-player duel.
+
+Rules: ``rules/mr-jack.txt`` (base game), ``rules/mr-jack-extension.txt``
+(Mr. Jack London); decisions: RULINGS.md, section "Mr. Jack".
+
+The board, the character tokens, the gaslights, manholes, cordons and the
+Barricade stay physical. The companion holds what paper hides or what is
+easy to get wrong: Jack's alibi card (the character he impersonates), the
+alibi deck, the character card deck and its cycle over the eight turns, the
+Witness card, the suspect list, the extension's draft and Professor
+Moriarty's impersonation.
+
+Seat 0 plays Jack, seat 1 the detective. A game runs through these phases:
+
+``draft``      (extension) each player keeps 2 of the 5 additional characters dealt to him
+``placement``  (extension) the 8 character tokens are placed in the rulebook's order
+``play``       turns 1-8: four characters played, then the call for witnesses
+``over``       Jack left the district, was accused, or dawn broke after turn 8
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    TABLE,
+    RuleError,
+    State,
+    Viewer,
+    draw,
+    evolve,
+    parse_bool,
+    parse_choice,
+    require,
+    shuffled,
+)
+
+NAME = "mrjack"
+TITLE = "Mr. Jack"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 2
+DEFAULT_PLAYERS = 2
+JACK = 0
+DETECTIVE = 1
+FIXED_SEATS = frozenset({JACK, DETECTIVE})
+ROLES = ("Jack", "Detective")
+
+# Every character of the base game and the extension, in RULINGS.md order.
+CHARACTERS = {
+    "holmes": "Sherlock Holmes",
+    "watson": "John H. Watson",
+    "smith": "John Smith",
+    "lestrade": "Inspector Lestrade",
+    "stealthy": "Miss Stealthy",
+    "goodley": "Sergeant Goodley",
+    "gull": "Sir William Gull",
+    "bert": "Jeremy Bert",
+    "madame": "Madame",
+    "pizer": "John Pizer",
+    "lane": "Joseph Lane",
+    "abberline": "Inspector Abberline",
+    "spring": "Spring-Heeled Man",
+    "moriarty": "Professor Moriarty",
+}
+# Base game: the eight characters of the box (RULINGS.md, Mr. Jack).
+BASE_CHARACTERS = ("holmes", "watson", "smith", "lestrade", "stealthy", "goodley", "gull", "bert")
+# Extension I. "4 basic characters (used in every game)".
+LONDON_BASIC = ("bert", "holmes", "lestrade", "smith")
+# Extension I. "10 additional characters", the draft pool.
+LONDON_ADDITIONAL = ("stealthy", "madame", "goodley", "gull", "pizer", "lane", "watson",
+                     "abberline", "spring", "moriarty")
+DRAFT_HAND = 5
+DRAFT_KEEP = 2
+
+# Only the abilities given in the rulebook texts; the base game's cards are
+# not in them, so for those the table is told to read the card (RULINGS.md,
+# General). Sherlock Holmes's alibi draw is the one the companion runs.
+ABILITIES = {
+    "holmes": "After moving, draw an alibi card in secret on your phone.",
+    "madame": "Moves 1 to 6 hexes and never uses the sewers.",
+    "spring": "Moves 1 to 3 hexes and may jump over a structure or a character "
+              "(1 movement point per jump).",
+    "pizer": "Moves 1 to 3 hexes, then every adjacent character flees 3 hexes "
+             "(no sewers, not through his hex).",
+    "abberline": "Moves 1 to 3 hexes. A character on a street hex next to him has only "
+                 "1 movement point.",
+    "lane": "Moves 1 to 3 hexes and moves the Barricade between two street hexes "
+            "(never across an exit), before or after moving.",
+    "moriarty": "Has the movement and ability of the character he impersonates.",
+}
+READ_THE_CARD = "Read the character card."
+ALIBI_DRAWER = "holmes"
+
+# Game Play I. A/B and Extension II.: who chooses each of the four cards.
+ODD_ORDER = (DETECTIVE, JACK, JACK, DETECTIVE)
+EVEN_ORDER = (JACK, DETECTIVE, DETECTIVE, JACK)
+CARDS_PER_TURN = 4
+LAST_TURN = 8
+# Game Play III.: gaslight tile n goes out at the end of turn n.
+NUMBERED_GASLIGHTS = (1, 2, 3, 4)
+
+# The double-sided Witness card (Setup: "Jack seen" side up for the first round).
+WITNESS_SIDES = {"seen": "Jack seen", "not_seen": "Jack not seen (no witnesses)"}
+ANSWERS = {"seen": "Jack is seen", "not_seen": "Jack is not seen"}
+
+ACTION_TYPES = ("keep", "place", "pick", "impersonate", "draw_alibi", "publish_alibi",
+                "accuse", "escape", "witness", "mark_seen", "dawn")
+
+BASE_SETUP_STEPS = (
+    "The detective sits at the yellow edge of the board, Jack at the grey edge.",
+    "Set the 8 character tokens (suspect side up), the 2 covered manhole tiles, the 6 lit "
+    "gaslight tiles and the 2 police cordons as in the rulebook's setup picture.",
+    "Witness card: 'Jack seen' side up. Turn counter on Turn 1.",
+    "The companion has shuffled the character cards and the alibi cards.",
+    "Jack: hold to peek at your alibi card on your phone. That is who you are all game.",
+)
+LONDON_SETUP_STEPS = (
+    "The detective sits at the yellow edge of the board, Jack at the grey edge.",
+    "Place the Witness card ('Jack seen' side up), the turn counter on Turn 1, the manhole "
+    "covers and the lit gaslight tiles as in the base game.",
+    "Draft: each player keeps 2 of the 5 characters dealt to his phone.",
+    "Then place the 8 character tokens, suspect side up, on street hexes in the order "
+    "the table screen shows.",
+)
+
+
+# --- the setup form -------------------------------------------------------
+
+def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
+    """Seat 0 plays Jack, seat 1 the detective (Setup: "who is to play Jack")."""
+    return list(ROLES[:count])
+
+
+def default_options() -> dict[str, Any]:
+    """The base game, without the Mr. Jack London extension."""
+    return {"london": False}
+
+
+def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
+    """The one option: play with the Mr. Jack London extension (draft, new characters)."""
+    require(count == 2, "Mr. Jack is a game for exactly 2 players: Jack and the detective.")
+    return {"london": parse_bool(form.get("london"))}
+
+
+# --- setup ---------------------------------------------------------------
+
+def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
+    """Base game Setup, or Extension Setup I. (the draft deal) with the London option."""
+    require(len(players) == 2, "Mr. Jack is a game for exactly 2 players: Jack and the detective.")
+    london = bool(options.get("london", False))
+    state: State = {
+        "players": [str(name) for name in players],
+        "london": london,
+        "phase": "play",
+        "turn": 0,
+        "characters": [],
+        "deck": [],
+        "round": None,
+        "alibi": None,
+        "alibi_deck": [],
+        "alibi_draws": [],
+        "witness": "seen",
+        "answer": None,
+        "cleared": [],
+        "draft": None,
+        "moriarty": None,
+        "outcome": None,
+        "log": [],
+    }
+    if london:
+        _deal_draft(state, rng)
+    else:
+        state["characters"] = list(BASE_CHARACTERS)
+        _deal_alibi(state, rng)
+        state["deck"] = shuffled(state["characters"], rng)
+        _start_turn(state)
+    return state
+
+
+def _deal_draft(state: State, rng: random.Random) -> None:
+    """Extension I.: the 10 additional cards, dealt one by one beginning with Jack."""
+    pool = shuffled(LONDON_ADDITIONAL, rng)
+    hands: list[list[str]] = [[], []]
+    for dealt in range(2 * DRAFT_HAND):
+        hands[dealt % 2] += draw(pool)
+    state["phase"] = "draft"
+    state["draft"] = {"hands": hands, "kept": [None, None]}
+    _log(state, "The 4 basic characters are set aside; the 10 additional characters are "
+                "dealt one by one, 5 to each player.",
+         {seat: f"{ROLES[seat]} was dealt: {_names(hands[seat])}." for seat in (JACK, DETECTIVE)})
+
+
+def _deal_alibi(state: State, rng: random.Random) -> None:
+    """Setup: the alibi cards are shuffled; Jack draws one in secret: who he is all game."""
+    state["alibi_deck"] = shuffled(state["characters"], rng)
+    state["alibi"] = draw(state["alibi_deck"])[0]
+    _log(state, "The alibi cards are shuffled. Jack draws his alibi card in secret.",
+         {JACK: f"Jack's alibi card: {CHARACTERS[state['alibi']]}."})
+
+
+def _start_round(state: State, order: Sequence[int]) -> None:
+    """Lay out the next four character cards (odd turn: the top four; even: the other four)."""
+    state["round"] = {"cards": draw(state["deck"], CARDS_PER_TURN), "order": list(order),
+                      "picks": []}
+
+
+def _start_turn(state: State) -> None:
+    """Game Play I.: a new turn; its four cards are turned face up."""
+    state["turn"] += 1
+    state["answer"] = None
+    odd = state["turn"] % 2 == 1
+    _start_round(state, ODD_ORDER if odd else EVEN_ORDER)
+    _log(state, f"Turn {state['turn']}: {_names(state['round']['cards'])} are face up.")
+
+
+# --- apply ---------------------------------------------------------------
+
+def apply(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> State:
+    """One action from a phone (seat) or the table screen; see ACTION_TYPES."""
+    _check_viewer(actor)
+    kind = str(action.get("type", "")) if isinstance(action, Mapping) else ""
+    if kind not in ACTION_TYPES:
+        raise RuleError("That is not something you can do in Mr. Jack.")
+    refusal = _refusal(state, actor, kind)
+    if refusal:
+        raise RuleError(refusal)
+    state = evolve(state)
+    HANDLERS[kind](state, actor, action, rng)
+    return state
+
+
+def _keep(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
+    """Extension I.: keep 2 of the 5 cards; both pairs are revealed at once."""
+    seat = int(actor)
+    draft = state["draft"]
+    hand = draft["hands"][seat]
+    kept = [card for card in hand if parse_bool(action.get(f"keep_{card}"))]
+    require(len(kept) == DRAFT_KEEP,
+            f"Keep exactly {DRAFT_KEEP} of your {DRAFT_HAND} characters "
+            f"({len(kept)} chosen).")
+    draft["kept"][seat] = kept
+    _log(state, f"{ROLES[seat]} has chosen 2 characters.",
+         {seat: f"{ROLES[seat]} kept {_names(kept)}."})
+    if all(draft["kept"]):
+        _reveal_draft(state, rng)
+
+
+def _reveal_draft(state: State, rng: random.Random) -> None:
+    """Extension I.: the 4 chosen join the 4 basic; Moriarty's row is the 6 unused."""
+    jack_kept, detective_kept = state["draft"]["kept"]
+    chosen = set(jack_kept) | set(detective_kept)
+    state["characters"] = [card for card in CHARACTERS
+                           if card in chosen or card in LONDON_BASIC]
+    _log(state, f"Both reveal their choice: Jack {_names(jack_kept)}, the detective "
+                f"{_names(detective_kept)}. The 8 characters of this game: "
+                f"{_names(state['characters'])}.")
+    if "moriarty" in chosen:
+        state["moriarty"] = {"row": [card for card in LONDON_ADDITIONAL if card not in chosen],
+                             "current": None, "removed": [], "pending": None}
+    state["phase"] = "placement"
+    state["deck"] = shuffled(state["characters"], rng)
+    _start_round(state, ODD_ORDER)
+
+
+def _place(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
+    """Extension II.: the due player places the token of one of the four face-up cards."""
+    seat = _due(state)
+    card = _card_of_round(state, action.get("character"), "placed")
+    state["round"]["picks"].append({"character": card, "seat": seat})
+    note = " and the Barricade between two street hexes" if card == "lane" else ""
+    _log(state, f"{ROLES[seat]} places {CHARACTERS[card]}{note}.")
+    if len(state["round"]["picks"]) < CARDS_PER_TURN:
+        return
+    if state["deck"]:
+        _start_round(state, EVEN_ORDER)
+        return
+    # Extension II.: "shuffle the 8 Character cards again", then the alibi as in the base game.
+    state["deck"] = shuffled(state["characters"], rng)
+    _deal_alibi(state, rng)
+    state["phase"] = "play"
+    _start_turn(state)
+
+
+def _pick(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
+    """Game Play I.: the due player plays one of the turn's four characters."""
+    seat = int(actor)
+    card = _card_of_round(state, action.get("character"), "played")
+    state["round"]["picks"].append({"character": card, "seat": seat})
+    _log(state, f"{ROLES[seat]} plays {CHARACTERS[card]}.")
+    if card == "moriarty":
+        moriarty = state["moriarty"]
+        # Extension, Professor Moriarty: a new activation removes the previous impersonation.
+        previous = moriarty["current"]
+        if previous:
+            moriarty["row"].remove(previous)
+            moriarty["removed"].append(previous)
+            moriarty["current"] = None
+            _log(state, f"{CHARACTERS[previous]}'s card leaves the game.")
+        moriarty["pending"] = seat
+
+
+def _impersonate(state: State, actor: Viewer, action: Mapping[str, str],
+                 rng: random.Random) -> None:
+    """Extension, Professor Moriarty: the "?" token goes under one card of the row."""
+    moriarty = state["moriarty"]
+    card = parse_choice(action.get("character"), moriarty["row"],
+                        "character for Professor Moriarty to impersonate")
+    moriarty["current"] = card
+    moriarty["pending"] = None
+    _log(state, f"Professor Moriarty impersonates {CHARACTERS[card]}.")
+
+
+def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
+                rng: random.Random) -> None:
+    """Sherlock Holmes's ability (RULINGS.md): the player draws an alibi card in secret."""
+    seat = int(actor)
+    card = draw(state["alibi_deck"])[0]
+    state["alibi_draws"].append({"seat": seat, "character": card, "turn": state["turn"],
+                                 "published": False})
+    _log(state, f"{ROLES[seat]} draws an alibi card in secret.",
+         {seat: f"{ROLES[seat]}'s alibi card: {CHARACTERS[card]}."})
+
+
+def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
+                   rng: random.Random) -> None:
+    """RULINGS.md: the drawer may publish an alibi card; that character is innocent."""
+    seat = int(actor)
+    mine = [entry for entry in state["alibi_draws"]
+            if entry["seat"] == seat and not entry["published"]]
+    card = parse_choice(action.get("character"), [entry["character"] for entry in mine],
+                        "alibi card of yours")
+    next(entry for entry in mine if entry["character"] == card)["published"] = True
+    _clear(state, [card])
+    _log(state, f"{ROLES[seat]} shows the alibi card of {CHARACTERS[card]}: "
+                f"{CHARACTERS[card]} is innocent.")
+
+
+def _accuse(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
+    """End of the Game 2.: the detective confronts a character; the alibi answers at once."""
+    card = parse_choice(action.get("character"), state["characters"], "character to accuse")
+    if card == state["alibi"]:
+        _finish(state, DETECTIVE, f"The detective accuses {CHARACTERS[card]}: "
+                                  f"{CHARACTERS[card]} is Jack! The detective wins.")
+    else:
+        _finish(state, JACK, f"The detective accuses {CHARACTERS[card]}, but Jack is "
+                             f"{CHARACTERS[state['alibi']]}: Jack escapes in the confusion "
+                             f"and wins.")
+
+
+def _escape(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
+    """End of the Game 1.: Jack takes his character out through an unblocked exit."""
+    _finish(state, JACK, f"Jack ({CHARACTERS[state['alibi']]}) leaves the district "
+                         f"and wins.")
+
+
+def _witness(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
+    """Game Play II.: Jack announces whether his character is seen; the card turns."""
+    answer = parse_choice(action.get("answer"), tuple(ANSWERS), "answer (seen or not seen)")
+    state["answer"] = answer
+    state["witness"] = answer
+    _log(state, f"Call for witnesses: {ANSWERS[answer]}.")
+
+
+def _mark_seen(state: State, actor: Viewer, action: Mapping[str, str],
+               rng: random.Random) -> None:
+    """Game Play II.: the group the answer makes innocent is cleared; then III. and IV."""
+    suspects = _suspects(state)
+    seen = [card for card in suspects if parse_bool(action.get(f"seen_{card}"))]
+    unseen = [card for card in suspects if card not in seen]
+    innocent = unseen if state["answer"] == "seen" else seen
+    _clear(state, innocent)
+    cleared = _names(innocent) if innocent else "nobody"
+    _log(state, f"Seen on the board: {_names(seen) if seen else 'nobody'}. "
+                f"Cleared: {cleared}.")
+    _end_turn(state, rng)
+
+
+def _dawn(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
+    """End of the Game 3.: Jack has not been caught at the end of the eighth turn."""
+    _finish(state, JACK, f"Dawn after turn {LAST_TURN}: Jack "
+                         f"({CHARACTERS[state['alibi']]}) has not been caught and wins.")
+
+
+HANDLERS = {
+    "keep": _keep, "place": _place, "pick": _pick, "impersonate": _impersonate,
+    "draw_alibi": _draw_alibi, "publish_alibi": _publish_alibi, "accuse": _accuse,
+    "escape": _escape, "witness": _witness, "mark_seen": _mark_seen, "dawn": _dawn,
+}
+
+
+def _end_turn(state: State, rng: random.Random) -> None:
+    """Game Play III. and IV.: a gaslight goes out (turns 1-4); reshuffle after even turns."""
+    turn = state["turn"]
+    if turn in NUMBERED_GASLIGHTS:
+        _log(state, f"End of turn {turn}: gaslight {turn} goes out.")
+    if turn % 2 == 0:
+        state["deck"] = shuffled(state["characters"], rng)
+        _log(state, f"End of turn {turn}: the 8 character cards are reshuffled.")
+    _start_turn(state)
+
+
+def _finish(state: State, winner: int, text: str) -> None:
+    """Every end reveals the alibi and the whole history (views read ``outcome``)."""
+    state["phase"] = "over"
+    state["outcome"] = {"winner": winner, "text": text}
+    _log(state, text)
+
+
+def _clear(state: State, cards: Sequence[str]) -> None:
+    """Flip characters to their innocent side, keeping the table order."""
+    cleared = set(state["cleared"]) | set(cards)
+    state["cleared"] = [card for card in state["characters"] if card in cleared]
+
+
+def _card_of_round(state: State, value: Any, done: str) -> str:
+    """A face-up card of this round that nobody has taken yet, with a message that says why not."""
+    text = str(value if value is not None else "").strip()
+    cards = state["round"]["cards"]
+    taken = [pick["character"] for pick in state["round"]["picks"]]
+    if text in CHARACTERS and text not in cards:
+        raise RuleError(f"{CHARACTERS[text]} is not one of the four face-up characters.")
+    if text in taken:
+        raise RuleError(f"{CHARACTERS[text]} has already been {done}.")
+    return parse_choice(text, [card for card in cards if card not in taken], "character")
+
+
+# --- what may happen now ---------------------------------------------------
+
+def _refusal(state: State, actor: Viewer, kind: str) -> str | None:
+    """Why ``actor`` may not submit ``kind`` now, or None when it may."""
+    phase = state["phase"]
+    if phase == "over":
+        return "The game is over."
+    if kind == "keep":
+        return _keep_refusal(state, actor)
+    if kind == "place":
+        if phase != "placement":
+            return "The characters are not being placed now."
+        if actor not in (TABLE, _due(state)):
+            return f"It is the {ROLES[_due(state)].lower()}'s turn to place a character."
+        return None
+    if phase != "play":
+        return ("Finish the draft first." if phase == "draft"
+                else "Finish placing the characters first.")
+    if kind == "publish_alibi":
+        if not any(entry["seat"] == actor and not entry["published"]
+                   for entry in state["alibi_draws"]):
+            return "You hold no unpublished alibi card."
+        return None
+    moriarty = state["moriarty"]
+    if moriarty and moriarty["pending"] is not None:
+        if kind == "impersonate" and actor == moriarty["pending"]:
+            return None
+        return (f"Professor Moriarty is activated: the {ROLES[moriarty['pending']].lower()} "
+                f"first chooses whom he impersonates.")
+    if kind == "impersonate":
+        return "Professor Moriarty is not being activated now."
+    return ROUND_REFUSALS[kind](state, actor)
+
+
+def _keep_refusal(state: State, actor: Viewer) -> str | None:
+    if state["draft"] is None:
+        return "There is no draft without the Mr. Jack London extension."
+    if state["phase"] != "draft":
+        return "The draft is over."
+    if actor not in (JACK, DETECTIVE):
+        return "The players choose their characters on their phones."
+    if state["draft"]["kept"][int(actor)]:
+        return "You have already chosen your 2 characters."
+    return None
+
+
+def _pick_refusal(state: State, actor: Viewer) -> str | None:
+    due = _due(state)
+    if due is None:
+        return "All four characters of this turn have been played."
+    if actor != due:
+        return f"It is the {ROLES[due].lower()}'s turn to choose a character."
+    return None
+
+
+def _activation_refusal(state: State, actor: Viewer, role: int, what: str) -> str | None:
+    """Accusations and escapes happen while that player plays one of his characters."""
+    if actor != role:
+        return f"Only {'Jack' if role == JACK else 'the detective'} can {what}."
+    if state["answer"] is not None:
+        return "The call for witnesses has been made: this turn's characters have all moved."
+    last = _last_pick(state)
+    if last is None or last["seat"] != role:
+        return f"Choose the character you play first: you can only {what} with it."
+    return None
+
+
+def _accuse_refusal(state: State, actor: Viewer) -> str | None:
+    return _activation_refusal(state, actor, DETECTIVE, "accuse a character")
+
+
+def _escape_refusal(state: State, actor: Viewer) -> str | None:
+    if actor == JACK and state["witness"] == "seen":
+        return ("Jack can only leave the district in a turn after a 'not seen' call: "
+                "the Witness card shows 'Jack seen'.")
+    return _activation_refusal(state, actor, JACK, "leave the district")
+
+
+def _draw_alibi_refusal(state: State, actor: Viewer) -> str | None:
+    last = _last_pick(state)
+    if last is None or last["character"] != ALIBI_DRAWER or last["seat"] != actor:
+        return "Only the player who has just played Sherlock Holmes draws an alibi card."
+    if any(entry["turn"] == state["turn"] for entry in state["alibi_draws"]):
+        return "Sherlock Holmes has already drawn his alibi card this turn."
+    if not state["alibi_deck"]:
+        return "The alibi deck is empty."
+    return None
+
+
+def _witness_refusal(state: State, actor: Viewer) -> str | None:
+    if actor != JACK:
+        return "Only Jack answers the call for witnesses."
+    if _due(state) is not None:
+        return "The call for witnesses comes when all four characters have been played."
+    if state["turn"] == LAST_TURN:
+        return f"Turn {LAST_TURN} is the last: no call for witnesses, dawn breaks."
+    if state["answer"] is not None:
+        return "Jack has already answered the call for witnesses this turn."
+    return None
+
+
+def _mark_seen_refusal(state: State, actor: Viewer) -> str | None:
+    if actor != DETECTIVE:
+        return "Only the detective marks which characters are seen."
+    if state["answer"] is None:
+        return "Wait for Jack to answer the call for witnesses."
+    return None
+
+
+def _dawn_refusal(state: State, actor: Viewer) -> str | None:
+    if actor not in (JACK, TABLE):
+        return "Jack or the table screen ends the last turn."
+    if state["turn"] != LAST_TURN or _due(state) is not None:
+        return f"Dawn breaks when the four characters of turn {LAST_TURN} have been played."
+    return None
+
+
+ROUND_REFUSALS = {
+    "pick": _pick_refusal, "accuse": _accuse_refusal, "escape": _escape_refusal,
+    "draw_alibi": _draw_alibi_refusal, "witness": _witness_refusal,
+    "mark_seen": _mark_seen_refusal, "dawn": _dawn_refusal,
+}
+
+
+def actions(state: State, viewer: Viewer) -> list[str]:
+    """The action types ``viewer`` may submit now (drives the buttons)."""
+    _check_viewer(viewer)
+    return [kind for kind in ACTION_TYPES if _refusal(state, viewer, kind) is None]
+
+
+def is_over(state: State) -> bool:
+    """End of the Game: an escape, an accusation or dawn after turn 8."""
+    return state["phase"] == "over"
+
+
+# --- views ---------------------------------------------------------------
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """What ``viewer`` may know: the TABLE sees the public game, a seat adds its secrets.
+
+    Secrets: Jack's alibi (Jack only), the alibi deck (nobody), drawn alibi cards
+    (their drawer, until published), draft hands and choices (their owner, until
+    both have chosen), the character deck's order (nobody). At the end of the
+    game everything but the decks' order is revealed.
+    """
+    _check_viewer(viewer)
+    over = state["phase"] == "over"
+    seat = viewer if viewer in (JACK, DETECTIVE) else None
+    result: dict[str, Any] = {
+        "title": TITLE,
+        "london": state["london"],
+        "phase": state["phase"],
+        "viewer": ROLES[seat] if seat is not None else "Table",
+        "players": {ROLES[index]: name for index, name in enumerate(state["players"])},
+        "turn": state["turn"],
+        "last_turn": LAST_TURN,
+        "status": _status(state),
+        "prompt": _prompt(state, viewer),
+        "actions": actions(state, viewer),
+        "setup_steps": _setup_steps(state),
+        "reminders": _reminders(state),
+        "characters": [_character(state, card) for card in state["characters"]],
+        "suspects": [_card(card) for card in _suspects(state)],
+        "round": _round_view(state),
+        "witness": {"side": state["witness"], "label": WITNESS_SIDES[state["witness"]],
+                    "answer": ANSWERS[state["answer"]] if state["answer"] else None},
+        "escape_possible": state["phase"] == "play" and state["witness"] == "not_seen",
+        "escape_note": _escape_note(state),
+        "alibi_deck_count": len(state["alibi_deck"]),
+        "alibi_draws": [_alibi_draw(entry, seat, over) for entry in state["alibi_draws"]],
+        "moriarty": _moriarty_view(state),
+        "draft": _draft_view(state, seat, over),
+        "outcome": _outcome_view(state),
+        "log": _log_view(state, seat, over),
+        "alibi": None,
+        "alibi_warning": None,
+        "my_alibi_cards": [],
+    }
+    if over or seat == JACK:
+        result["alibi"] = _card(state["alibi"]) if state["alibi"] else None
+    if seat == JACK and state["alibi"] in state["cleared"] and not over:
+        result["alibi_warning"] = (
+            f"Your character, {CHARACTERS[state['alibi']]}, is on the cleared list. "
+            "Check the board with the detective: the host can undo a wrong marking.")
+    if seat is not None:
+        result["my_alibi_cards"] = [
+            dict(_card(entry["character"]), published=entry["published"])
+            for entry in state["alibi_draws"] if entry["seat"] == seat]
+    return result
+
+
+def _check_viewer(viewer: Any) -> None:
+    if viewer is TABLE or viewer == TABLE:
+        return
+    if type(viewer) is not int or viewer not in (JACK, DETECTIVE):
+        raise RuleError("Mr. Jack has only two seats: Jack and the detective.")
+
+
+def _card(card: str) -> dict[str, str]:
+    return {"id": card, "name": CHARACTERS[card], "ability": ABILITIES.get(card, READ_THE_CARD)}
+
+
+def _character(state: State, card: str) -> dict[str, Any]:
+    return dict(_card(card), suspect=card not in state["cleared"])
+
+
+def _suspects(state: State) -> list[str]:
+    return [card for card in state["characters"] if card not in state["cleared"]]
+
+
+def _names(cards: Sequence[str]) -> str:
+    names = [CHARACTERS[card] for card in cards]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _due(state: State) -> int | None:
+    """The seat that takes the next card of this round, or None when all four are taken."""
+    played = len(state["round"]["picks"])
+    return state["round"]["order"][played] if played < CARDS_PER_TURN else None
+
+
+def _last_pick(state: State) -> dict[str, Any] | None:
+    picks = state["round"]["picks"]
+    return picks[-1] if picks else None
+
+
+def _round_view(state: State) -> dict[str, Any] | None:
+    """The four face-up cards, who takes them in which order, and who took which."""
+    current = state["round"]
+    if current is None:
+        return None
+    taken = {pick["character"]: ROLES[pick["seat"]] for pick in current["picks"]}
+    due = _due(state)
+    return {
+        "cards": [dict(_card(card), taken_by=taken.get(card)) for card in current["cards"]],
+        "order": [ROLES[seat] for seat in current["order"]],
+        "done": len(current["picks"]),
+        "next": ROLES[due] if due is not None and state["phase"] != "over" else None,
+        "verb": "place" if state["phase"] == "placement" else "play",
+    }
+
+
+def _moriarty_view(state: State) -> dict[str, Any] | None:
+    moriarty = state["moriarty"]
+    if not moriarty:
+        return None
+    current = moriarty["current"]
+    pending = moriarty["pending"]
+    return {
+        "row": [_card(card) for card in moriarty["row"] if card != current],
+        "removed": [_card(card) for card in moriarty["removed"]],
+        "impersonates": _card(current) if current else None,
+        "choosing": ROLES[pending] if pending is not None else None,
+    }
+
+
+def _draft_view(state: State, seat: int | None, over: bool) -> dict[str, Any] | None:
+    """Each hand and its choice are their owner's until both have chosen."""
+    draft = state["draft"]
+    if not draft:
+        return None
+    revealed = all(draft["kept"])
+    return {
+        "hand": [_card(card) for card in draft["hands"][seat]] if seat is not None else [],
+        "kept": ([_card(card) for card in draft["kept"][seat] or []]
+                 if seat is not None else []),
+        "chosen": {ROLES[index]: bool(kept) for index, kept in enumerate(draft["kept"])},
+        "revealed": ({ROLES[index]: [_card(card) for card in kept]
+                      for index, kept in enumerate(draft["kept"])} if revealed else None),
+        "hands": ({ROLES[index]: [_card(card) for card in hand]
+                   for index, hand in enumerate(draft["hands"])} if over else None),
+        "keep_count": DRAFT_KEEP,
+    }
+
+
+def _alibi_draw(entry: Mapping[str, Any], seat: int | None, over: bool) -> dict[str, Any]:
+    shown = entry["published"] or over or entry["seat"] == seat
+    return {"by": ROLES[entry["seat"]], "turn": entry["turn"], "published": entry["published"],
+            "card": _card(entry["character"]) if shown else None}
+
+
+def _outcome_view(state: State) -> dict[str, Any] | None:
+    outcome = state["outcome"]
+    if not outcome:
+        return None
+    return {"winner": ROLES[outcome["winner"]], "text": outcome["text"]}
+
+
+def _log_view(state: State, seat: int | None, over: bool) -> list[dict[str, Any]]:
+    """The history: public lines, plus the secret lines this viewer may read."""
+    lines = []
+    for entry in state["log"]:
+        lines.append({"turn": entry["turn"], "text": entry["text"], "secret": False})
+        for owner, text in entry["secrets"].items():
+            if over or owner == str(seat):
+                lines.append({"turn": entry["turn"], "text": text, "secret": True})
+    return lines
+
+
+def _log(state: State, text: str, secrets: Mapping[int, str] | None = None) -> None:
+    state["log"].append({"turn": state["turn"], "text": text,
+                         "secrets": {str(seat): line for seat, line in (secrets or {}).items()}})
+
+
+def _setup_steps(state: State) -> list[str]:
+    """The physical setup checklist, shown until the first card of turn 1 is played."""
+    if state["phase"] in ("draft", "placement"):
+        return list(LONDON_SETUP_STEPS)
+    if state["phase"] == "play" and state["turn"] == 1 and not state["round"]["picks"]:
+        if not state["london"]:
+            return list(BASE_SETUP_STEPS)
+        return ["Jack: hold to peek at your alibi card on your phone. "
+                "That is who you are all game."]
+    return []
+
+
+def _reminders(state: State) -> list[str]:
+    """Game Play III. and IV. on the table: what to do with the physical pieces now."""
+    if state["phase"] == "placement":
+        notes = []
+        if state["moriarty"]:
+            notes.append("Professor Moriarty is in play: lay the 6 unused character cards "
+                         "face up in a row and the '?' token by the deck.")
+        if "lane" in state["characters"]:
+            notes.append("Joseph Lane is in play: place the Barricade with his token.")
+        return notes
+    if state["phase"] != "play":
+        return []
+    turn = state["turn"]
+    if _due(state) is None:
+        if turn in NUMBERED_GASLIGHTS:
+            return [f"After the call for witnesses, gaslight {turn} goes out."]
+        return []
+    if state["round"]["picks"] or turn == 1:
+        return []
+    ended = turn - 1
+    notes = []
+    if ended in NUMBERED_GASLIGHTS:
+        notes.append(f"Turn {ended} is over: remove the lit gaslight tile numbered {ended}.")
+    notes.append(f"Move the turn counter to Turn {turn}.")
+    if ended % 2 == 0:
+        notes.append("The character cards have been reshuffled.")
+    return notes
+
+
+def _escape_note(state: State) -> str | None:
+    if state["phase"] != "play":
+        return None
+    if state["witness"] == "not_seen":
+        return ("The Witness card shows 'Jack not seen': Jack may try to leave the district "
+                "this turn.")
+    return "The Witness card shows 'Jack seen': Jack cannot leave the district this turn."
+
+
+def _status(state: State) -> str:
+    """One public line: what the table is waiting for."""
+    phase = state["phase"]
+    if phase == "over":
+        return state["outcome"]["text"]
+    if phase == "draft":
+        waiting = [ROLES[seat].lower() for seat in (JACK, DETECTIVE)
+                   if not state["draft"]["kept"][seat]]
+        return f"Draft: waiting for the {' and the '.join(waiting)} to keep 2 characters."
+    due = _due(state)
+    if phase == "placement":
+        return f"Placement: the {ROLES[due].lower()} places a character token."
+    moriarty = state["moriarty"]
+    if moriarty and moriarty["pending"] is not None:
+        return (f"Turn {state['turn']}: the {ROLES[moriarty['pending']].lower()} chooses whom "
+                f"Professor Moriarty impersonates.")
+    if due is not None:
+        number = len(state["round"]["picks"]) + 1
+        return (f"Turn {state['turn']}: the {ROLES[due].lower()} chooses a character "
+                f"({number} of {CARDS_PER_TURN}).")
+    if state["turn"] == LAST_TURN:
+        return f"Turn {LAST_TURN}: when Jack's last character has moved, dawn breaks."
+    if state["answer"] is None:
+        return f"Turn {state['turn']}: call for witnesses. Jack, are you seen?"
+    return (f"Turn {state['turn']}: {ANSWERS[state['answer']]}. The detective marks which "
+            f"characters are seen on the board.")
+
+
+def _prompt(state: State, viewer: Viewer) -> str:
+    """What this viewer should do now, in a sentence."""
+    mine = actions(state, viewer)
+    if viewer == TABLE:
+        if "place" in mine:
+            return (f"Tap the character the {ROLES[_due(state)].lower()} places "
+                    f"(on any street hex).")
+        return _status(state)
+    if "keep" in mine:
+        return f"Keep {DRAFT_KEEP} of your {DRAFT_HAND} characters. Nobody sees your hand."
+    if "impersonate" in mine:
+        return "Professor Moriarty: choose the character he impersonates."
+    if "place" in mine:
+        return "Place a character token on any street hex, then tap it here."
+    if "pick" in mine:
+        return "Choose the character you play."
+    if "witness" in mine:
+        last = _last_pick(state)
+        wait = ("" if last["seat"] == JACK else
+                f"When the detective has moved {CHARACTERS[last['character']]}: ")
+        return f"{wait}Call for witnesses: is your character seen (lit or next to another)?"
+    if "mark_seen" in mine:
+        rule = ("not seen are innocent" if state["answer"] == "seen"
+                else "seen are innocent")
+        return (f"{ANSWERS[state['answer']]}: tick every suspect that is seen on the board "
+                f"(lit or next to another character). Those {rule}.")
+    if "draw_alibi" in mine:
+        return "Sherlock Holmes: after moving him, draw an alibi card."
+    last = _last_pick(state) if state["phase"] == "play" else None
+    if last and last["seat"] == viewer and state["answer"] is None:
+        return f"Move {CHARACTERS[last['character']]} on the board."
+    return _status(state)
