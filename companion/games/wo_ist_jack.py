@@ -362,7 +362,9 @@ def _took_back(state: State, seat: int | None) -> None:
 def _finish(state: State) -> None:
     """End of the Game: "When all of the Story cards have been printed"."""
     state["over"] = True
+    # Nothing lies in front of anyone once the game is over.
     state["takeback"] = [[] for _ in state["players"]]
+    state["u_haft"] = [0] * len(state["players"])
     state["log"].append("Every story has been printed: the game is over.")
     state["log"].append(score(state)["headline"])
 
