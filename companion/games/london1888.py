@@ -1,0 +1,970 @@
+"""London 1888: the secret identities, the event deck, questioning and tournament points.
+
+Rulebook: ``shared/rules/london-1888.txt``; decisions: ``shared/RULINGS.md``, "London 1888".
+The board, pawns, weapons, money and ACTION cards stay physical. This module keeps what is
+hidden or error-prone on paper:
+
+- each player's line of suspicion (rulebook "Game Setup", IDENTITY cards; RULINGS
+  "Identity deal"): the owner knows their role, nobody knows any card's position;
+- the order of the event deck (rulebook "Game Setup", first paragraphs; RULINGS "Event deck");
+- rounds, turns and the ABSINTHE card ("Playing the Game"), murders counted (N of 5),
+  prison flags ("Prison and Arrests"), deaths, the discovery of Jack ("Discovery of Jack the
+  Ripper and Consequences");
+- the outcome and the tournament points ("Reveals and End of Game", "Note: Scoring for
+  Tournaments"; RULINGS "Outcome of a game" and "Tournament points").
+
+Seats are in clockwise order (to the left); seats 1-4 play Abberline, Lusk, Gull and Warren,
+seats 5-8 Godley, Netley, Mansfield and Prince Albert Victor, chosen in the options or drawn.
+
+Who may submit what (``actor``):
+
+- a seat's own phone, during its own turn: ``question`` and ``black_market`` (together at
+  most one per turn: they are the turn's single decision, rulebook phase 4) and ``end_turn``;
+- ``TABLE`` (the host at the laptop): ``end_turn`` for whoever is playing (a phone that is
+  away), ``next_round``, ``arrest``, ``release``, ``mark_dead`` and ``record_outcome``: these
+  happen on the real board, where the whole table sees them.
+
+Form fields (all strings): ``question``: ``target`` (seat number, 0-based) and checkboxes
+``position_1`` .. ``position_5``; ``black_market``: the same with one position; ``arrest``:
+``target`` and ``by`` (a key of ``ARRESTS``); ``release``: ``target``; ``mark_dead``:
+``target`` and optional ``killer``; ``record_outcome``: ``result`` (a key of ``RESULTS``) and
+checkboxes ``accomplice_<seat>``.
+
+``outcome_summary`` and ``tournament_points`` are the stable interface for tournaments.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    TABLE,
+    RuleError,
+    State,
+    Viewer,
+    draw,
+    evolve,
+    next_seat,
+    parse_bool,
+    parse_choice,
+    parse_names,
+    require,
+    require_type,
+    seat_order,
+    shuffled,
+)
+
+NAME = "london1888"
+TITLE = "London 1888"
+MIN_PLAYERS = 4
+MAX_PLAYERS = 8
+DEFAULT_PLAYERS = 5
+# Abberline, Lusk, Gull and Warren always play (rulebook "Game Setup"): their seats stay.
+FIXED_SEATS = frozenset(range(4))
+
+# --- the characters (rulebook "Game Setup": character list and starting residences) -------
+
+CORE_CHARACTERS = ("Abberline", "Lusk", "Gull", "Warren")
+EXTRA_CHARACTERS = ("Godley", "Netley", "Mansfield", "Prince Albert Victor")
+CHARACTERS: dict[str, dict[str, str]] = {
+    "Abberline": {"full_name": "Frederick Abberline",
+                  "title": "Inspector at the Metropolitan Police",
+                  "residence": "the Police Station (Commissariat)"},
+    "Lusk": {"full_name": "George Lusk", "title": "Head of the Protesters",
+             "residence": "Lusk's residence"},
+    "Gull": {"full_name": "Sir William Gull", "title": "Queen's Physician",
+             "residence": "Gull's residence"},
+    "Warren": {"full_name": "Sir Charles Warren", "title": "Commissioner-in-Chief",
+               "residence": "Scotland Yard"},
+    "Godley": {"full_name": "George Godley", "title": "Sergeant in J Division",
+               "residence": "the Police Station (Commissariat)"},
+    "Netley": {"full_name": "John Netley", "title": "Coachman",
+               "residence": "Netley's residence"},
+    "Mansfield": {"full_name": "Richard Mansfield", "title": "Actor",
+                  "residence": "Henry Irving's Lyceum Theatre"},
+    "Prince Albert Victor": {"full_name": "Prince Albert Victor",
+                             "title": "Duke of Clarence and Avondale",
+                             "residence": "the Palais Royal"},
+}
+CHARACTER_MODES = ("chosen", "drawn")
+
+# --- the identity cards (rulebook "Game Description" and "Game Setup"; RULINGS) -----------
+
+JACK = "jack"
+INNOCENT = "innocent"
+SUSPECT = "suspect"
+FALSE_LEAD = "false_lead"
+ROLE_CARDS = (JACK, INNOCENT)
+CARD_NAMES = {JACK: "Jack the Ripper", INNOCENT: "Innocent", SUSPECT: "Suspect",
+              FALSE_LEAD: "False Lead"}
+# The box holds 50 IDENTITY cards; the deal must never take more of a kind than this.
+BOX = {JACK: 1, INNOCENT: 7, SUSPECT: 10, FALSE_LEAD: 32}
+# (Suspect, False Lead) cards per player, by player count.
+DEAL_PER_PLAYER = {4: (2, 2), 5: (2, 2), 6: (1, 3), 7: (1, 3), 8: (0, 4)}
+LINE_LENGTH = 5
+PRISON_REVEALS = 2
+
+# --- the event deck (rulebook "Game Setup"; RULINGS "Event deck") -------------------------
+
+MURDERS_TO_END = 5
+EVENTS_IN_DECK = 15
+MURDER_POSITION = 10  # the set-aside Murder card, counted from the top
+DEFAULT_MURDER_CARDS = ("Murder I", "Murder II", "Murder III", "Murder IV", "Murder V")
+# The first two event names are the Manifestation and Resignation cards, whatever they are
+# called at this table: their reminders are tied to the line, not to the spelling.
+DEFAULT_EVENT_CARDS = ("Manifestation", "Resignation") + tuple(
+    f"Event {number}" for number in range(3, EVENTS_IN_DECK + 1))
+MANIFESTATION, RESIGNATION = 0, 1
+REMINDERS = {
+    MANIFESTATION: "Manifestation: if Lusk is using his privilege with the 3 Protester pawns, "
+                   "he loses it and the 3 pawns move onto the spaces assigned to them.",
+    RESIGNATION: "Resignation: Warren has resigned and may be arrested from now on.",
+}
+EVENT_HINT = "Read the physical card, carry out its action and place it on location 1."
+MURDER_HINT = "A murder is discovered: place the card on a reserved murder location."
+
+# --- prison (rulebook "Prison and Arrests", "Discovery of Jack the Ripper") ---------------
+
+ARRESTED = "arrested"  # in prison, the turn to spend there has not begun yet
+SERVING = "serving"    # spending this turn in prison; free when it ends
+ARRESTS = {
+    "abberline": "Abberline arrests",
+    "godley": "Godley arrests",
+    "card": "ARREST card",
+    "black_market": "ARREST card at the Black Market",
+}
+# Warren (until Resignation) and the Prince cannot be arrested, except by an ARREST card
+# played on them at the Black Market ("including SIR WARREN or PRINCE ALBERT VICTOR").
+PRIVILEGED = ("Warren", "Prince Albert Victor")
+
+# --- the outcome and the scoring table (rulebook "Note: Scoring for Tournaments") ---------
+
+INNOCENTS = "innocents"
+JACK_SIDE = "jack"
+SUICIDE = "suicide"
+KILLED_EVERYONE = "killed_everyone"
+FIFTH_MURDER = "fifth_murder"
+RESULTS: dict[str, tuple[str, str | None, str]] = {
+    "innocents": (INNOCENTS, None, "The Innocents win: Jack was caught alive or killed"),
+    "jack_suicide": (JACK_SIDE, SUICIDE, "Jack wins: he took his own life at home"),
+    "jack_killed_everyone": (JACK_SIDE, KILLED_EVERYONE, "Jack wins: he killed everyone"),
+    "jack_fifth_murder": (JACK_SIDE, FIFTH_MURDER,
+                          "Jack wins: the 5th murder was discovered"),
+}
+INNOCENT_WIN_POINTS = 1
+POINTS_DISCOVERED = {SUICIDE: 2, KILLED_EVERYONE: 3}
+# (first round, last round, points) for the 5th murder with Jack's identity discovered.
+FIFTH_MURDER_POINTS_DISCOVERED = ((11, 11, 4), (12, 16, 5), (17, 21, 6))
+POINTS_UNDISCOVERED = {KILLED_EVERYONE: 7}
+FIFTH_MURDER_EARLIEST = MURDER_POSITION + 1
+FIFTH_MURDER_LATEST = MURDERS_TO_END + EVENTS_IN_DECK + 1
+UNDISCOVERED_FIFTH_MURDER_IN_EARLIEST = 8
+# The rulebook is silent on an undiscovered Jack whose 5th murder comes later (RULINGS).
+DEFAULT_UNDISCOVERED_LATE_MURDER = 8
+
+SETUP_STEPS = (
+    "Event deck: the app has shuffled the 20 EVENT cards, with the set-aside MURDER 10th "
+    "from the top. Keep the physical EVENT cards beside the board: when the app turns a card, "
+    "take that card, read it and carry out its action.",
+    "Identity cards: the app has dealt them; each phone shows its owner's role. Put the "
+    "physical SUSPECT and FALSE LEAD cards in two face-down piles: when the app reveals one, "
+    "the questioned player turns the top card of that pile and carries out its action.",
+    "Give each player 2 ACTION cards; shuffle the rest into a draw pile on the left of the "
+    "board (the discard pile goes underneath).",
+    "Set the SCALPEL aside (it goes to Jack the Ripper once he is discovered); shuffle the "
+    "WEAPON cards into a pile on the left of the board (discard underneath).",
+    "Place the LIFE and WEAPON tokens face up on the residences and locations showing the "
+    "matching symbol (the Hospital receives 2 LIFE tokens, the Police Station 2 WEAPONS...).",
+    "Shuffle the SILVER tokens face down onto the BANK locations.",
+    "Shuffle the remaining tokens and place them face down in the other residences.",
+    "Give £2 to each player; the rest of the banknotes go in the purse to the left of the "
+    "board.",
+    "Each player places their CHARACTER card face up, facing them, with the 3 drops of blood "
+    "at the top (3 Life points).",
+    "Place each character's pawn on their residence (list below).",
+)
+ABSINTHE_STEP = "Give the ABSINTHE card to Abberline: he starts round 1."
+NO_ABSINTHE_STEP = "Playing without the ABSINTHE card: Abberline starts every round."
+
+
+# --- options and setup ----------------------------------------------------------------
+
+def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
+    """Each seat's character: the four always in play, then the chosen (or drawn) ones."""
+    extras = list(options.get("extras") or EXTRA_CHARACTERS)
+    labels = list(CORE_CHARACTERS[:count])
+    for seat in range(len(CORE_CHARACTERS), count):
+        if options.get("characters") == "drawn":
+            labels.append(f"Seat {seat + 1} (character drawn at the start)")
+        else:
+            labels.append(extras[seat - len(CORE_CHARACTERS)])
+    return labels
+
+
+def default_options() -> dict[str, Any]:
+    """Absinthe on, characters 5-8 in rulebook order, the RULINGS.md deck names."""
+    return {"absinthe": True, "characters": "chosen", "extras": list(EXTRA_CHARACTERS),
+            "murder_cards": list(DEFAULT_MURDER_CARDS),
+            "event_cards": list(DEFAULT_EVENT_CARDS)}
+
+
+def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
+    """The setup form: ``absinthe`` (checkbox), ``characters`` ("chosen"/"drawn"),
+    ``character_5`` .. ``character_<count>`` when chosen, ``murder_cards`` (5 names, one per
+    line) and ``event_cards`` (15 names, one per line: Manifestation first, Resignation
+    second)."""
+    require(MIN_PLAYERS <= count <= MAX_PLAYERS,
+            f"London 1888 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    mode = parse_choice(form.get("characters") or "chosen", CHARACTER_MODES,
+                        "way to pick the characters")
+    extras = list(EXTRA_CHARACTERS)
+    if mode == "chosen":
+        picked = [parse_choice(form.get(f"character_{seat}"), EXTRA_CHARACTERS,
+                               f"character for seat {seat}")
+                  for seat in range(len(CORE_CHARACTERS) + 1, count + 1)]
+        require(len(set(picked)) == len(picked),
+                "Each character can be played by one player only: choose different "
+                "characters for seats 5 to 8.")
+        extras = picked + [name for name in EXTRA_CHARACTERS if name not in picked]
+    murders = parse_names(form.get("murder_cards"), MURDERS_TO_END, "Murder card names")
+    events = parse_names(form.get("event_cards"), EVENTS_IN_DECK, "Event card names")
+    both = set(murders) & set(events)
+    require(not both, f"“{min(both) if both else ''}” cannot be both a Murder card and an "
+                      "Event card: the 20 card names must all be different.")
+    return {"absinthe": parse_bool(form.get("absinthe")), "characters": mode,
+            "extras": extras, "murder_cards": murders, "event_cards": events}
+
+
+def deal_lines(count: int, rng: random.Random) -> list[list[str]]:
+    """The identity deal (rulebook "Game Setup"; RULINGS "Identity deal"): one role card
+    each (1 Jack the Ripper, the rest Innocent), then Suspect and False Lead cards per the
+    player count, drawn from the box so that its totals can never be exceeded; each line of
+    suspicion is shuffled so that nobody knows where the role card lies."""
+    suspects, false_leads = DEAL_PER_PLAYER[count]
+    innocent_pile = [INNOCENT] * BOX[INNOCENT]
+    suspect_pile = [SUSPECT] * BOX[SUSPECT]
+    false_lead_pile = [FALSE_LEAD] * BOX[FALSE_LEAD]
+    role_cards = shuffled([JACK] + draw(innocent_pile, count - 1), rng)
+    return [shuffled([role] + draw(suspect_pile, suspects) + draw(false_lead_pile, false_leads),
+                     rng)
+            for role in role_cards]
+
+
+def build_event_deck(murder_cards: Sequence[str], event_cards: Sequence[str],
+                     rng: random.Random) -> list[dict[str, Any]]:
+    """The event deck (rulebook "Game Setup"): one Murder card set aside face down, the
+    other 19 shuffled, the set-aside Murder inserted 10th from the top. Index 0 is the top.
+    """
+    murders = shuffled(murder_cards, rng)
+    set_aside = murders.pop()
+    deck = shuffled(murders + list(event_cards), rng)
+    deck.insert(MURDER_POSITION - 1, set_aside)
+    murder_names = set(murder_cards)
+    return [{"name": name, "murder": name in murder_names} for name in deck]
+
+
+def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
+    """Characters, the identity deal and the event deck; round 1 starts with Abberline."""
+    count = len(players)
+    require(MIN_PLAYERS <= count <= MAX_PLAYERS,
+            f"London 1888 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    defaults = default_options()
+    extras = list(options.get("extras") or defaults["extras"])
+    if options.get("characters") == "drawn":
+        extras = shuffled(EXTRA_CHARACTERS, rng)
+    events = list(options.get("event_cards") or defaults["event_cards"])
+    state: State = {
+        "players": [str(name) for name in players],
+        "characters": list(CORE_CHARACTERS) + extras[:count - len(CORE_CHARACTERS)],
+        "absinthe": bool(options.get("absinthe", defaults["absinthe"])),
+        "lines": deal_lines(count, rng),
+        "revealed": [[False] * LINE_LENGTH for _ in range(count)],
+        "deck": build_event_deck(options.get("murder_cards") or defaults["murder_cards"],
+                                 events, rng),
+        "manifestation": events[MANIFESTATION],
+        "resignation": events[RESIGNATION],
+        "round": 1,
+        "holder": 0,
+        "order": [],
+        "turn": 0,
+        "decided": False,
+        "alive": [True] * count,
+        "prison": [None] * count,
+        "reveals": [],
+        "log": [],
+        "outcome": None,
+    }
+    _log(state, "Round 1: no event card is turned. "
+         + ("Abberline holds the ABSINTHE card and starts." if state["absinthe"]
+            else "Abberline starts."))
+    _start_round(state)
+    return state
+
+
+# --- derived facts (public unless said otherwise) --------------------------------------
+
+def _count(state: State) -> int:
+    return len(state["players"])
+
+
+def _who(state: State, seat: int) -> str:
+    return f"{state['characters'][seat]} ({state['players'][seat]})"
+
+
+def _turned(state: State) -> list[dict[str, Any]]:
+    """Round 1 turns no card; round k turns card k-1 (RULINGS "Event deck")."""
+    return state["deck"][:state["round"] - 1]
+
+
+def _murders(state: State) -> int:
+    return sum(card["murder"] for card in _turned(state))
+
+
+def _resigned(state: State) -> bool:
+    return any(card["name"] == state["resignation"] for card in _turned(state))
+
+
+def fifth_murder_round(deck: Sequence[Mapping[str, Any]]) -> int:
+    """The round in which the deck turns its 5th Murder: card i (0-based) turns in round
+    i + 2, and the 5th Murder is the last Murder card of the deck."""
+    return max(index for index, card in enumerate(deck) if card["murder"]) + 2
+
+
+def _current(state: State) -> int | None:
+    """Whose turn it is, or None when everyone has played this round."""
+    order = state["order"]
+    return order[state["turn"]] if state["turn"] < len(order) else None
+
+
+def _in_prison(state: State, seat: int) -> bool:
+    return state["prison"][seat] is not None
+
+
+def _role_revealed(state: State, seat: int) -> str | None:
+    for card, shown in zip(state["lines"][seat], state["revealed"][seat], strict=True):
+        if shown and card in ROLE_CARDS:
+            return card
+    return None
+
+
+def _jack_known(state: State) -> int | None:
+    """Jack's seat once the public knows it: his card was revealed, or every other player
+    was cleared by a revealed Innocent card (a dead player's cards never are)."""
+    uncleared = [seat for seat in range(_count(state))
+                 if _role_revealed(state, seat) != INNOCENT]
+    for seat in uncleared:
+        if _role_revealed(state, seat) == JACK:
+            return seat
+    return uncleared[0] if len(uncleared) == 1 else None
+
+
+def _jack_seat(state: State) -> int:
+    """Secret until the end or the discovery: the seat dealt the Jack the Ripper card."""
+    return next(seat for seat, line in enumerate(state["lines"]) if JACK in line)
+
+
+def _game_over_after_round(state: State) -> bool:
+    """The 5th murder was turned and its round is finished (rulebook: "If the 5th murder is
+    discovered, the round must be ended")."""
+    return _murders(state) >= MURDERS_TO_END and _current(state) is None
+
+
+def is_over(state: State) -> bool:
+    """The game is over once the table has recorded the outcome."""
+    return state["outcome"] is not None
+
+
+# --- rounds and turns ("Playing the Game") ---------------------------------------------
+
+def _log(state: State, text: str) -> None:
+    state["log"].append({"round": state["round"], "text": text})
+
+
+def _dead_seats(state: State) -> list[int]:
+    return [seat for seat, alive in enumerate(state["alive"]) if not alive]
+
+
+def _start_round(state: State) -> None:
+    """The round's order: the living players clockwise from the one who starts it."""
+    state["order"] = [seat for seat in seat_order(_count(state), state["holder"])
+                      if state["alive"][seat]]
+    state["turn"] = 0
+    _begin_turn(state)
+
+
+def _begin_turn(state: State) -> None:
+    """Pass over players who died during the round; a prisoner's turn is spent in prison."""
+    while state["turn"] < len(state["order"]) and not state["alive"][_current(state)]:
+        state["turn"] += 1
+    state["decided"] = False
+    seat = _current(state)
+    if seat is not None and state["prison"][seat] == ARRESTED:
+        state["prison"][seat] = SERVING
+
+
+def _end_turn(state: State) -> None:
+    seat = _current(state)
+    if seat is not None and state["prison"][seat] == SERVING:
+        state["prison"][seat] = None
+        _log(state, f"{_who(state, seat)} has spent the turn in PRISON and is free again.")
+    state["turn"] += 1
+    _begin_turn(state)
+    if _current(state) is None:
+        if _murders(state) >= MURDERS_TO_END:
+            _log(state, f"Round {state['round']} is over after the 5th murder: the game is "
+                        "over. The table records the outcome.")
+        else:
+            _log(state, f"Round {state['round']} is over.")
+
+
+def _next_starter(state: State) -> int:
+    """The ABSINTHE card passes to the left (the next living player); without it Abberline
+    (or, if he is dead, the next living player on his left) starts every round."""
+    dead = _dead_seats(state)
+    if state["absinthe"]:
+        return next_seat(_count(state), state["holder"], dead)
+    return 0 if state["alive"][0] else next_seat(_count(state), 0, dead)
+
+
+def _apply_end_turn(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    seat = _current(state)
+    require(seat is not None, "Everyone has played this round: start the next round.")
+    require(actor in (TABLE, seat), "It is not your turn.")
+    _end_turn(state)
+
+
+def _apply_next_round(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    require(_murders(state) < MURDERS_TO_END,
+            "The 5th murder has been discovered: the game ends with that round. Record the "
+            "outcome.")
+    seat = _current(state)
+    require(seat is None, f"{_who(state, seat)} has not finished their turn yet."
+            if seat is not None else "")
+    require(any(state["alive"]), "Nobody is left to play.")
+    state["holder"] = _next_starter(state)
+    state["round"] += 1
+    card = _turned(state)[-1]
+    if card["murder"]:
+        text = (f"Round {state['round']}: the event card “{card['name']}” is turned. Murder "
+                f"discovered: {_murders(state)} of {MURDERS_TO_END}.")
+        if _murders(state) >= MURDERS_TO_END:
+            text += " This is the last round."
+    else:
+        text = f"Round {state['round']}: the event card “{card['name']}” is turned."
+    _log(state, text)
+    _start_round(state)
+
+
+# --- questioning and the Black Market ---------------------------------------------------
+
+def _parse_seat(state: State, value: Any, what: str) -> int:
+    return parse_choice(value, list(range(_count(state))), what)
+
+
+def _parse_positions(action: Mapping[str, str]) -> list[int]:
+    """The checked ``position_<k>`` boxes; any other position is refused."""
+    chosen = []
+    for key in action:
+        if not str(key).startswith("position_"):
+            continue
+        number = str(key)[len("position_"):]
+        valid = [str(position) for position in range(1, LINE_LENGTH + 1)]
+        require(number in valid, f"There is no card “{number[:10]}”: the cards of a line of "
+                                 f"suspicion are numbered 1 to {LINE_LENGTH}.")
+        if parse_bool(action[key]):
+            chosen.append(int(number))
+    return sorted(chosen)
+
+
+def _decision_maker(state: State, actor: Viewer) -> int:
+    """The player whose turn it is, who has not yet taken the turn's single decision."""
+    require(actor != TABLE, "Only the player whose turn it is can do this, from their phone.")
+    require(actor == _current(state), "It is not your turn.")
+    require(not state["decided"], "You have already taken your decision this turn (rulebook: "
+                                  "one single decision per turn).")
+    return int(actor)
+
+
+def _reveal(state: State, actor: int, target: int, positions: list[int], how: str) -> None:
+    require(target != actor, "You cannot question yourself." if how == "questioned"
+            else "The Black Market reveals the card of another player.")
+    require(state["alive"][target], f"{_who(state, target)} is dead: a dead player's cards "
+                                    "are never revealed.")
+    face_down = [pos for pos in range(1, LINE_LENGTH + 1)
+                 if not state["revealed"][target][pos - 1]]
+    require(bool(face_down), f"All of {_who(state, target)}'s cards are already revealed.")
+    for pos in positions:
+        require(pos in face_down, f"Card {pos} of {_who(state, target)} is already revealed.")
+    wanted = 1
+    if how == "questioned" and _in_prison(state, target):
+        wanted = min(PRISON_REVEALS, len(face_down))
+        require(len(positions) <= PRISON_REVEALS,
+                "A player questioned in prison reveals two cards, not more.")
+    if wanted == 1:
+        require(len(positions) <= 1, "Choose only one card: only a player questioned in "
+                                     "prison reveals two.")
+    require(len(positions) == wanted,
+            f"Choose {'two' if wanted == 2 else 'one'} of {_who(state, target)}'s face-down "
+            "cards" + (" (a player questioned in prison reveals two)." if wanted == 2 else "."))
+    for pos in positions:
+        state["revealed"][target][pos - 1] = True
+        card = state["lines"][target][pos - 1]
+        state["reveals"].append({"round": state["round"], "by": actor, "target": target,
+                                 "position": pos, "card": card, "how": how})
+        verb = "questioned" if how == "questioned" else "paid £10 at the Black Market to see"
+        _log(state, f"{_who(state, actor)} {verb} {_who(state, target)}: card {pos} is "
+                    f"{CARD_NAMES[card]}.")
+        if card == INNOCENT:
+            _log(state, f"{_who(state, target)} is cleared: Innocent.")
+        elif card == JACK:
+            _log(state, f"{_who(state, target)} is JACK THE RIPPER! He receives the SCALPEL "
+                        "and may have one more weapon of his choice; killing him no longer "
+                        "sends anyone to prison.")
+    state["decided"] = True
+
+
+def _apply_question(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Rulebook phase 4 c) and "Prison and Arrests": one card, two in prison; two prisoners
+    cannot question each other. Being on the same space is physical: the app trusts it."""
+    seat = _decision_maker(state, actor)
+    target = _parse_seat(state, action.get("target"), "player to question")
+    positions = _parse_positions(action)
+    require(not (_in_prison(state, seat) and _in_prison(state, target) and seat != target),
+            "Two prisoners cannot question each other.")
+    _reveal(state, seat, target, positions, "questioned")
+
+
+def _apply_black_market(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Rulebook phase 4 g): pay £10 (physical) and turn over one card of any player."""
+    seat = _decision_maker(state, actor)
+    require(not _in_prison(state, seat), "You are in prison: the Black Market is out of reach.")
+    target = _parse_seat(state, action.get("target"), "player")
+    _reveal(state, seat, target, _parse_positions(action), "black_market")
+
+
+# --- arrests, deaths ("Prison and Arrests", "Discovery of Jack the Ripper") -------------
+
+def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    target = _parse_seat(state, action.get("target"), "player to arrest")
+    by = parse_choice(action.get("by"), list(ARRESTS), "way of arresting")
+    name = _who(state, target)
+    require(state["alive"][target], f"{name} is dead.")
+    require(not _in_prison(state, target), f"{name} is already in prison.")
+    character = state["characters"][target]
+    if by in ("abberline", "godley"):
+        police = CORE_CHARACTERS[0] if by == "abberline" else EXTRA_CHARACTERS[0]
+        require(police in state["characters"], f"{police} is not in this game.")
+        arrester = state["characters"].index(police)
+        require(arrester != target, f"{police} cannot arrest himself.")
+        require(state["alive"][arrester], f"{police} is dead.")
+    if by != "black_market":
+        require(character != "Prince Albert Victor",
+                "Prince Albert Victor cannot be arrested (his privilege), except by an ARREST "
+                "card at the Black Market.")
+        require(character != "Warren" or _resigned(state),
+                "Warren cannot be arrested before the Resignation event (his privilege), "
+                "except by an ARREST card at the Black Market.")
+    if by in ("card", "black_market"):
+        require(not (state["absinthe"] and target == state["holder"]),
+                f"{name} holds the ABSINTHE card: the ARREST card does not work on them.")
+    state["prison"][target] = ARRESTED
+    _log(state, f"{name} is arrested ({ARRESTS[by]}) and goes to PRISON for their next turn, "
+                "losing their WEAPON and ACTION cards unless Warren plays a CORRUPTION card "
+                "or they discard £10 (then release them: they are a simple visitor).")
+    if by in ("abberline", "godley") and _jack_known(state) == target:
+        _log(state, "Jack the Ripper, discovered and arrested by the police, may not play a "
+                    "CORRUPTION card.")
+
+
+def _apply_release(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    target = _parse_seat(state, action.get("target"), "player to release")
+    require(_in_prison(state, target), f"{_who(state, target)} is not in prison.")
+    state["prison"][target] = None
+    _log(state, f"{_who(state, target)} is released from PRISON.")
+
+
+def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """A dead player never turns their cards over; a killer who did not know the victim's
+    identity goes to prison, unless Jack is known ("Prison and Arrests", "Reveals")."""
+    target = _parse_seat(state, action.get("target"), "player who died")
+    name = _who(state, target)
+    require(state["alive"][target], f"{name} is already dead.")
+    killer = None
+    if str(action.get("killer") or "").strip():
+        killer = _parse_seat(state, action.get("killer"), "killer")
+        require(killer != target, "A player cannot be their own killer here: Jack's suicide "
+                                  "is recorded as the outcome.")
+        require(state["alive"][killer], f"{_who(state, killer)} is dead.")
+    identity_known = _jack_known(state) is not None or _role_revealed(state, target) is not None
+    was_playing = _current(state) == target
+    state["alive"][target] = False
+    state["prison"][target] = None
+    _log(state, f"{name} is dead" + (f", killed by {_who(state, killer)}"
+                                     if killer is not None else "")
+         + ". Their cards will never be revealed.")
+    if killer is not None and not identity_known and not _in_prison(state, killer):
+        state["prison"][killer] = ARRESTED
+        _log(state, f"{_who(state, killer)} killed without knowing the victim's identity and "
+                    "goes to PRISON for their next turn.")
+    if was_playing:
+        _end_turn(state)
+
+
+# --- the outcome ("Reveals and End of Game") ---------------------------------------------
+
+def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Refuses an ending the rules do not allow. Checks use public facts wherever the rules
+    allow; only "Jack killed everyone" with Jack undiscovered needs his hidden seat."""
+    result = parse_choice(action.get("result"), list(RESULTS), "result")
+    winner, how, _label = RESULTS[result]
+    accomplices = []
+    for key, value in action.items():
+        if str(key).startswith("accomplice_"):
+            seat = _parse_seat(state, str(key)[len("accomplice_"):], "accomplice")
+            if parse_bool(value):
+                accomplices.append(seat)
+    known = _jack_known(state)
+    jack = _jack_seat(state)
+    caught = known is not None and (not state["alive"][known] or _in_prison(state, known))
+    if winner == INNOCENTS:
+        require(known is not None,
+                "Jack the Ripper's identity has not been discovered: while he is at large and "
+                "undiscovered the game goes on (even a dead Jack wins at the 5th murder unless "
+                "every identity is discovered).")
+        require(caught, f"{_who(state, known)} (Jack the Ripper) is still at large: mark his "
+                        "arrest or his death first.")
+    elif how == SUICIDE:
+        require(known is not None, "Jack can take his own life and win only once his identity "
+                                   "is discovered.")
+        require(state["alive"][known], f"{_who(state, known)} (Jack the Ripper) is dead.")
+        require(not caught, f"{_who(state, known)} (Jack the Ripper) is in prison: the "
+                            "Innocents win.")
+    elif how == FIFTH_MURDER:
+        require(_murders(state) >= MURDERS_TO_END,
+                f"Only {_murders(state)} of {MURDERS_TO_END} murders have been discovered.")
+        seat = _current(state)
+        require(seat is None, f"The round of the 5th murder must be ended first: "
+                              f"{_who(state, seat)} still has to play." if seat is not None
+                else "")
+        require(not caught, f"{_who(state, known)} (Jack the Ripper) was caught after his "
+                            "identity was discovered: the Innocents win." if known is not None
+                else "")
+    else:
+        require(state["alive"][jack] and all(
+            not state["alive"][seat] for seat in range(_count(state))
+            if seat != jack and seat not in accomplices),
+            "Jack killed everyone only if every player except Jack and his accomplices is "
+            "dead and Jack is alive: mark the deaths first.")
+        require(not caught, "Jack the Ripper is in prison: the Innocents win.")
+    # The host may tick Jack's own seat by mistake: dropping it quietly keeps Jack secret.
+    state["outcome"] = {"winner": winner, "how": how,
+                        "accomplices": sorted(seat for seat in set(accomplices)
+                                              if seat != jack),
+                        "round": state["round"]}
+    _log(state, f"{RESULTS[result][2]}. Jack the Ripper was {_who(state, jack)}.")
+
+
+ACTIONS = {
+    "end_turn": _apply_end_turn,
+    "next_round": _apply_next_round,
+    "question": _apply_question,
+    "black_market": _apply_black_market,
+    "arrest": _apply_arrest,
+    "release": _apply_release,
+    "mark_dead": _apply_mark_dead,
+    "record_outcome": _apply_record_outcome,
+}
+
+
+def actions(state: State, viewer: Viewer) -> list[str]:
+    """What ``viewer`` may submit now: the table runs the board's public happenings, each
+    phone its owner's turn. Depends on public facts only."""
+    if is_over(state):
+        return []
+    current = _current(state)
+    ended = _game_over_after_round(state)
+    if viewer == TABLE:
+        listed = []
+        if current is not None:
+            listed.append("end_turn")
+        elif not ended:
+            listed.append("next_round")
+        if not ended:
+            listed += ["arrest", "release", "mark_dead"]
+        return listed + ["record_outcome"]
+    if viewer != current:
+        return []
+    listed = []
+    if not state["decided"]:
+        listed.append("question")
+        if not _in_prison(state, current):
+            listed.append("black_market")
+    return listed + ["end_turn"]
+
+
+def apply(state: State, actor: Viewer, action: Mapping[str, str],
+          rng: random.Random) -> State:
+    """One action (see the module docstring for who may do what); a RuleError otherwise."""
+    if not isinstance(action, Mapping):
+        raise RuleError("That is not something you can do right now.")
+    require(actor == TABLE or (isinstance(actor, int) and not isinstance(actor, bool)
+                               and 0 <= actor < _count(state)),
+            "Unknown player.")
+    require(not is_over(state), "The game is over.")
+    kind = require_type(action, actions(state, actor))
+    state = evolve(state)
+    ACTIONS[kind](state, actor, action)
+    return state
+
+
+# --- views -------------------------------------------------------------------------------
+
+def _public_seat(state: State, seat: int, reveal_all: bool) -> dict[str, Any]:
+    character = state["characters"][seat]
+    line = []
+    for index, (card, shown) in enumerate(zip(state["lines"][seat], state["revealed"][seat],
+                                              strict=True)):
+        visible = shown or reveal_all
+        line.append({"position": index + 1, "revealed": shown,
+                     "card": card if visible else None,
+                     "card_name": CARD_NAMES[card] if visible else None})
+    role = _role_revealed(state, seat)
+    return {
+        "seat": seat, "player": state["players"][seat], "character": character,
+        "label": _who(state, seat), **CHARACTERS[character],
+        "alive": state["alive"][seat],
+        "prison": state["prison"][seat],
+        "in_prison": _in_prison(state, seat),
+        "cleared": role == INNOCENT,
+        "revealed_jack": role == JACK,
+        "face_down": [entry["position"] for entry in line if not entry["revealed"]],
+        "line": line,
+    }
+
+
+def _event(card: Mapping[str, Any], round_number: int, state: State) -> dict[str, Any]:
+    reminders = [MURDER_HINT] if card["murder"] else [EVENT_HINT]
+    if card["name"] == state["manifestation"]:
+        reminders.append(REMINDERS[MANIFESTATION])
+    elif card["name"] == state["resignation"]:
+        reminders.append(REMINDERS[RESIGNATION])
+    return {"round": round_number, "name": card["name"], "murder": card["murder"],
+            "reminders": reminders}
+
+
+def _phase(state: State) -> str:
+    if is_over(state):
+        return "over"
+    if _game_over_after_round(state):
+        return "awaiting_outcome"
+    if _murders(state) >= MURDERS_TO_END:
+        return "last_round"
+    return "round_over" if _current(state) is None else "playing"
+
+
+def _prompt(state: State, phase: str, viewer: Viewer) -> str:
+    current = _current(state)
+    known = _jack_known(state)
+    if phase == "over":
+        return "The game is over: every line of suspicion and the whole event deck are shown."
+    if known is not None and (not state["alive"][known] or _in_prison(state, known)):
+        caught = "dead" if not state["alive"][known] else "in prison"
+        return (f"Jack the Ripper, {_who(state, known)}, is {caught}: the Innocents win. "
+                "Record the outcome.")
+    if phase == "awaiting_outcome":
+        return (f"The 5th murder was discovered in round {state['round']} and the round is "
+                "over: the game is over. Record the outcome.")
+    if current is None:
+        return (f"Round {state['round']} is over: press Next round to turn the next event "
+                "card.")
+    if viewer == current:
+        if state["prison"][current] == SERVING:
+            return ("Your turn, spent in PRISON: you may still question a visitor (never "
+                    "another prisoner). End your turn when done.")
+        return ("Your turn: draw 2 ACTION cards, move, play ACTION cards, take one decision "
+                "(question a player on your space, the Black Market...), discard down to 2 "
+                "ACTION cards, then end your turn.")
+    where = " (in PRISON)" if state["prison"][current] == SERVING else ""
+    return f"Round {state['round']}: {_who(state, current)} is playing{where}."
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The table screen shows public facts only; a phone adds its owner's role (never its
+    position). After the outcome, every line and the whole event deck are revealed."""
+    count = _count(state)
+    require(viewer == TABLE or (isinstance(viewer, int) and 0 <= viewer < count),
+            "Unknown player.")
+    over = is_over(state)
+    phase = _phase(state)
+    current = _current(state)
+    known = _jack_known(state)
+    turned = _turned(state)
+    events = [_event(card, index + 2, state) for index, card in enumerate(turned)]
+    seats = [_public_seat(state, seat, over) for seat in range(count)]
+    result: dict[str, Any] = {
+        "game": NAME, "title": TITLE, "viewer": viewer, "phase": phase, "over": over,
+        "prompt": _prompt(state, phase, viewer),
+        "round": state["round"],
+        "absinthe": state["absinthe"],
+        "holder": state["holder"], "holder_label": _who(state, state["holder"]),
+        "order": [{"seat": seat, "label": _who(state, seat),
+                   "done": index < state["turn"], "current": seat == current,
+                   "alive": state["alive"][seat]}
+                  for index, seat in enumerate(state["order"])],
+        "current": current,
+        "current_label": _who(state, current) if current is not None else None,
+        "seats": seats,
+        "murders": _murders(state), "murders_to_end": MURDERS_TO_END,
+        "events": events,
+        "latest_event": events[-1] if events else None,
+        "cards_left": len(state["deck"]) - len(turned),
+        "resigned": _resigned(state),
+        "jack": None if known is None else {
+            "seat": known, "label": _who(state, known),
+            "how": "revealed" if _role_revealed(state, known) == JACK else "deduced",
+            "alive": state["alive"][known], "in_prison": _in_prison(state, known)},
+        "reveals": [{**reveal, "by_label": _who(state, reveal["by"]),
+                     "target_label": _who(state, reveal["target"]),
+                     "card_name": CARD_NAMES[reveal["card"]]}
+                    for reveal in state["reveals"]],
+        "reveal_count": len(state["reveals"]),
+        "log": list(state["log"]),
+        "setup": {
+            "steps": list(SETUP_STEPS) + [ABSINTHE_STEP if state["absinthe"]
+                                          else NO_ABSINTHE_STEP],
+            "pawns": [{"character": state["characters"][seat],
+                       "player": state["players"][seat],
+                       "residence": CHARACTERS[state["characters"][seat]]["residence"]}
+                      for seat in range(count)],
+        },
+        "results": {key: label for key, (_w, _h, label) in RESULTS.items()},
+        "arrest_ways": dict(ARRESTS),
+        "outcome": outcome_summary(state),
+        "deck": ([{**_event(card, index + 2, state), "turned": index < len(turned)}
+                  for index, card in enumerate(state["deck"])] if over else None),
+        "actions": actions(state, viewer),
+    }
+    if viewer != TABLE:
+        result["me"] = _my_view(state, int(viewer))
+    return result
+
+
+def _my_view(state: State, seat: int) -> dict[str, Any]:
+    """The owner's own secret: the role, never where it lies in the line."""
+    is_jack = JACK in state["lines"][seat]
+    my_turn = _current(state) == seat and not is_over(state)
+    targets = []
+    if my_turn and not state["decided"]:
+        for other in range(_count(state)):
+            face_down = [pos for pos in range(1, LINE_LENGTH + 1)
+                         if not state["revealed"][other][pos - 1]]
+            if other == seat or not state["alive"][other] or not face_down:
+                continue
+            both_prisoners = _in_prison(state, seat) and _in_prison(state, other)
+            picks = min(PRISON_REVEALS, len(face_down)) if _in_prison(state, other) else 1
+            targets.append({"seat": other, "label": _who(state, other),
+                            "in_prison": _in_prison(state, other), "face_down": face_down,
+                            "picks": picks, "can_question": not both_prisoners})
+    return {
+        "seat": seat, "label": _who(state, seat), "player": state["players"][seat],
+        "character": state["characters"][seat], **CHARACTERS[state["characters"][seat]],
+        "role": JACK if is_jack else INNOCENT,
+        "role_name": CARD_NAMES[JACK if is_jack else INNOCENT],
+        "role_hint": ("Do not let yourself be arrested; if your identity is discovered, flee "
+                      "until the 5th murder or take your own life at home with the ROPE."
+                      if is_jack else
+                      "Help capture Jack the Ripper before the 5th murder, or protect him as "
+                      "his accomplice."),
+        "alive": state["alive"][seat],
+        "dead_note": (None if state["alive"][seat] else
+                      "You are dead. Your cards will never be revealed."),
+        "in_prison": _in_prison(state, seat),
+        "my_turn": my_turn,
+        "decided": state["decided"] if my_turn else False,
+        "targets": targets,
+    }
+
+
+# --- outcome and tournament points (stable: tournaments build on these) ------------------
+
+def outcome_summary(state: State) -> dict[str, Any] | None:
+    """The recorded outcome, or None while the game goes on. JSON form::
+
+        {"winner": "innocents" | "jack",
+         "how": None | "suicide" | "killed_everyone" | "fifth_murder",
+         "murder_round": int | None,   # round of the 5th murder (11-21), only for
+                                       # "fifth_murder", derived from the event deck
+         "discovered": bool,           # Jack's identity known: his card revealed, or
+                                       # every other player cleared
+         "jack": int,                  # Jack's seat (0-based)
+         "accomplices": [int, ...],    # seats, sorted, never Jack's
+         "players": int,               # number of seats
+         "round": int,                 # the round in which the game ended
+         "points": [int, ...]}         # tournament points per seat (late undiscovered
+                                       # 5th murder scored 8, the RULINGS default)
+    """
+    outcome = state.get("outcome")
+    if outcome is None:
+        return None
+    summary = {
+        "winner": outcome["winner"], "how": outcome["how"],
+        "murder_round": (fifth_murder_round(state["deck"]) if outcome["how"] == FIFTH_MURDER
+                         else None),
+        "discovered": _jack_known(state) is not None,
+        "jack": _jack_seat(state),
+        "accomplices": list(outcome["accomplices"]),
+        "players": _count(state),
+        "round": outcome["round"],
+    }
+    summary["points"] = tournament_points(summary, _count(state))
+    return summary
+
+
+def jack_points(how: str, discovered: bool, murder_round: int | None,
+                undiscovered_late_murder: int = DEFAULT_UNDISCOVERED_LATE_MURDER) -> int:
+    """Jack's (and each accomplice's) points when Jack wins: the rulebook table."""
+    if how == FIFTH_MURDER:
+        require(isinstance(murder_round, int) and not isinstance(murder_round, bool)
+                and FIFTH_MURDER_EARLIEST <= murder_round <= FIFTH_MURDER_LATEST,
+                f"The 5th murder falls between round {FIFTH_MURDER_EARLIEST} and round "
+                f"{FIFTH_MURDER_LATEST}.")
+        if not discovered:
+            return (UNDISCOVERED_FIFTH_MURDER_IN_EARLIEST if murder_round
+                    == FIFTH_MURDER_EARLIEST else undiscovered_late_murder)
+        return next(points for first, last, points in FIFTH_MURDER_POINTS_DISCOVERED
+                    if first <= murder_round <= last)
+    table = POINTS_DISCOVERED if discovered else POINTS_UNDISCOVERED
+    require(how in table, "Jack cannot win by suicide while his identity is undiscovered."
+            if how == SUICIDE else f"“{str(how)[:30]}” is not a way for Jack to win.")
+    return table[how]
+
+
+def tournament_points(outcome: Mapping[str, Any], players: int,
+                      undiscovered_late_murder: int = DEFAULT_UNDISCOVERED_LATE_MURDER
+                      ) -> list[int]:
+    """Points per seat (rulebook "Note: Scoring for Tournaments"; RULINGS "Tournament
+    points"): Innocents win: 1 to each Innocent who was not an accomplice. Jack wins: Jack
+    and each accomplice get Jack's points, everyone else 0. ``outcome`` is the
+    ``outcome_summary`` form (``winner``, ``how``, ``murder_round``, ``discovered``, ``jack``,
+    ``accomplices``); an outcome the rules do not allow raises RuleError."""
+    require(isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS,
+            f"London 1888 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    jack = outcome.get("jack")
+    require(isinstance(jack, int) and not isinstance(jack, bool) and 0 <= jack < players,
+            "The outcome must name Jack's seat.")
+    accomplices = outcome.get("accomplices") or []
+    require(all(isinstance(seat, int) and 0 <= seat < players for seat in accomplices),
+            "The accomplices must be seats of this game.")
+    side = set(accomplices) | {jack}
+    winner = outcome.get("winner")
+    if winner == INNOCENTS:
+        require(outcome.get("how") is None, "The Innocents' win has no “how”.")
+        require(bool(outcome.get("discovered")), "The Innocents cannot win while Jack's "
+                                                 "identity is undiscovered.")
+        return [0 if seat in side else INNOCENT_WIN_POINTS for seat in range(players)]
+    require(winner == JACK_SIDE, "The winner must be the Innocents or Jack.")
+    points = jack_points(str(outcome.get("how")), bool(outcome.get("discovered")),
+                         outcome.get("murder_round"), undiscovered_late_murder)
+    return [points if seat in side else 0 for seat in range(players)]
