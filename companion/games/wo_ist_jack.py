@@ -164,6 +164,9 @@ def _parse_stories(text: Any) -> tuple[list[str], dict[str, int]]:
         if not name:
             require(not equals, "Each story card needs its name before the “=”.")
             continue
+        # Only one "=" per line, so that every name written back reads the same.
+        require("=" not in name, f"“{name[:60]}”: a story name cannot contain “=”, which "
+                                 "separates the name from its point value.")
         names.append(name)
         if value.strip():
             points[name] = parse_int(value, MIN_STORY_POINTS, MAX_STORY_POINTS,

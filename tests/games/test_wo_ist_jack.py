@@ -145,6 +145,8 @@ def with_story_line(index: int, line: str) -> dict[str, str]:
     (with_story_line(5, "Story 6 = drei"), "whole number, not “drei”"),
     (with_story_line(5, "Story 6 = 2.5"), "whole number"),
     (with_story_line(5, "= 4"), "needs its name before the “=”"),
+    (with_story_line(5, "a = b = 4"), "cannot contain “=”"),
+    (with_story_line(5, "a=b ="), "cannot contain “=”"),
     ({"stories": "\n".join(game.DEFAULT_STORIES), "first_reporter": "4"},
      "“4” is not a start player"),
     ({"stories": "\n".join(game.DEFAULT_STORIES), "first_reporter": "0"},
