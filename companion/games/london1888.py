@@ -197,7 +197,7 @@ def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     labels = list(CORE_CHARACTERS[:count])
     for seat in range(len(CORE_CHARACTERS), count):
         if options.get("characters") == "drawn":
-            labels.append(f"Seat {seat + 1} (character drawn at the start)")
+            labels.append(f"Seat {seat + 1}: drawn character")
         else:
             labels.append(extras[seat - len(CORE_CHARACTERS)])
     return labels
@@ -235,6 +235,20 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
                       "Event card: the 20 card names must all be different.")
     return {"absinthe": parse_bool(form.get("absinthe")), "characters": mode,
             "extras": extras, "murder_cards": murders, "event_cards": events}
+
+
+def form_from(options: Mapping[str, Any]) -> dict[str, str]:
+    """The setup form's fields filled in from ``options`` (the inverse of parse_options)."""
+    defaults = default_options()
+    extras = list(options.get("extras") or defaults["extras"])
+    form = {"characters": str(options.get("characters") or "chosen"),
+            "murder_cards": "\n".join(options.get("murder_cards") or defaults["murder_cards"]),
+            "event_cards": "\n".join(options.get("event_cards") or defaults["event_cards"])}
+    form.update({f"character_{seat}": name
+                 for seat, name in enumerate(extras, start=len(CORE_CHARACTERS) + 1)})
+    if options.get("absinthe", defaults["absinthe"]):
+        form["absinthe"] = "on"
+    return form
 
 
 def deal_lines(count: int, rng: random.Random) -> list[list[str]]:

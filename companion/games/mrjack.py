@@ -330,7 +330,7 @@ def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
     mine = [entry for entry in state["alibi_draws"]
             if entry["seat"] == seat and not entry["published"]]
     card = parse_choice(action.get("character"), [entry["character"] for entry in mine],
-                        "alibi card of yours")
+                        "drawn alibi card")
     next(entry for entry in mine if entry["character"] == card)["published"] = True
     _clear(state, [card])
     _log(state, f"{ROLES[seat]} shows the alibi card of {CHARACTERS[card]}: "
@@ -357,7 +357,7 @@ def _escape(state: State, actor: Viewer, action: Mapping[str, str], rng: random.
 
 def _witness(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
     """Game Play II.: Jack announces whether his character is seen; the card turns."""
-    answer = parse_choice(action.get("answer"), tuple(ANSWERS), "answer (seen or not seen)")
+    answer = parse_choice(action.get("answer"), tuple(ANSWERS), "witness answer")
     state["answer"] = answer
     state["witness"] = answer
     _log(state, f"Call for witnesses: {ANSWERS[answer]}.")

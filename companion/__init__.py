@@ -1,0 +1,68 @@
+"""The companion: hidden parts of Jack the Ripper board games on the players' phones."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from htmx_flask import Htmx
+
+from companion import db as database
+from companion.games import discover
+from companion.live import Broadcaster
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The Flask app (flaskr style): config, database, blueprints."""
+    app = Flask(__name__, instance_path=str(ROOT / "instance"),
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "companion.sqlite"),
+        GAMES=None,
+        PUBLIC_URLS=None,
+        BOARD_PATHS=[],
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_NAME="companion",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        LIVE_HEARTBEAT=15.0,
+        LIVE_LIFETIME=300.0,
+    )
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if app.config["GAMES"] is None:
+        app.config["GAMES"] = discover()
+
+    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    database.migrate(app.config["DATABASE"])
+    app.secret_key = _secret_key(app.config["DATABASE"])
+    app.teardown_appcontext(database.close_db)
+    app.extensions["broadcaster"] = Broadcaster()
+    Htmx(app)
+
+    from companion.web import register
+    register(app)
+    return app
+
+
+def _secret_key(path: str) -> str:
+    """The signing key, kept in the database so sessions survive a restart."""
+    db = database.connect(path)
+    try:
+        with database.immediate(db):
+            row = next(iter(db.query("SELECT value FROM settings WHERE key = 'secret_key'")),
+                       None)
+            if row is None:
+                key = secrets.token_hex(32)
+                db.execute("INSERT INTO settings (key, value) VALUES ('secret_key', ?)", [key])
+                return key
+            return row["value"]
+    finally:
+        db.close()

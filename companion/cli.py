@@ -1,0 +1,144 @@
+"""`companion serve`, and table export/import from the laptop's terminal."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import json
+import os
+import sqlite3
+import sys
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion import ROOT, create_app, tables
+from companion.db import connect, migrate
+from companion.net import base_urls, qr_ascii
+
+DEFAULT_DB = str(ROOT / "instance" / "companion.sqlite")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="start the app for the table")
+    serve.add_argument("--host", default="0.0.0.0",
+                       help="address to listen on (default: every interface)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default=DEFAULT_DB, help="SQLite file (default: %(default)s)")
+    serve.add_argument("--public-url", help="the address phones should use, e.g. "
+                       "http://192.168.1.20:8000 (default: detected)")
+    serve.add_argument("--devices", type=int, default=400,
+                       help="phones and screens to hold open at once (default: %(default)s)")
+    serve.add_argument("--no-browser", action="store_true",
+                       help="do not open the lobby in this laptop's browser")
+
+    export = commands.add_parser("export", help="write a table as JSON (with its secrets)")
+    export.add_argument("code")
+    export.add_argument("--db", default=DEFAULT_DB)
+    export.add_argument("-o", "--output", help="file to write (default: standard output)")
+
+    load = commands.add_parser("import", help="load a table exported with `export`")
+    load.add_argument("file")
+    load.add_argument("--db", default=DEFAULT_DB)
+
+    args = parser.parse_args(argv)
+    try:
+        return {"serve": _serve, "export": _export, "import": _import}[args.command](args)
+    except sqlite3.DatabaseError as error:
+        print(f"companion: cannot use the database {args.db}: {error}.\n"
+              "Is it a companion database, and may this user read and write it?",
+              file=sys.stderr)
+        return 2
+
+
+def make_server(app: Flask, host: str, port: int, devices: int) -> Any:
+    """The waitress server, sized so that every device can hold its event stream."""
+    from waitress.server import create_server
+
+    # Every open page holds one event stream, and each stream holds a thread.
+    return create_server(app, host=host, port=port, threads=devices + 16,
+                         connection_limit=devices * 2 + 64, asyncore_use_poll=True,
+                         channel_timeout=60, ident="companion")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    db_path = str(Path(args.db).resolve())
+    urls = base_urls(args.host, args.port, args.public_url)
+    app = create_app({"DATABASE": db_path, "PUBLIC_URLS": urls})
+    try:
+        server = make_server(app, args.host, args.port, args.devices)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            print(f"companion: port {args.port} is already in use (is companion already "
+                  f"running?). Try: companion serve --port {args.port + 1}", file=sys.stderr)
+        else:
+            print(f"companion: cannot listen on {args.host}:{args.port}: {error.strerror}",
+                  file=sys.stderr)
+        return 2
+    lobby = urls[0] + "/"
+    print(f"Companion is running. Database: {db_path}")
+    print("Phones on the same Wi-Fi can open:")
+    for url in urls:
+        print(f"  {url}/")
+    print(qr_ascii(lobby))
+    print(f"Lobby: {lobby}   (Ctrl+C to stop)", flush=True)
+    if not args.no_browser and _has_display():
+        webbrowser.open(lobby)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        print("\nStopped. Every table is saved.")
+    finally:
+        server.close()
+    return 0
+
+
+def _has_display() -> bool:
+    return sys.platform in ("darwin", "win32") or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _export(args: argparse.Namespace) -> int:
+    migrate(args.db)
+    db = connect(args.db)
+    table = tables.get_table(db, args.code)
+    if table is None:
+        print(f"companion: no table with the code {args.code}", file=sys.stderr)
+        return 1
+    data = json.dumps(tables.export_table(db, table["id"]), indent=1)
+    if args.output:
+        Path(args.output).write_text(data, encoding="utf-8")
+        print(f"Table {table['code']} written to {args.output}")
+    else:
+        print(data)
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from companion.games import discover
+
+    migrate(args.db)
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        print(f"companion: cannot read {args.file}: {error}", file=sys.stderr)
+        return 1
+    games = discover()
+    try:
+        table, host_token = tables.import_table(connect(args.db), data, games.__contains__)
+    except tables.TableError as error:
+        print(f"companion: {error.message}", file=sys.stderr)
+        return 1
+    print(f"Imported table {table['code']}. Open this host link on the laptop to control it:")
+    print(f"  /h/{host_token}  (after the server's address, e.g. "
+          f"http://127.0.0.1:8000/h/{host_token})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

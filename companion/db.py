@@ -1,0 +1,119 @@
+"""The one SQLite database: connections, migrations and the write transaction.
+
+One connection per request lives on ``g`` (flaskr style). The database runs in
+WAL mode with ``synchronous=FULL`` so that an acknowledged action survives a
+killed server or a laptop that loses power.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import current_app, g
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("companion")
+
+
+@migrations()
+def m001_tables(db: Database) -> None:
+    db.execute("""
+        CREATE TABLE tables (
+            id INTEGER PRIMARY KEY,
+            code TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'lobby'
+                CHECK (status IN ('lobby', 'playing', 'over', 'closed')),
+            state TEXT,
+            game_no INTEGER NOT NULL DEFAULT 0,
+            version INTEGER NOT NULL DEFAULT 1,
+            host_token_hash TEXT NOT NULL,
+            host_seat INTEGER,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("""
+        CREATE TABLE seats (
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            name TEXT,
+            token_hash TEXT UNIQUE,
+            PRIMARY KEY (table_id, position)
+        )""")
+    db.execute("""
+        CREATE TABLE log (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            game_no INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            action TEXT NOT NULL DEFAULT '{}',
+            state TEXT,
+            undone INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("CREATE INDEX log_by_table ON log (table_id, id)")
+    db.execute("""
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE remembered_options (
+            game TEXT PRIMARY KEY,
+            options TEXT NOT NULL
+        )""")
+
+
+def connect(path: str) -> Database:
+    """A connection with the pragmas every connection needs."""
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=30000")
+    return Database(conn, execute_plugins=False)
+
+
+def migrate(path: str) -> None:
+    """Create or upgrade the database file at ``path``."""
+    db = connect(path)
+    try:
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+def get_db() -> Database:
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@contextmanager
+def immediate(db: Database) -> Iterator[Database]:
+    """One write transaction that takes the write lock up front.
+
+    ``BEGIN IMMEDIATE`` means two phones acting at the same instant are
+    serialised before either reads the version, so the version check cannot
+    be raced.
+    """
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")

@@ -1,0 +1,474 @@
+"""Tables, seats, tokens, versions, the action log and undo: all storage of play.
+
+Every change is one ``BEGIN IMMEDIATE`` transaction that reads the table,
+checks the version the player saw, changes it, appends to the log and bumps
+the version. The log keeps every resulting game state, so undo and the
+end-of-game reveal need nothing else. Functions take ``db`` and return dicts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sqlite_utils import Database
+
+from companion.db import immediate
+from companion.games.base import TABLE, Game
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTWXYZ"
+"""Join code letters: no I/O (1/0), no U/V, so a code read aloud or off a screen is
+never mistaken."""
+CODE_LENGTH = 4
+NAME_MAX = 30
+
+
+class TableError(Exception):
+    """A refused table operation, with the message and HTTP status to answer."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class StaleVersion(TableError):
+    def __init__(self) -> None:
+        super().__init__("The table moved on while you were deciding. "
+                         "Here is the current state: please check and try again.", 409)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A seat or host token: 192 random bits."""
+    return secrets.token_urlsafe(24)
+
+
+def normalise_code(code: str) -> str:
+    return "".join(ch for ch in str(code).upper() if not ch.isspace())[:12]
+
+
+# --- reading -------------------------------------------------------------
+
+def _decode(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    row = dict(row)
+    row["options"] = json.loads(row["options"])
+    row["state"] = json.loads(row["state"]) if row["state"] else None
+    return row
+
+
+def get_table(db: Database, code: str) -> dict[str, Any] | None:
+    rows = db.query("SELECT * FROM tables WHERE code = ?", [normalise_code(code)])
+    return _decode(next(iter(rows), None))
+
+
+def get_seats(db: Database, table_id: int) -> list[dict[str, Any]]:
+    return [
+        {"position": row["position"], "label": row["label"], "name": row["name"],
+         "claimed": row["token_hash"] is not None}
+        for row in db.query("SELECT * FROM seats WHERE table_id = ? ORDER BY position",
+                            [table_id])
+    ]
+
+
+def seat_for_token(db: Database, table_id: int, token: str | None) -> dict[str, Any] | None:
+    """The seat a token opens at this table, or None for a missing or forged one."""
+    if not token:
+        return None
+    rows = db.query("SELECT position, label, name FROM seats "
+                    "WHERE table_id = ? AND token_hash = ?", [table_id, hash_token(token)])
+    return next(iter(rows), None)
+
+
+def table_for_seat_token(db: Database, token: str) -> tuple[dict[str, Any], int] | None:
+    rows = db.query("SELECT table_id, position FROM seats WHERE token_hash = ?",
+                    [hash_token(token)])
+    row = next(iter(rows), None)
+    if row is None:
+        return None
+    table = _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?",
+                                       [row["table_id"]])), None))
+    assert table is not None
+    return table, row["position"]
+
+
+def table_for_host_token(db: Database, token: str) -> dict[str, Any] | None:
+    rows = db.query("SELECT * FROM tables WHERE host_token_hash = ?", [hash_token(token)])
+    return _decode(next(iter(rows), None))
+
+
+def open_tables(db: Database) -> list[dict[str, Any]]:
+    """Tables on this laptop that have not ended, newest first (codes are public)."""
+    return list(db.query("SELECT code, game, status, updated_at FROM tables "
+                         "WHERE status != 'closed' ORDER BY id DESC LIMIT 30"))
+
+
+def is_host(table: Mapping[str, Any], host_token: str | None,
+            seat: Mapping[str, Any] | None) -> bool:
+    """The laptop that created the table, or the seat it handed the controls to."""
+    if table["host_seat"] is not None:
+        return seat is not None and seat["position"] == table["host_seat"]
+    return bool(host_token) and secrets.compare_digest(
+        hash_token(host_token), table["host_token_hash"])
+
+
+def table_log(db: Database, table_id: int, limit: int = 8) -> list[dict[str, Any]]:
+    """The latest table events (joins, starts, undos...), newest first; never a state."""
+    return list(db.query(
+        "SELECT id, version, game_no, actor, kind, action, undone, created_at FROM log "
+        "WHERE table_id = ? AND kind != 'act' ORDER BY id DESC LIMIT ?", [table_id, limit]))
+
+
+def game_history(db: Database, table_id: int, game_no: int) -> list[dict[str, Any]]:
+    """Every entry of one game in order, with its resulting state."""
+    entries = []
+    for row in db.query("SELECT * FROM log WHERE table_id = ? AND game_no = ? ORDER BY id",
+                        [table_id, game_no]):
+        row = dict(row)
+        row["action"] = json.loads(row["action"])
+        row["state"] = json.loads(row["state"]) if row["state"] else None
+        entries.append(row)
+    return entries
+
+
+def remembered_options(db: Database, game: str) -> dict[str, Any] | None:
+    row = next(iter(db.query("SELECT options FROM remembered_options WHERE game = ?",
+                             [game])), None)
+    return json.loads(row["options"]) if row else None
+
+
+# --- writing -------------------------------------------------------------
+
+def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind: str,
+         action: Mapping[str, Any] | None = None, state: Any = None,
+         game_no: int | None = None) -> None:
+    db.execute(
+        "INSERT INTO log (table_id, version, game_no, actor, kind, action, state) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [table["id"], version, table["game_no"] if game_no is None else game_no, actor, kind,
+         json.dumps(action or {}, sort_keys=True),
+         None if state is None else json.dumps(state, sort_keys=True)])
+
+
+def _bump(db: Database, table: Mapping[str, Any], **changes: Any) -> int:
+    version = table["version"] + 1
+    columns = {"version": version, **changes}
+    for key in ("state", "options"):
+        if key in columns and columns[key] is not None:
+            columns[key] = json.dumps(columns[key], sort_keys=True)
+    assignments = ", ".join(f"{name} = ?" for name in columns)
+    db.execute(
+        f"UPDATE tables SET {assignments}, "
+        "updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+        [*columns.values(), table["id"]])
+    return version
+
+
+def _locked(db: Database, table_id: int, seen_version: int | None) -> dict[str, Any]:
+    """Re-read the table inside the write transaction and check the version."""
+    table = _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?", [table_id])),
+                         None))
+    if table is None:
+        raise TableError("This table no longer exists.", 404)
+    if seen_version is not None and seen_version != table["version"]:
+        raise StaleVersion()
+    return table
+
+
+def create_table(db: Database, game: Game, options: Mapping[str, Any], count: int,
+                 rng: random.Random | None = None) -> tuple[dict[str, Any], str]:
+    """A new table in the lobby, and the host token that controls it."""
+    rng = rng or secrets.SystemRandom()
+    host_token = new_token()
+    labels = game.seat_labels(count, options)
+    with immediate(db):
+        code = _free_code(db, rng)
+        cursor = db.execute(
+            "INSERT INTO tables (code, game, options, host_token_hash) VALUES (?, ?, ?, ?)",
+            [code, game.NAME, json.dumps(dict(options), sort_keys=True),
+             hash_token(host_token)])
+        table_id = cursor.lastrowid
+        for position, label in enumerate(labels):
+            db.execute("INSERT INTO seats (table_id, position, label) VALUES (?, ?, ?)",
+                       [table_id, position, label])
+        db.execute("INSERT INTO remembered_options (game, options) VALUES (?, ?) "
+                   "ON CONFLICT (game) DO UPDATE SET options = excluded.options",
+                   [game.NAME, json.dumps(dict(options), sort_keys=True)])
+        table = {"id": table_id, "game_no": 0}
+        _log(db, table, 1, "host", "create", {"game": game.NAME})
+    created = get_table(db, code)
+    assert created is not None
+    return created, host_token
+
+
+def set_seat_names(db: Database, table_id: int, names: Sequence[str | None]) -> None:
+    """Pre-fill seat names (a tournament seats its players); seats stay unclaimed."""
+    with immediate(db):
+        for position, name in enumerate(names):
+            db.execute("UPDATE seats SET name = ? WHERE table_id = ? AND position = ?",
+                       [name, table_id, position])
+
+
+def clean_name(name: str) -> str:
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise TableError("Please enter your name.", 422)
+    if len(name) > NAME_MAX:
+        raise TableError(f"Please keep your name to {NAME_MAX} characters.", 422)
+    return name
+
+
+def claim_seat(db: Database, table_id: int, position: int, name: str) -> tuple[int, str]:
+    """Claim an empty seat under ``name``; returns the new version and the seat token."""
+    name = clean_name(name)
+    token = new_token()
+    with immediate(db):
+        table = _locked(db, table_id, None)
+        if table["status"] == "closed":
+            raise TableError("This table has ended.", 410)
+        seat = next(iter(db.query("SELECT * FROM seats WHERE table_id = ? AND position = ?",
+                                  [table_id, position])), None)
+        if seat is None:
+            raise TableError("That seat does not exist at this table.", 404)
+        if seat["token_hash"] is not None:
+            raise TableError(f"{seat['label']} is already taken by {seat['name']}. "
+                             "Please pick another seat.", 409)
+        if seat["name"] and seat["name"].casefold() != name.casefold():
+            raise TableError(f"{seat['label']} is kept for {seat['name']}.", 409)
+        taken = {row["name"].casefold() for row in db.query(
+            "SELECT name FROM seats WHERE table_id = ? AND token_hash IS NOT NULL",
+            [table_id])}
+        if name.casefold() in taken:
+            raise TableError(f"Someone called {name} is already at this table: "
+                             "please add an initial.", 409)
+        db.execute("UPDATE seats SET name = ?, token_hash = ? "
+                   "WHERE table_id = ? AND position = ?",
+                   [name, hash_token(token), table_id, position])
+        version = _bump(db, table)
+        _log(db, table, version, f"seat:{position}", "join", {"name": name})
+    return version, token
+
+
+def _players(db: Database, table_id: int) -> list[dict[str, Any]]:
+    return list(db.query("SELECT position, label, name, token_hash FROM seats "
+                         "WHERE table_id = ? ORDER BY position", [table_id]))
+
+
+def start_game(db: Database, game: Game, table_id: int, seen_version: int,
+               rng: random.Random) -> int:
+    """Deal a new game for the seated players (the first, or a fresh one)."""
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        if table["status"] == "closed":
+            raise TableError("This table has ended.", 410)
+        players = _players(db, table_id)
+        empty = [seat["label"] for seat in players if seat["token_hash"] is None]
+        if empty:
+            raise TableError("Waiting for " + ", ".join(empty) + " to join "
+                             "(or remove the empty seats).")
+        state = game.setup(table["options"], [seat["name"] for seat in players], rng)
+        game_no = table["game_no"] + 1
+        version = _bump(db, table, state=state, status="playing", game_no=game_no)
+        _log(db, table, version, "host", "start", {}, state, game_no=game_no)
+    return version
+
+
+def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int | str,
+        action: Mapping[str, str], rng: random.Random) -> int:
+    """Apply one game action: the heart of play. RuleError passes through unchanged."""
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        if table["status"] != "playing":
+            raise TableError("The game is not running." if table["status"] == "lobby"
+                             else "This game is over.", 409)
+        state = game.apply(table["state"], actor, dict(action), rng)
+        status = "over" if game.is_over(state) else "playing"
+        version = _bump(db, table, state=state, status=status)
+        actor_name = TABLE if actor == TABLE else f"seat:{actor}"
+        _log(db, table, version, actor_name, "act", action, state)
+    return version
+
+
+def undo(db: Database, table_id: int, seen_version: int) -> int:
+    """Take back the last game action of the current game (host only, confirmed)."""
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        if table["status"] not in ("playing", "over"):
+            raise TableError("There is no game action to undo.")
+        entries = list(db.query(
+            "SELECT id, kind, actor, state FROM log WHERE table_id = ? AND game_no = ? "
+            "AND kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 2",
+            [table_id, table["game_no"]]))
+        if len(entries) < 2 or entries[0]["kind"] != "act":
+            raise TableError("There is no game action to undo.")
+        last, before = entries
+        db.execute("UPDATE log SET undone = 1 WHERE id = ?", [last["id"]])
+        version = _bump(db, table, state=json.loads(before["state"]), status="playing")
+        _log(db, table, version, "host", "undo", {"entry": last["id"], "by": last["actor"]})
+    return version
+
+
+def hand_host(db: Database, table_id: int, seen_version: int, position: int) -> int:
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
+        if seat is None or seat["token_hash"] is None:
+            raise TableError("Host controls can only go to a seat someone has joined.", 422)
+        version = _bump(db, table, host_seat=position)
+        _log(db, table, version, "host", "host", {"to": position})
+    return version
+
+
+def replace_seat_token(db: Database, table_id: int, seen_version: int,
+                       position: int) -> str:
+    """A new private link for a seat whose phone was lost; the old one stops working."""
+    token = new_token()
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
+        if seat is None or seat["token_hash"] is None:
+            raise TableError("That seat has nobody in it yet: they can join normally.", 422)
+        db.execute("UPDATE seats SET token_hash = ? WHERE table_id = ? AND position = ?",
+                   [hash_token(token), table_id, position])
+        # No new version: the game did not change, so nobody's open form goes stale.
+        _log(db, table, table["version"], "host", "rejoin", {"seat": position})
+    return token
+
+
+def remove_seat(db: Database, game: Game, table_id: int, seen_version: int,
+                position: int) -> int:
+    """Remove an empty seat before the game starts; the others close up in order."""
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        if table["status"] != "lobby":
+            raise TableError("Seats can only be removed before the game starts.")
+        players = _players(db, table_id)
+        seat = next((s for s in players if s["position"] == position), None)
+        if seat is None:
+            raise TableError("That seat does not exist at this table.", 404)
+        if seat["token_hash"] is not None:
+            raise TableError(f"{seat['name']} is sitting there: only empty seats can go.")
+        if position in game.FIXED_SEATS:
+            raise TableError(f"The game cannot be played without {seat['label']}.")
+        if len(players) - 1 < game.MIN_PLAYERS:
+            raise TableError(f"{game.TITLE} needs at least {game.MIN_PLAYERS} players.")
+        labels = game.seat_labels(len(players) - 1, table["options"])
+        db.execute("DELETE FROM seats WHERE table_id = ? AND position = ?",
+                   [table_id, position])
+        remaining = [s for s in players if s["position"] != position]
+        # Two passes so the (table, position) key never collides while closing up.
+        for new_position, old in enumerate(remaining):
+            db.execute("UPDATE seats SET position = ? WHERE table_id = ? AND position = ?",
+                       [-1 - new_position, table_id, old["position"]])
+        for new_position, label in enumerate(labels):
+            db.execute("UPDATE seats SET position = ?, label = ? "
+                       "WHERE table_id = ? AND position = ?",
+                       [new_position, label, table_id, -1 - new_position])
+        version = _bump(db, table)
+        _log(db, table, version, "host", "remove_seat", {"label": seat["label"]})
+    return version
+
+
+def close_table(db: Database, table_id: int, seen_version: int) -> int:
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        if table["status"] == "closed":
+            raise TableError("This table has already ended.")
+        version = _bump(db, table, status="closed")
+        _log(db, table, version, "host", "close")
+    return version
+
+
+# --- export and import ---------------------------------------------------
+
+EXPORT_FORMAT = "companion-table/1"
+
+
+def export_table(db: Database, table_id: int) -> dict[str, Any]:
+    """The whole table as a JSON-able dict: seats, state and full log. Holds every
+    secret, so only the laptop's command line offers it while a game runs."""
+    table = _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?", [table_id]))))
+    assert table is not None
+    seats = list(db.query("SELECT position, label, name, token_hash FROM seats "
+                          "WHERE table_id = ? ORDER BY position", [table_id]))
+    log = []
+    for row in db.query("SELECT version, game_no, actor, kind, action, state, undone, "
+                        "created_at FROM log WHERE table_id = ? ORDER BY id", [table_id]):
+        row = dict(row)
+        row["action"] = json.loads(row["action"])
+        row["state"] = json.loads(row["state"]) if row["state"] else None
+        log.append(row)
+    return {"format": EXPORT_FORMAT,
+            "table": {key: table[key] for key in (
+                "code", "game", "options", "status", "state", "game_no", "version",
+                "host_seat", "created_at", "updated_at")},
+            "seats": seats, "log": log}
+
+
+def import_table(db: Database, data: Mapping[str, Any],
+                 known_games: Callable[[str], bool]) -> tuple[dict[str, Any], str]:
+    """Load an exported table, with a new host token for whoever imports it.
+    Keeps its code unless that code is taken here."""
+    host_token = new_token()
+    try:
+        if data.get("format") != EXPORT_FORMAT:
+            raise TableError("This file is not a companion table export.", 422)
+        info = data["table"]
+        if not known_games(info["game"]):
+            raise TableError(f"This laptop does not know the game “{info['game']}”.", 422)
+        with immediate(db):
+            code = normalise_code(info["code"])
+            if next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
+                code = _free_code(db, secrets.SystemRandom())
+            cursor = db.execute(
+                "INSERT INTO tables (code, game, options, status, state, game_no, version, "
+                "host_token_hash, host_seat, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [code, info["game"], json.dumps(info["options"], sort_keys=True),
+                 info["status"],
+                 None if info["state"] is None else json.dumps(info["state"], sort_keys=True),
+                 int(info["game_no"]), int(info["version"]), hash_token(host_token),
+                 info["host_seat"], info["created_at"], info["updated_at"]])
+            table_id = cursor.lastrowid
+            for seat in data["seats"]:
+                db.execute("INSERT INTO seats (table_id, position, label, name, token_hash) "
+                           "VALUES (?, ?, ?, ?, ?)",
+                           [table_id, int(seat["position"]), str(seat["label"]), seat["name"],
+                            seat["token_hash"]])
+            for entry in data["log"]:
+                db.execute(
+                    "INSERT INTO log (table_id, version, game_no, actor, kind, action, state, "
+                    "undone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [table_id, int(entry["version"]), int(entry["game_no"]),
+                     str(entry["actor"]), str(entry["kind"]),
+                     json.dumps(entry["action"], sort_keys=True),
+                     None if entry["state"] is None else json.dumps(entry["state"],
+                                                                   sort_keys=True),
+                     int(entry["undone"]), entry["created_at"]])
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise TableError(f"This export file is damaged ({error.__class__.__name__}).",
+                         422) from None
+    except sqlite3.IntegrityError:
+        raise TableError("This export file clashes with a table already here "
+                         "(the same seat links): was it imported before?", 409) from None
+    imported = get_table(db, code)
+    assert imported is not None
+    return imported, host_token
+
+
+def _free_code(db: Database, rng: random.Random) -> str:
+    while True:
+        code = "".join(rng.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        if not next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
+            return code
+

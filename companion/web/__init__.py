@@ -1,0 +1,135 @@
+"""The thin web layer: blueprints, and what every request shares (CSRF, headers,
+friendly errors, gzip, full page or htmx component)."""
+
+from __future__ import annotations
+
+import gzip
+import hmac
+import logging
+import secrets
+from typing import Any
+
+from flask import Flask, Response, abort, current_app, render_template, request, session
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger("companion")
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript",
+                "application/json", "image/svg+xml", "text/csv")
+
+FRIENDLY = {
+    400: ("Something was missing", "That request was incomplete. Please go back and try again."),
+    403: ("Not allowed", "You are not allowed to do that."),
+    404: ("Not found", "There is nothing here. Check the table code or ask the host "
+          "for a new link."),
+    405: ("Not like that", "That page cannot be used this way. Go back and use the buttons."),
+    410: ("Table ended", "This table has ended."),
+    413: ("Too big", "That file is too big."),
+    500: ("Something went wrong", "The laptop hit a problem. Nothing was changed; "
+          "please try again."),
+}
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+        session.permanent = True
+    return session["csrf"]
+
+
+def check_csrf() -> None:
+    if request.method != "POST":
+        return
+    sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
+    expected = session.get("csrf") or ""
+    if not expected or not hmac.compare_digest(str(sent), str(expected)):
+        abort(403, "This page is out of date (its security check expired). "
+                   "Reload the page and try again.")
+
+
+def wants_component() -> bool:
+    """An htmx swap wants just the component; history restores want full pages."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def render(page: str, component: str, status: int = 200, **context: Any) -> Response:
+    """A full page, or with HX-Request just its swappable component."""
+    html = render_template(component if wants_component() else page, **context)
+    return Response(html, status=status, mimetype="text/html")
+
+
+def error_page(status: int, message: str | None = None) -> Response:
+    title, default = FRIENDLY.get(status, FRIENDLY[500])
+    return render("error.html", "_error.html", status=status, title=title,
+                  message=message or default)
+
+
+def _handle_http_error(error: HTTPException) -> Response:
+    status = error.code or 500
+    description = error.description if status in (403, 404, 410) and isinstance(
+        error.description, str) and not error.description.startswith(
+            ("The requested URL", "You don't have")) else None
+    return error_page(status, description)
+
+
+def _handle_unexpected(error: Exception) -> Response:
+    # Logged without the request's URL or form: either could hold a seat token.
+    log.error("unexpected error: %s", error.__class__.__name__, exc_info=error)
+    return error_page(500)
+
+
+def _secure(response: Response) -> Response:
+    headers = response.headers
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["Content-Security-Policy"] = CSP
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["X-Frame-Options"] = "DENY"
+    if response.mimetype in ("text/html", "application/json") and not request.path.startswith(
+            "/static/"):
+        # Private views must never come back from a cache or the back button.
+        headers["Cache-Control"] = "no-store"
+    headers.add("Vary", "HX-Request")
+    return _compress(response)
+
+
+def _compress(response: Response) -> Response:
+    if (response.is_streamed or response.status_code < 200 or response.status_code >= 300
+            or "gzip" not in request.headers.get("Accept-Encoding", "")
+            or response.mimetype not in COMPRESSIBLE
+            or "Content-Encoding" in response.headers):
+        return response
+    response.direct_passthrough = False
+    data = response.get_data()
+    if len(data) < 600:
+        return response
+    cache = current_app.extensions.setdefault("gzip_cache", {})
+    key = request.path if request.path.startswith("/static/") else None
+    packed = cache.get(key) if key else None
+    if packed is None:
+        packed = gzip.compress(data, 6)
+        if key:
+            cache[key] = packed
+    response.set_data(packed)
+    response.headers["Content-Encoding"] = "gzip"
+    response.headers["Content-Length"] = str(len(packed))
+    response.headers.add("Vary", "Accept-Encoding")
+    return response
+
+
+def register(app: Flask) -> None:
+    from companion.web import live, lobby, seat, table
+
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(table.bp)
+    app.register_blueprint(seat.bp)
+    app.register_blueprint(live.bp)
+    app.before_request(check_csrf)
+    app.after_request(_secure)
+    app.register_error_handler(HTTPException, _handle_http_error)
+    app.register_error_handler(Exception, _handle_unexpected)
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["game_titles"] = lambda: {
+        name: game.TITLE for name, game in app.config["GAMES"].items()}

@@ -1,0 +1,146 @@
+"""What the table screen and the phone pages share: finding the table and the
+viewer, building the context of a page, and turning a change into a response."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, abort, current_app, redirect, request, url_for
+
+from companion import tables
+from companion.db import get_db
+from companion.games.base import TABLE, Game, RuleError
+from companion.net import qr_svg
+from companion.web import render
+
+COOKIE_AGE = 60 * 60 * 24 * 30
+
+
+def seat_cookie(code: str) -> str:
+    return f"seat_{code}"
+
+
+def host_cookie(code: str) -> str:
+    return f"host_{code}"
+
+
+def load(code: str) -> tuple[dict[str, Any], Game]:
+    table = tables.get_table(get_db(), code)
+    if table is None:
+        abort(404, f"There is no table with the code “{tables.normalise_code(code)[:8]}”. "
+                   "Check the code on the table screen.")
+    game = current_app.config["GAMES"].get(table["game"])
+    if game is None:
+        abort(404, "This table's game is not installed on this laptop.")
+    return table, game
+
+
+def current_seat(table: dict[str, Any]) -> dict[str, Any] | None:
+    return tables.seat_for_token(get_db(), table["id"],
+                                 request.cookies.get(seat_cookie(table["code"])))
+
+
+def is_host(table: dict[str, Any], seat: dict[str, Any] | None) -> bool:
+    return tables.is_host(table, request.cookies.get(host_cookie(table["code"])), seat)
+
+
+def base_url() -> str:
+    urls = current_app.config["PUBLIC_URLS"]
+    return urls[0] if urls else request.host_url.rstrip("/")
+
+
+def join_url(table: dict[str, Any]) -> str:
+    return base_url() + url_for("seat.join", code=table["code"])
+
+
+def rng() -> Any:
+    return current_app.config.get("RNG") or secrets.SystemRandom()
+
+
+def page_context(table: dict[str, Any], game: Game, viewer: int | str,
+                 seat: dict[str, Any] | None, host: bool, **extra: Any) -> dict[str, Any]:
+    """Everything a page or component needs: the viewer's view, never the state."""
+    db = get_db()
+    state = table["state"]
+    view = game.view(state, viewer) if state is not None else None
+    may = game.actions(state, viewer) if state is not None and table["status"] == "playing" \
+        else []
+    if viewer == TABLE and not host:
+        may = []
+    seats = tables.get_seats(db, table["id"])
+    return {
+        "table": {key: table[key] for key in ("code", "game", "status", "version", "game_no",
+                                              "host_seat", "options")},
+        "game": {"name": game.NAME, "title": game.TITLE, "min": game.MIN_PLAYERS,
+                 "fixed": sorted(game.FIXED_SEATS)},
+        "view": view,
+        "actions": may,
+        "seats": seats,
+        "me": seat,
+        "host": host,
+        "table_log": describe_log(tables.table_log(db, table["id"]), seats),
+        "join_url": join_url(table),
+        "events_url": url_for("live.events", code=table["code"]),
+        **extra,
+    }
+
+
+def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[str]:
+    """Table events in words; a game's own events are in its view."""
+    names = {f"seat:{seat['position']}": seat["name"] or seat["label"] for seat in seats}
+    words = {"create": "Table created", "join": "{who} joined", "start": "Game {game} dealt",
+             "undo": "The host undid the last action (by {by})",
+             "host": "Host controls handed to {to}", "rejoin": "A new link was made for {seat}",
+             "remove_seat": "An empty seat was removed", "close": "The host ended the table"}
+    described = []
+    for entry in entries:
+        action = json.loads(entry["action"])
+        described.append(words.get(entry["kind"], entry["kind"]).format(
+            who=names.get(entry["actor"], "Someone"), game=entry["game_no"],
+            by=names.get(action.get("by"), "the table"),
+            to=names.get(f"seat:{action.get('to')}", "a seat"),
+            seat=names.get(f"seat:{action.get('seat')}", "a seat")))
+    return described
+
+
+def qr(url: str) -> str:
+    return qr_svg(url)
+
+
+def change(done: Callable[[], int], table: dict[str, Any], success_url: str,
+           failure: Callable[[str, int], Response]) -> Response:
+    """Run one change; on success tell every device and redirect (303), on a refusal
+    answer with the message and the current view, nothing changed."""
+    try:
+        version = done()
+    except RuleError as error:
+        return failure(error.message, 422)
+    except tables.TableError as error:
+        return failure(error.message, error.status)
+    current_app.extensions["broadcaster"].publish(table["id"], version)
+    return redirect(success_url, code=303)
+
+
+def seen_version() -> int:
+    """The version the player's page showed when they acted."""
+    try:
+        return int(request.form.get("version", ""))
+    except ValueError:
+        abort(400, "That form was incomplete. Reload the page and try again.")
+
+
+def form_action() -> dict[str, str]:
+    """A game action from the posted form: every field but the page's own."""
+    return {key: value for key, value in request.form.items()
+            if key not in ("csrf", "version")}
+
+
+def render_screen(table_view: dict[str, Any], status: int = 200) -> Response:
+    return render("table/screen.html", "table/_screen.html", status=status, **table_view)
+
+
+def render_phone(phone_view: dict[str, Any], status: int = 200) -> Response:
+    return render("seat/phone.html", "seat/_phone.html", status=status, **phone_view)

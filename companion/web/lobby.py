@@ -1,0 +1,109 @@
+"""The lobby: create a table for a game, join one by its code, import a backup."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
+
+from companion import tables
+from companion.db import get_db
+from companion.games.base import Game, RuleError, parse_int
+from companion.web import render
+from companion.web.context import COOKIE_AGE, host_cookie
+
+bp = Blueprint("lobby", __name__)
+
+
+def _games() -> dict[str, Game]:
+    return current_app.config["GAMES"]
+
+
+def _lobby(status: int = 200, error: str | None = None, code: str = "") -> Response:
+    return render("lobby/index.html", "lobby/_index.html", status=status, games=_games(),
+                  open_tables=tables.open_tables(get_db()), error=error, code=code)
+
+
+@bp.get("/")
+def index() -> Response:
+    return _lobby()
+
+
+@bp.get("/join")
+def join() -> Response:
+    """The join-by-code form (for a phone that cannot scan)."""
+    code = tables.normalise_code(request.args.get("code", ""))
+    if not code:
+        return _lobby(422, "Please type the 4-letter code shown on the table screen.")
+    if tables.get_table(get_db(), code) is None:
+        return _lobby(404, f"There is no table with the code “{code[:8]}”. "
+                           "Check the table screen.", code)
+    return redirect(url_for("seat.join", code=code), code=303)
+
+
+def _game(name: str) -> Game:
+    game = _games().get(name)
+    if game is None:
+        abort(404, "This laptop does not have that game.")
+    return game
+
+
+def _new_page(game: Game, options: dict, count: int, status: int = 200,
+              error: str | None = None) -> Response:
+    return render("lobby/new.html", "lobby/_new.html", status=status, game=game,
+                  options=options, count=count, error=error)
+
+
+@bp.get("/new/<name>")
+def new(name: str) -> Response:
+    game = _game(name)
+    remembered = tables.remembered_options(get_db(), game.NAME)
+    return _new_page(game, remembered or game.default_options(), game.DEFAULT_PLAYERS)
+
+
+@bp.post("/new/<name>")
+def create(name: str) -> Response:
+    game = _game(name)
+    try:
+        count = parse_int(request.form.get("players"), game.MIN_PLAYERS, game.MAX_PLAYERS,
+                          "number of players")
+        options = game.parse_options(request.form.to_dict(), count)
+    except RuleError as error:
+        return _new_page(game, game.default_options(), game.DEFAULT_PLAYERS, 422,
+                         error.message)
+    table, host_token = tables.create_table(get_db(), game, options, count)
+    return _as_host(table["code"], host_token)
+
+
+def _as_host(code: str, host_token: str) -> Response:
+    response = redirect(url_for("table.screen", code=code), code=303)
+    response.set_cookie(host_cookie(code), host_token, max_age=COOKIE_AGE, httponly=True,
+                        samesite="Lax", path="/")
+    return response
+
+
+@bp.get("/h/<token>")
+def host_link(token: str) -> Response:
+    """The host's private link (printed by `companion import`)."""
+    table = tables.table_for_host_token(get_db(), token)
+    if table is None:
+        abort(404, "This host link is not valid.")
+    return _as_host(table["code"], token)
+
+
+@bp.post("/import")
+def import_table() -> Response:
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _lobby(422, "Please choose an exported table file (.json).")
+    try:
+        data = json.loads(upload.read().decode("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError
+    except (UnicodeDecodeError, ValueError):
+        return _lobby(422, "That file is not a table export (it is not JSON).")
+    try:
+        table, host_token = tables.import_table(get_db(), data, lambda game: game in _games())
+    except tables.TableError as error:
+        return _lobby(error.status, error.message)
+    return _as_host(table["code"], host_token)

@@ -1,0 +1,145 @@
+"""The table screen (public, on the laptop) and the host's controls."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, request, url_for
+
+from companion import tables
+from companion.db import get_db
+from companion.games.base import TABLE
+from companion.web import render
+from companion.web.context import (
+    base_url,
+    change,
+    current_seat,
+    form_action,
+    is_host,
+    load,
+    page_context,
+    qr,
+    render_phone,
+    render_screen,
+    rng,
+    seen_version,
+)
+
+bp = Blueprint("table", __name__, url_prefix="/t/<code>")
+
+
+def _screen(code: str, **extra: Any) -> tuple[dict[str, Any], Any, dict[str, Any]]:
+    table, game = load(code)
+    seat = current_seat(table)
+    host = is_host(table, seat)
+    context = page_context(table, game, TABLE, seat, host, **extra)
+    context["join_qr"] = qr(context["join_url"])
+    return table, game, context
+
+
+@bp.get("")
+def screen(code: str) -> Response:
+    _table, _game, context = _screen(code)
+    return render_screen(context)
+
+
+def _host_change(code: str, do: Any) -> Response:
+    """A host control: only the host, answered on the page the host used."""
+    table, game = load(code)
+    seat = current_seat(table)
+    if not is_host(table, seat):
+        abort(403, "Only the host can do that.")
+    on_phone = seat is not None and table["host_seat"] == seat["position"]
+
+    def failure(message: str, status: int) -> Response:
+        fresh, _ = load(code)
+        if on_phone:
+            return render_phone(page_context(fresh, game, seat["position"], seat, True,
+                                             error=message), status)
+        context = page_context(fresh, game, TABLE, seat, True, error=message)
+        context["join_qr"] = qr(context["join_url"])
+        return render_screen(context, status)
+
+    back = url_for("seat.phone", code=table["code"]) if on_phone else url_for(
+        "table.screen", code=table["code"])
+    return change(lambda: do(get_db(), game, table), table, back, failure)
+
+
+def _position() -> int:
+    try:
+        return int(request.form.get("seat", ""))
+    except ValueError:
+        abort(400, "Please choose a seat.")
+
+
+@bp.post("/act")
+def act(code: str) -> Response:
+    """A game action made at the table screen (by the host)."""
+    return _host_change(code, lambda db, game, table: tables.act(
+        db, game, table["id"], seen_version(), TABLE, form_action(), rng()))
+
+
+@bp.post("/start")
+def start(code: str) -> Response:
+    return _host_change(code, lambda db, game, table: tables.start_game(
+        db, game, table["id"], seen_version(), rng()))
+
+
+@bp.post("/undo")
+def undo(code: str) -> Response:
+    return _host_change(code, lambda db, game, table: tables.undo(
+        db, table["id"], seen_version()))
+
+
+@bp.post("/hand-host")
+def hand_host(code: str) -> Response:
+    return _host_change(code, lambda db, game, table: tables.hand_host(
+        db, table["id"], seen_version(), _position()))
+
+
+@bp.post("/remove-seat")
+def remove_seat(code: str) -> Response:
+    return _host_change(code, lambda db, game, table: tables.remove_seat(
+        db, game, table["id"], seen_version(), _position()))
+
+
+@bp.post("/close")
+def close(code: str) -> Response:
+    return _host_change(code, lambda db, game, table: tables.close_table(
+        db, table["id"], seen_version()))
+
+
+@bp.post("/rejoin")
+def rejoin(code: str) -> Response:
+    """A fresh private link for a seat whose phone was lost, shown once to the host."""
+    table, game = load(code)
+    seat = current_seat(table)
+    if not is_host(table, seat):
+        abort(403, "Only the host can do that.")
+    position = _position()
+    try:
+        token = tables.replace_seat_token(get_db(), table["id"], seen_version(),
+                                                   position)
+    except tables.TableError as error:
+        _t, _g, context = _screen(code, error=error.message)
+        return render_screen(context, error.status)
+    link = base_url() + url_for("seat.rejoin", token=token)
+    label = next(s for s in tables.get_seats(get_db(), table["id"])
+                 if s["position"] == position)
+    return render("table/rejoin.html", "table/_rejoin.html", table=table, seat=label,
+                  link=link, link_qr=qr(link))
+
+
+@bp.get("/export")
+def export(code: str) -> Response:
+    """The table as a JSON file, when it holds no secret anyone could still use."""
+    table, game = load(code)
+    if not is_host(table, current_seat(table)):
+        abort(403, "Only the host can export the table.")
+    if table["state"] is not None and not game.is_over(table["state"]):
+        abort(403, "A game in progress holds secrets: export it after the game, or from "
+                   "the laptop's terminal with: companion export " + table["code"])
+    data = json.dumps(tables.export_table(get_db(), table["id"]), indent=1)
+    return Response(data, mimetype="application/json", headers={
+        "Content-Disposition": f"attachment; filename=table-{table['code']}.json"})

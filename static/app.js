@@ -1,0 +1,148 @@
+/* The companion's few behaviours on top of htmx: live refresh, hold to peek,
+   tap-again confirmation, the numeric keypad and keeping the screen awake. */
+(function () {
+  "use strict";
+
+  function view() { return document.getElementById("view"); }
+
+  /* Live updates: the server only says "version V"; the page fetches its own view. */
+  var source = null;
+  var retryTimer = null;
+
+  function refreshIfChanged(version) {
+    var current = view();
+    if (!current || !current.dataset.version) { return; }
+    if (String(version) !== current.dataset.version && !current.classList.contains("busy")) {
+      htmx.trigger(current, "refresh");
+    }
+  }
+
+  function connect() {
+    var current = view();
+    if (!current || !current.dataset.events || source) { return; }
+    source = new EventSource(current.dataset.events);
+    source.addEventListener("changed", function (event) { refreshIfChanged(event.data); });
+    source.addEventListener("error", function () {
+      // The browser retries by itself after a network error; after an HTTP error
+      // (server restarting behind a proxy, say) it gives up, so start again.
+      if (source && source.readyState === EventSource.CLOSED) {
+        source = null;
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(connect, 2000);
+      }
+    });
+  }
+
+  function checkNow() {
+    var current = view();
+    if (!current || !current.dataset.versionUrl) { return; }
+    fetch(current.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) { if (data) { refreshIfChanged(data.version); } })
+      .catch(function () { /* offline: the event stream will catch up */ });
+    if (source && source.readyState === EventSource.CLOSED) { source = null; }
+    connect();
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { checkNow(); lock(); }
+  });
+  window.addEventListener("online", checkNow);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { checkNow(); } });
+
+  /* Hold to peek: the secret shows only while a finger (or key) holds it. */
+  function peekOn(event) {
+    var box = event.target.closest && event.target.closest("[data-peek]");
+    if (box) { box.classList.add("peeking"); if (event.type === "pointerdown") { event.preventDefault(); } }
+  }
+  function peekOff() {
+    document.querySelectorAll("[data-peek].peeking").forEach(function (box) {
+      box.classList.remove("peeking");
+    });
+  }
+  document.addEventListener("pointerdown", peekOn);
+  document.addEventListener("keydown", function (event) {
+    if (event.key === " " || event.key === "Enter") { peekOn(event); }
+  });
+  ["pointerup", "pointercancel", "pointerleave", "keyup", "blur", "scroll"].forEach(function (name) {
+    window.addEventListener(name, peekOff, true);
+  });
+  document.addEventListener("contextmenu", function (event) {
+    if (event.target.closest && event.target.closest("[data-peek]")) { event.preventDefault(); }
+  });
+
+  /* Tap again to confirm: the first tap arms the button for a few seconds. */
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-confirm]");
+    if (!button || button.classList.contains("armed")) { return; }
+    event.preventDefault();
+    button.dataset.label = button.textContent;
+    button.classList.add("armed");
+    button.textContent = button.dataset.confirm + " Tap again.";
+    setTimeout(function () {
+      if (button.isConnected && button.classList.contains("armed")) {
+        button.classList.remove("armed");
+        button.textContent = button.dataset.label;
+      }
+    }, 5000);
+  }, true);
+
+  /* The keypad writes into its number field. */
+  document.addEventListener("click", function (event) {
+    var key = event.target.closest && event.target.closest("[data-keypad] [data-key]");
+    if (!key) { return; }
+    var field = key.closest("[data-keypad]").querySelector(".keypad-display");
+    if (key.dataset.key === "back") {
+      field.value = field.value.slice(0, -1);
+    } else if (field.value.length < Number(field.getAttribute("maxlength") || 3)) {
+      field.value = (field.value === "0" ? "" : field.value) + key.dataset.key;
+    }
+  });
+
+  /* While a request runs the view is busy, so a live refresh cannot replace a form
+     the player has just sent; a refresh that was skipped is caught up after. */
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var current = view();
+    if (current && event.detail.elt !== current) { current.classList.add("busy"); }
+  });
+  document.addEventListener("htmx:afterRequest", function () {
+    var current = view();
+    if (current) { current.classList.remove("busy"); }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var error = document.querySelector("[data-error]");
+    if (error) { error.scrollIntoView({ block: "center" }); }
+    lock();
+  });
+
+  /* Keep the phone awake during a game, where the browser allows it (secure pages). */
+  var wakeLock = null;
+  var wakeWanted = localStorage.getItem("companion-awake") !== "off";
+  function lock() {
+    var current = view();
+    var button = document.querySelector("[data-wake]");
+    if (!("wakeLock" in navigator) || !current) { return; }
+    if (button) {
+      button.hidden = false;
+      button.textContent = wakeWanted ? "Screen stays on" : "Keep screen on";
+      button.classList.toggle("on", wakeWanted);
+    }
+    if (wakeWanted && current.dataset.awake === "on" && !wakeLock &&
+        document.visibilityState === "visible") {
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        wakeLock = sentinel;
+        sentinel.addEventListener("release", function () { wakeLock = null; });
+      }).catch(function () { wakeLock = null; });
+    } else if ((!wakeWanted || current.dataset.awake !== "on") && wakeLock) {
+      wakeLock.release();
+    }
+  }
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-wake]")) { return; }
+    wakeWanted = !wakeWanted;
+    localStorage.setItem("companion-awake", wakeWanted ? "on" : "off");
+    lock();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () { connect(); lock(); });
+})();

@@ -1,0 +1,138 @@
+"""Browser tests: the real server (waitress) and the system Chromium at phone size.
+
+Without /usr/bin/chromium these tests are skipped with a loud reason; in CI
+(CI=true) they fail instead, so a missing browser can never pass silently.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 1}
+LAPTOP = {"viewport": {"width": 1280, "height": 860}}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-dev-shm-usage"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+def _require_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = (f"BROWSER TESTS NOT RUN: no Chromium at {CHROMIUM}. "
+               "Install it with `apt-get install -y chromium` (never a browser download).")
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`companion serve` in a subprocess (via tests/server.py), killable at will."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.server", str(self.port), str(self.db)], cwd=ROOT,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1).read()
+                return self
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError("server died: " + self.process.stderr.read().decode()) from None
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "companion.sqlite").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser) -> Iterator[Callable[[], object]]:
+    """A factory of phones: each call is a separate browser context (its own cookies)."""
+    contexts = []
+
+    def make() -> object:
+        context = browser.new_context(**PHONE)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def laptop(browser) -> Iterator[object]:
+    context = browser.new_context(**LAPTOP)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def shot(page: object, name: str) -> Path:
+    """Save a full-page screenshot under tests/browser/screenshots/ (git-ignored)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

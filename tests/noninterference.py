@@ -1,0 +1,84 @@
+"""Non-interference (DESIGN.md): a viewer's page depends only on what that viewer may know.
+
+Give two states that differ only in a hidden fact; for every viewer not entitled
+to it, the game's view, its allowed actions and the rendered HTML component
+must be identical, byte for byte (after masking the CSRF token).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from flask import Flask, render_template
+
+from companion.games.base import TABLE, Game
+
+MASKS = [(re.compile(r'name="csrf" value="[^"]*"'), 'name="csrf" value="-"')]
+
+
+def render_component(app: Flask, game: Game, state: dict[str, Any], viewer: int | str,
+                     host: bool = True) -> str:
+    """The game's own component for ``viewer``, as the table screen or a phone shows it."""
+    names = state_names(state)
+    seats = [{"position": n, "label": f"Seat {n}", "name": name, "claimed": True}
+             for n, name in enumerate(names)]
+    table = {"code": "TEST", "status": "over" if game.is_over(state) else "playing",
+             "version": 7, "game_no": 1, "host_seat": None, "options": {}}
+    template = "_table.html" if viewer == TABLE else "_seat.html"
+    may = game.actions(state, viewer) if not game.is_over(state) else []
+    if viewer == TABLE and not host:
+        may = []
+    with app.test_request_context("/"):
+        html = render_template(
+            f"games/{game.NAME}/{template}", view=game.view(state, viewer), actions=may,
+            table=table, seats=seats, host=host,
+            me=None if viewer == TABLE else seats[viewer] if seats else None,
+            act_url="/act", game={"name": game.NAME, "title": game.TITLE})
+    for pattern, replacement in MASKS:
+        html = pattern.sub(replacement, html)
+    return html
+
+
+def state_names(state: Mapping[str, Any]) -> list[str]:
+    """Seat names if the state keeps them under a usual key, else an empty list."""
+    for key in ("players", "names"):
+        value = state.get(key)
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return value
+    return []
+
+
+def assert_indistinguishable(app: Flask | None, game: Game, state_a: dict[str, Any],
+                             state_b: dict[str, Any], viewers: Iterable[int | str]) -> None:
+    """Every viewer in ``viewers`` sees exactly the same in both states."""
+    for viewer in viewers:
+        view_a = json.dumps(game.view(state_a, viewer), sort_keys=True)
+        view_b = json.dumps(game.view(state_b, viewer), sort_keys=True)
+        assert view_a == view_b, f"viewer {viewer!r} can tell the states apart by its view"
+        assert game.actions(state_a, viewer) == game.actions(state_b, viewer), (
+            f"viewer {viewer!r} can tell the states apart by its actions")
+        if app is not None:
+            html_a = render_component(app, game, state_a, viewer)
+            html_b = render_component(app, game, state_b, viewer)
+            assert html_a == html_b, f"viewer {viewer!r} can tell the states apart by its page"
+
+
+def play_both(game: Game, state_a: dict[str, Any], state_b: dict[str, Any],
+              steps: Sequence[tuple[int | str, Mapping[str, str]]], seed: int = 7,
+              ) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
+    """Apply the same public actions to both states, yielding each pair of results
+    (the first pair is the starting pair). Both sides use identically seeded rngs."""
+    yield state_a, state_b
+    rng_a, rng_b = random.Random(seed), random.Random(seed)
+    for actor, action in steps:
+        state_a = game.apply(state_a, actor, action, rng_a)
+        state_b = game.apply(state_b, actor, action, rng_b)
+        yield state_a, state_b
+
+
+def all_viewers(players: int) -> list[int | str]:
+    return [TABLE, *range(players)]

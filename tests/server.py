@@ -1,0 +1,30 @@
+"""`companion serve` as the browser and crash tests run it: the same app factory and
+the same waitress server, plus the test game. Usage: python -m tests.server PORT DB"""
+
+from __future__ import annotations
+
+import sys
+
+from jinja2 import ChoiceLoader, FileSystemLoader
+
+from companion import create_app
+from companion.cli import make_server
+from companion.games import discover
+from tests import tally
+from tests.conftest import TESTS
+
+
+def main() -> None:
+    port, db = int(sys.argv[1]), sys.argv[2]
+    url = f"http://127.0.0.1:{port}"
+    app = create_app({"DATABASE": db, "PUBLIC_URLS": [url],
+                      "GAMES": {**discover(), tally.NAME: tally}})
+    app.jinja_loader = ChoiceLoader([app.jinja_loader,
+                                     FileSystemLoader(str(TESTS / "templates"))])
+    server = make_server(app, "127.0.0.1", port, devices=64)
+    print(f"ready {url}", flush=True)
+    server.run()
+
+
+if __name__ == "__main__":
+    main()
