@@ -75,7 +75,7 @@ def marks(cards) -> dict:
 
 
 def finish_turn(state: dict, answer: str = "seen", seen=(), seed: int = 0) -> dict:
-    """Play the rest of the four cards, answer the call for witnesses and mark the seen characters."""
+    """Play the rest of the four cards, answer the call for witnesses, mark the seen ones."""
     state = play_cards(state)
     state = act(state, JACK, "witness", answer=answer)
     return act(state, DETECTIVE, "mark_seen", seed=seed, **marks(seen))
@@ -94,7 +94,7 @@ def public_text(state: dict, viewer) -> str:
 def test_registered_with_two_fixed_seats():
     assert discover()["mrjack"] is mrjack
     assert (mrjack.MIN_PLAYERS, mrjack.MAX_PLAYERS, mrjack.DEFAULT_PLAYERS) == (2, 2, 2)
-    assert mrjack.FIXED_SEATS == frozenset({0, 1})
+    assert frozenset({0, 1}) == mrjack.FIXED_SEATS
     assert mrjack.seat_labels(2, {}) == ["Jack", "Detective"]
 
 
@@ -137,8 +137,8 @@ def test_deck_cycle_over_eight_turns():
     seen_turns = []
     for turn in range(1, 9):
         assert state["turn"] == turn
-        order = [DETECTIVE, JACK, JACK, DETECTIVE] if turn % 2 else [JACK, DETECTIVE, DETECTIVE, JACK]
-        assert state["round"]["order"] == order
+        odd, even = [DETECTIVE, JACK, JACK, DETECTIVE], [JACK, DETECTIVE, DETECTIVE, JACK]
+        assert state["round"]["order"] == (odd if turn % 2 else even)
         seen_turns.append(list(state["round"]["cards"]))
         if turn % 2 == 0:
             # Game Play I.B: the even turn uses the four cards the odd turn left.
@@ -416,18 +416,19 @@ def end_turn(state: dict, answer: str = "seen") -> dict:
 
 
 def holmes_turn(seed: int, player: int, last: bool = False) -> dict:
-    """A game at the moment ``player`` has just played Sherlock Holmes (turn 1, 2 or 3);
-    with ``last``, as the fourth card of a turn."""
-    state = new_game(seed)
-    while state["turn"] <= 3:
-        if due_or_none(state) is None:
-            state = end_turn(state)
-        elif (due(state) == player and "holmes" in pending(state)
-              and (not last or len(pending(state)) == 1)):
-            return act(state, player, "pick", character="holmes")
-        else:
-            others = [card for card in pending(state) if card != "holmes"]
-            state = pick_next(state, others[0] if others else None)
+    """The first game from ``seed`` on where ``player`` has just played Sherlock Holmes
+    in turns 1-7 (with ``last``: as the fourth card of a turn)."""
+    for attempt in range(seed, seed + 50):
+        state = new_game(attempt)
+        while state["turn"] < 8:
+            if due_or_none(state) is None:
+                state = end_turn(state)
+            elif (due(state) == player and "holmes" in pending(state)
+                  and (not last or len(pending(state)) == 1)):
+                return act(state, player, "pick", character="holmes")
+            else:
+                others = [card for card in pending(state) if card != "holmes"]
+                state = pick_next(state, others[0] if others else None)
     raise AssertionError("that player never had Sherlock Holmes to play")
 
 
