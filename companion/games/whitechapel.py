@@ -199,9 +199,9 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
                 f"(missing: {', '.join(missing)}), or leave all blank to deal them evenly.")
         deal = {c: parse_int(given[c], 1, count - 1, f"detective of the {c} policeman")
                 for c in POLICEMEN}
-        idle = [s for s in range(1, count) if s not in deal.values()]
-        require(not idle, f"Detective {idle[0]} has no policeman: "
-                "every detective needs at least one.")
+        for seat in range(1, count):
+            require(seat in deal.values(), f"Detective {seat} has no policeman: "
+                    "every detective needs at least one.")
     letter_text = str(form.get("letter_names", "") or "")
     letters = (parse_names(letter_text, LETTER_SHEETS, "letter names")
                if letter_text.strip() else list(DEFAULT_LETTERS))
@@ -398,10 +398,18 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
                                and 0 <= actor < len(state["players"])),
             "You are not sitting at this table.")
     require(not is_over(state), "The game is over.")
-    kind = require_type(action, actions(state, actor))
+    kind = require_type(action, actions(state, actor) + _explained(state, actor))
     state = evolve(state)
     HANDLERS[kind](state, actor, action)
     return state
+
+
+def _explained(state: State, actor: Viewer) -> list[str]:
+    """Jack's actions that the buttons hide but that deserve a precise refusal
+    (a Coach with no token left, waiting at V, escaping from the hideout)."""
+    if actor != JACK:
+        return []
+    return {"blood": ["wait"], "jack": ["coach", "alley", "escape"]}.get(state["phase"], [])
 
 
 def _hideout(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -459,6 +467,8 @@ def _victims_chosen(state: State) -> None:
 def _wait(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Hell 5-6: waiting moves the time of the crime on (not possible at V)."""
     night = _night(state)
+    require(night["time"] < len(ROMAN),
+            "The time of the crime is on V: Jack can no longer wait and must kill.")
     night["time"] += 1
     state["phase"] = "suspense"
 
