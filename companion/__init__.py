@@ -30,6 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="companion",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SESSION_REFRESH_EACH_REQUEST=False,
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         LIVE_HEARTBEAT=15.0,

@@ -39,6 +39,11 @@ movements so far marks the move to come); ``[a, b]`` says it was closed
 during every movement of the night. Only normal moves are
 affected: a Coach passes policemen and an Alley crosses no crossing.
 
+With the False clues optional rule, ``"false_clues": true`` says a clue
+marker may be one Jack placed: then a clue counts only if its entry says
+``"search": true`` (a detective's search found it). A failed arrest given as
+a bare circle number (no ``after_move``) is ignored, as it cannot be dated.
+
 The whole game's facts add ``"night"`` (the night in progress, 1-4),
 ``"escapes"`` (the nights on which Jack declared his escape) and
 ``"prior_nights"`` (the facts of each finished night, first night first; an
@@ -64,8 +69,6 @@ from companion.board import Board, Link, link
 
 MOVE_KINDS = ("move", "coach", "alley")
 """Jack's movements as the table sees them: normal move, Coach, Alley."""
-
-SEARCH_FACTS = ("clues", "searched_empty", "failed_arrests")
 
 
 class FactsError(ValueError):
@@ -107,10 +110,38 @@ def _list(raw: Mapping[str, Any], key: str) -> list[Any]:
     return list(value)
 
 
-def read_night(board: Board, raw: Mapping[str, Any]) -> NightFacts:
-    """Validate one night's public facts against ``board``; a ``FactsError`` if they are off."""
+def _dated(board: Board, raw: Mapping[str, Any], key: str, moves: int,
+           trusted: Callable[[Mapping[str, Any]], bool]) -> tuple[tuple[int, int], ...]:
+    """(circle, after_move) of each entry of ``raw[key]`` that ``trusted`` accepts."""
+    found = []
+    for item in _list(raw, key):
+        if _is_circle_number(item):
+            continue  # no "after_move": when it happened is unknown, so it says nothing sure
+        if not isinstance(item, Mapping):
+            raise FactsError(f'an entry of "{key}" must be an object, not {item!r}')
+        circle = _circle(board, item.get("circle"), key)
+        step = _whole(item.get("after_move"), f'"after_move" in "{key}"', 0, moves)
+        if trusted(item):
+            found.append((circle, step))
+    return tuple(found)
+
+
+def _is_circle_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_night(board: Board, raw: Mapping[str, Any], false_clues: bool = False) -> NightFacts:
+    """Validate one night's public facts against ``board``; a ``FactsError`` if they are off.
+
+    With the False clues optional rule (``false_clues``, or ``raw["false_clues"]``)
+    a clue marker may be Jack's lie, so only clues marked ``"search": true``
+    (answered to a detective's search) count. A failed arrest given as a
+    bare circle number, without ``after_move``, is ignored: Jack may have
+    stood there at another moment.
+    """
     if not isinstance(raw, Mapping):
         raise FactsError(f"the facts of a night must be an object, not {raw!r}")
+    false_clues = false_clues or raw.get("false_clues") is True
     scenes = tuple(_circle(board, c, "crime scene") for c in _list(raw, "crime_scenes"))
     if len(set(scenes)) != len(scenes):
         raise FactsError(f"a crime scene is listed twice: {list(scenes)}")
@@ -118,16 +149,12 @@ def read_night(board: Board, raw: Mapping[str, Any]) -> NightFacts:
     for kind in moves:
         if kind not in MOVE_KINDS:
             raise FactsError(f"a movement must be one of {', '.join(MOVE_KINDS)}, not {kind!r}")
-    searches: dict[str, tuple[tuple[int, int], ...]] = {}
-    for key in SEARCH_FACTS:
-        found = []
-        for item in _list(raw, key):
-            if not isinstance(item, Mapping):
-                raise FactsError(f'an entry of "{key}" must be an object, not {item!r}')
-            found.append((_circle(board, item.get("circle"), key),
-                          _whole(item.get("after_move"), f'"after_move" in "{key}"',
-                                 0, len(moves))))
-        searches[key] = tuple(found)
+    searches = {
+        "clues": _dated(board, raw, "clues", len(moves),
+                        lambda item: not false_clues or item.get("search") is True),
+        "searched_empty": _dated(board, raw, "searched_empty", len(moves), lambda item: True),
+        "failed_arrests": _dated(board, raw, "failed_arrests", len(moves), lambda item: True),
+    }
     blocked = []
     for item in _list(raw, "blocked"):
         if not isinstance(item, list | tuple) or len(item) not in (2, 3):
@@ -376,7 +403,8 @@ def candidate_hideouts(board: Board, facts: Mapping[str, Any]) -> set[int]:
         number = _whole(night, "a night of escape", 1, 4)
         if number not in nights:
             raise FactsError(f"Jack escaped on night {number}, but that night has no facts")
-        candidates &= night_positions(board, read_night(board, nights[number]))
+        candidates &= night_positions(
+            board, read_night(board, nights[number], facts.get("false_clues") is True))
     return candidates
 
 

@@ -441,10 +441,16 @@ def import_table(db: Database, data: Mapping[str, Any],
                  info["host_seat"], info["created_at"], info["updated_at"]])
             table_id = cursor.lastrowid
             for seat in data["seats"]:
+                token_hash = seat["token_hash"]
+                # A copy imported beside its original cannot share seat links: its
+                # players claim their named seats again from the join page.
+                if token_hash and next(iter(db.query(
+                        "SELECT 1 FROM seats WHERE token_hash = ?", [token_hash])), None):
+                    token_hash = None
                 db.execute("INSERT INTO seats (table_id, position, label, name, token_hash) "
                            "VALUES (?, ?, ?, ?, ?)",
                            [table_id, int(seat["position"]), str(seat["label"]), seat["name"],
-                            seat["token_hash"]])
+                            token_hash])
             for entry in data["log"]:
                 db.execute(
                     "INSERT INTO log (table_id, version, game_no, actor, kind, action, state, "
@@ -459,8 +465,7 @@ def import_table(db: Database, data: Mapping[str, Any],
         raise TableError(f"This export file is damaged ({error.__class__.__name__}).",
                          422) from None
     except sqlite3.IntegrityError:
-        raise TableError("This export file clashes with a table already here "
-                         "(the same seat links): was it imported before?", 409) from None
+        raise TableError("This export file is damaged (it repeats a seat).", 422) from None
     imported = get_table(db, code)
     assert imported is not None
     return imported, host_token

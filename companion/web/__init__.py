@@ -96,7 +96,8 @@ def _secure(response: Response) -> Response:
 
 
 def _compress(response: Response) -> Response:
-    if (response.is_streamed or response.status_code < 200 or response.status_code >= 300
+    static = request.path.startswith("/static/")
+    if ((response.is_streamed and not static) or response.status_code < 200 or response.status_code >= 300
             or "gzip" not in request.headers.get("Accept-Encoding", "")
             or response.mimetype not in COMPRESSIBLE
             or "Content-Encoding" in response.headers):
@@ -106,7 +107,7 @@ def _compress(response: Response) -> Response:
     if len(data) < 600:
         return response
     cache = current_app.extensions.setdefault("gzip_cache", {})
-    key = request.path if request.path.startswith("/static/") else None
+    key = request.path if static else None
     packed = cache.get(key) if key else None
     if packed is None:
         packed = gzip.compress(data, 6)

@@ -70,7 +70,8 @@ class Server:
                 return self
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError("server died: " + self.process.stderr.read().decode()) from None
+                    error = self.process.stderr.read().decode()
+                    raise RuntimeError("server died: " + error) from None
                 time.sleep(0.1)
         raise RuntimeError("server did not start")
 

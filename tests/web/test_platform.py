@@ -1,0 +1,425 @@
+"""The table platform through the Flask client: every route, its statuses and errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from companion import tables
+from companion.tables import CODE_LETTERS
+from tests.conftest import csrf_of, version_of
+from tests.webflow import Device, create_table, join, seated_table
+
+
+def _db(app):
+    from companion.db import connect
+
+    return connect(app.config["DATABASE"])
+
+
+def state_of(app, code):
+    with app.app_context():
+        from companion.db import get_db
+
+        return tables.get_table(get_db(), code)
+
+
+# --- lobby ---------------------------------------------------------------
+
+def test_lobby_lists_the_games_and_the_join_form(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "Tally (test game)" in page.text
+    assert 'action="/join"' in page.text
+
+
+def test_lobby_component_with_htmx(client):
+    page = client.get("/", headers={"HX-Request": "true"})
+    assert page.text.lstrip().startswith("<main") or "<html" not in page.text
+
+
+def test_new_table_form_and_creation(app):
+    laptop = Device(app)
+    page = laptop.get("/new/tally")
+    assert page.status_code == 200 and 'name="players"' in page.text
+    created = laptop.post("/new/tally", {"players": "3", "fast": "on"})
+    assert created.status_code == 303
+    code = created.headers["Location"].rsplit("/", 1)[-1]
+    assert len(code) == 4 and set(code) <= set(CODE_LETTERS)
+    assert not set(code) & set("IO01UV")
+    cookie = created.headers.getlist("Set-Cookie")
+    assert any("HttpOnly" in c and "SameSite=Lax" in c and c.startswith(f"host_{code}=")
+               for c in cookie)
+    screen = laptop.get(f"/t/{code}")
+    assert screen.status_code == 200
+    assert code in screen.text and f"/j/{code}" in screen.text
+    assert "<svg" in screen.text and "Start the game" in screen.text
+    assert screen.text.count('class="seat ') == 3
+
+
+def test_options_are_remembered_for_the_next_table(app):
+    create_table(app, "tally", 2, fast="on")
+    page = Device(app).get("/new/tally").text
+    assert 'name="fast" checked' in page
+
+
+@pytest.mark.parametrize("players", ["1", "5", "x", "", "99999999999999999999"])
+def test_new_table_refuses_bad_player_counts(app, players):
+    laptop = Device(app)
+    response = laptop.post("/new/tally", {"players": players})
+    assert response.status_code == 422
+    assert "number of players" in response.text
+    assert tables.open_tables(_db(app)) == []
+
+
+def test_unknown_game_is_a_friendly_404(client):
+    response = client.get("/new/chess")
+    assert response.status_code == 404
+    assert "does not have that game" in response.text
+
+
+def test_join_by_code_redirects_and_unknown_codes_are_404(app):
+    laptop = create_table(app, "tally", 2)
+    phone = Device(app)
+    found = phone.get(f"/join?code={laptop.code.lower()}")
+    assert found.status_code == 303 and found.headers["Location"].endswith(f"/j/{laptop.code}")
+    missing = phone.get("/join?code=ZZZZ")
+    assert missing.status_code == 404 and "no table with the code" in missing.text
+    assert phone.get("/join?code=").status_code == 422
+    assert phone.get("/j/QQQQ").status_code == 404
+    assert phone.get("/t/QQQQ").status_code == 404
+    assert phone.get("/t/QQQQ/me").status_code == 404
+
+
+# --- joining -------------------------------------------------------------
+
+def test_join_page_then_phone_page_and_return_to_seat(app):
+    laptop = create_table(app, "tally", 2)
+    phone = join(app, laptop.code, 1, "Bob")
+    page = phone.phone()
+    assert page.status_code == 200 and "Bob" in page.text and "Player 1" in page.text
+    again = phone.get(f"/j/{laptop.code}")
+    assert again.status_code == 303 and again.headers["Location"].endswith("/me")
+    assert "Bob" in laptop.screen().text
+
+
+def test_a_seat_cannot_be_claimed_twice(app):
+    laptop = create_table(app, "tally", 2)
+    join(app, laptop.code, 1, "Bob")
+    rival = Device(app, laptop.code)
+    response = rival.post(f"/j/{laptop.code}", {"seat": "1", "name": "Eve"})
+    assert response.status_code == 409
+    assert "already taken by Bob" in response.text
+    assert "set-cookie" not in {k.lower() for k in response.headers.keys()} or \
+        not any(c.startswith("seat_") for c in response.headers.getlist("Set-Cookie"))
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"seat": "0", "name": ""}, "enter your name"),
+    ({"seat": "0", "name": "x" * 31}, "30 characters"),
+    ({"seat": "", "name": "Ann"}, "pick a seat"),
+    ({"seat": "7", "name": "Ann"}, "does not exist"),
+    ({"seat": "-1", "name": "Ann"}, "does not exist"),
+])
+def test_join_refusals(app, form, message):
+    laptop = create_table(app, "tally", 2)
+    phone = Device(app, laptop.code)
+    before = phone.version()
+    response = phone.post(f"/j/{laptop.code}", form)
+    assert response.status_code in (404, 422)
+    assert message in response.text
+    assert phone.version() == before
+
+
+def test_same_name_twice_is_refused(app):
+    laptop = create_table(app, "tally", 3)
+    join(app, laptop.code, 0, "Ann")
+    response = Device(app).post(f"/j/{laptop.code}", {"seat": "1", "name": " ann "})
+    assert response.status_code == 409 and "already at this table" in response.text
+
+
+def test_forged_seat_cookie_gets_404_and_no_view(app):
+    laptop, phones = seated_table(app, "tally", ["Ann", "Bob"])
+    forger = Device(app, laptop.code)
+    forger.client.set_cookie(f"seat_{laptop.code}", "forged-token")
+    page = forger.phone()
+    assert page.status_code == 404
+    assert "replaced" in page.text
+    response = forger.post(f"/t/{laptop.code}/me/act",
+                           {"type": "add", "amount": "1", "version": forger.version()})
+    assert response.status_code == 404
+    assert forger.get("/r/forged-token").status_code == 404
+
+
+def test_phone_without_seat_is_sent_to_join(app):
+    laptop = create_table(app, "tally", 2)
+    response = Device(app).get(f"/t/{laptop.code}/me")
+    assert response.status_code == 303 and response.headers["Location"].endswith(
+        f"/j/{laptop.code}")
+
+
+# --- CSRF and headers ----------------------------------------------------
+
+def test_missing_or_wrong_csrf_is_refused(app):
+    laptop = create_table(app, "tally", 2)
+    before = laptop.version()
+    bare = laptop.client.post(f"/j/{laptop.code}", data={"seat": "0", "name": "Ann"})
+    assert bare.status_code == 403 and "Reload the page" in bare.text
+    wrong = laptop.client.post(f"/t/{laptop.code}/start",
+                               data={"csrf": "nope", "version": before})
+    assert wrong.status_code == 403
+    other = Device(app)  # a token from another browser's session
+    stolen = laptop.client.post(f"/t/{laptop.code}/close",
+                                data={"csrf": other.csrf, "version": before})
+    assert stolen.status_code == 403
+    assert laptop.version() == before
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert response.headers["Cache-Control"] == "no-store"
+    session = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("companion=")]
+    assert session and "HttpOnly" in session[0] and "SameSite=Lax" in session[0]
+
+
+def test_pages_are_gzipped_for_phones(client):
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers.get("Content-Encoding") == "gzip"
+    script = client.get("/static/htmx-2.0.11.min.js", headers={"Accept-Encoding": "gzip"})
+    assert script.headers.get("Content-Encoding") == "gzip"
+    assert len(script.data) < 20_000
+
+
+def test_wrong_method_is_friendly(client):
+    response = client.get("/import")
+    assert response.status_code == 405 and "cannot be used this way" in response.text
+
+
+# --- playing -------------------------------------------------------------
+
+def test_start_needs_every_seat_and_the_host(app):
+    laptop = create_table(app, "tally", 3)
+    phone = join(app, laptop.code, 0, "Ann")
+    refused = laptop.host("start")
+    assert refused.status_code == 409 and "Waiting for Player 1, Player 2" in refused.text
+    not_host = phone.host("start")
+    assert not_host.status_code == 403 and "Only the host" in not_host.text
+
+
+def test_actions_in_turn_out_of_turn_stale_and_doubled(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    version = ann.version()
+    assert ann.act("add", amount=2, version=version).status_code == 303
+    doubled = ann.act("add", amount=2, version=version)
+    assert doubled.status_code == 409 and "moved on" in doubled.text
+    out_of_turn = ann.act("add", amount=1)
+    assert out_of_turn.status_code == 422 and "not something you can do" in out_of_turn.text
+    too_big = bob.act("add", amount=99)
+    assert too_big.status_code == 422 and "between 1 and 3" in too_big.text
+    garbage = bob.act("add", amount="🙂")
+    assert garbage.status_code == 422
+    no_version = bob.post(f"/t/{laptop.code}/me/act", {"type": "add", "amount": "1"})
+    assert no_version.status_code == 400
+    after = state_of(app, laptop.code)
+    assert after["state"]["total"] == 2 and after["version"] == version + 1
+
+
+def test_refused_action_with_htmx_returns_the_component_with_the_message(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    response = bob.post(f"/t/{laptop.code}/me/act",
+                        {"type": "add", "amount": "1", "version": bob.version()},
+                        headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert response.text.lstrip().startswith("<main") and 'role="alert"' in response.text
+
+
+def test_table_actions_are_host_only(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    assert ann.table_act("skip").status_code == 403
+    assert laptop.table_act("skip").status_code == 303
+    assert state_of(app, laptop.code)["state"]["turn"] == 1
+    screen = Device(app, laptop.code).screen().text  # a bystander sees no host controls
+    assert "Skip this turn" not in screen and "data-host-controls" not in screen
+
+
+def test_views_show_only_the_viewers_secret(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    secrets_ = state_of(app, laptop.code)["state"]["secrets"]
+    ann_page, bob_page = ann.phone().text, bob.phone().text
+    assert f'data-secret>{secrets_[0]}<' in ann_page
+    assert f'data-secret>{secrets_[1]}<' in bob_page
+    assert f'data-secret>{secrets_[1]}<' not in ann_page
+    assert "data-secret" not in laptop.screen().text
+
+
+def test_game_over_and_reveal(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"], fast="on")
+    for _ in range(2):
+        ann.act("add", amount=9)
+        bob.act("add", amount=9)
+    assert state_of(app, laptop.code)["status"] == "over"
+    assert "data-reveal" in laptop.screen().text
+    assert ann.act("add", amount=1).status_code == 409
+
+
+# --- host controls -------------------------------------------------------
+
+def test_undo_restores_the_previous_state_and_is_logged(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    ann.act("add", amount=3)
+    bob.act("add", amount=2)
+    version = laptop.version()
+    assert laptop.host("undo", version=version).status_code == 303
+    assert state_of(app, laptop.code)["state"]["total"] == 3
+    assert laptop.host("undo", version=version).status_code == 409  # a doubled undo
+    assert "undid the last action (by Bob)" in bob.phone().text
+    assert laptop.host("undo").status_code == 303
+    assert state_of(app, laptop.code)["state"]["total"] == 0
+    nothing = laptop.host("undo")
+    assert nothing.status_code == 409 and "no game action to undo" in nothing.text
+    assert ann.host("undo").status_code == 403
+
+
+def test_undo_of_the_winning_action_reopens_the_game(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"], fast="on")
+    for _ in range(2):
+        ann.act("add", amount=9)
+        bob.act("add", amount=9)
+    laptop.host("undo")
+    assert state_of(app, laptop.code)["status"] == "playing"
+
+
+def test_hand_host_to_a_seat(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    assert laptop.host("hand-host", seat=1).status_code == 303
+    assert laptop.host("undo").status_code == 403  # the laptop gave its controls away
+    assert "data-host-controls" in bob.phone().text
+    assert "data-host-controls" not in ann.phone().text
+    assert bob.table_act("skip").status_code == 303
+    assert bob.host("hand-host", seat=5).status_code == 422
+
+
+def test_rejoin_link_replaces_the_lost_phone(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    version = laptop.version()
+    page = laptop.host("rejoin", seat=1)
+    assert page.status_code == 200 and "<svg" in page.text
+    link = re.search(r'class="address small">([^<]+)<', page.text).group(1)
+    assert laptop.version() == version  # nobody's open form went stale
+    assert bob.phone().status_code == 404  # the lost phone's link stopped working
+    new_phone = Device(app, laptop.code)
+    arrived = new_phone.get(link.replace("http://localhost", ""))
+    assert arrived.status_code == 303
+    assert "Bob" in new_phone.phone().text
+    assert ann.host("rejoin", seat=1).status_code == 403
+    assert laptop.host("rejoin", seat=9).status_code == 422
+
+
+def test_remove_an_empty_seat_before_the_start(app):
+    laptop = create_table(app, "tally", 4)
+    join(app, laptop.code, 0, "Ann")
+    join(app, laptop.code, 3, "Dan")
+    assert laptop.host("remove-seat", seat=0).status_code == 409  # taken
+    assert laptop.host("remove-seat", seat=1).status_code == 303
+    table_id = state_of(app, laptop.code)["id"]
+    with app.app_context():
+        from companion.db import get_db
+
+        seats = tables.get_seats(get_db(), table_id)
+    assert [(s["label"], s["name"]) for s in seats] == [
+        ("Dealer", "Ann"), ("Player 1", None), ("Player 2", "Dan")]
+    assert laptop.host("remove-seat", seat=1).status_code == 303
+    refused = laptop.host("remove-seat", seat=1)
+    assert refused.status_code == 409 and "Dan is sitting there" in refused.text
+    assert laptop.host("start").status_code == 303
+    late = laptop.host("remove-seat", seat=1)
+    assert late.status_code == 409 and "before the game starts" in late.text
+
+
+def test_fixed_seats_cannot_be_removed(app):
+    laptop = create_table(app, "tally", 3)
+    response = laptop.host("remove-seat", seat=0)
+    assert response.status_code == 409 and "cannot be played without Dealer" in response.text
+
+
+def test_close_and_new_game(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    first = state_of(app, laptop.code)["state"]["secrets"]
+    ann.act("add", amount=2)
+    assert laptop.host("start").status_code == 303  # a new game, same seats
+    fresh = state_of(app, laptop.code)
+    assert fresh["game_no"] == 2 and fresh["state"]["total"] == 0
+    assert fresh["state"]["secrets"] != first
+    assert laptop.host("close").status_code == 303
+    assert laptop.host("close").status_code == 409
+    assert "host ended this table" in ann.phone().text
+    assert ann.act("add", amount=1).status_code == 409
+    assert Device(app).post(f"/j/{laptop.code}", {"seat": 0, "name": "Zed"}).status_code in (
+        409, 410)
+
+
+# --- export and import ---------------------------------------------------
+
+def test_export_refused_while_secrets_matter_then_round_trip(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"], fast="on")
+    refused = laptop.get(f"/t/{laptop.code}/export")
+    assert refused.status_code == 403 and "companion export" in refused.text
+    assert ann.get(f"/t/{laptop.code}/export").status_code == 403
+    for _ in range(2):
+        ann.act("add", amount=9)
+        bob.act("add", amount=9)
+    exported = laptop.get(f"/t/{laptop.code}/export")
+    assert exported.status_code == 200
+    data = json.loads(exported.data)
+    assert data["format"] == "companion-table/1" and len(data["log"]) >= 7
+    assert "host_token_hash" not in data["table"]
+    other = Device(app)
+    imported = other.post("/import", {"file": (io.BytesIO(exported.data), "t.json")},
+                          content_type="multipart/form-data")
+    assert imported.status_code == 303
+    code = imported.headers["Location"].rsplit("/", 1)[-1]
+    assert code != laptop.code
+    assert state_of(app, code)["state"] == state_of(app, laptop.code)["state"]
+    assert "data-host-controls" in other.get(f"/t/{code}").text
+
+
+@pytest.mark.parametrize("payload, status", [
+    (b"not json", 422), (b"[1, 2]", 422), (b'{"format": "other"}', 422),
+    (b'{"format": "companion-table/1"}', 422),
+    (b'{"format": "companion-table/1", "table": {"game": "chess"}}', 422),
+])
+def test_import_refuses_bad_files(app, payload, status):
+    device = Device(app)
+    response = device.post("/import", {"file": (io.BytesIO(payload), "t.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == status
+    assert 'role="alert"' in response.text
+
+
+def test_import_without_file(app):
+    response = Device(app).post("/import", {}, content_type="multipart/form-data")
+    assert response.status_code == 422 and "choose an exported table" in response.text
+
+
+def test_version_endpoint_and_event_stream(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    app.config["LIVE_LIFETIME"] = 0.05
+    app.config["LIVE_HEARTBEAT"] = 0.01
+    stream = laptop.get(f"/t/{laptop.code}/events")
+    assert stream.mimetype == "text/event-stream"
+    body = stream.get_data(as_text=True)
+    assert f"data: {laptop.version()}" in body and "retry:" in body
+
+
+def test_html_component_swaps_carry_the_version(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    component = ann.get(f"/t/{laptop.code}/me", headers={"HX-Request": "true"}).text
+    assert component.lstrip().startswith("<main") and "<html" not in component
+    assert version_of(component) == laptop.version()
+    assert csrf_of(component) == ann.csrf
