@@ -117,6 +117,14 @@ class Board:
         """Whether ``n`` is a circle of this board."""
         return n in self._road_map
 
+    def is_road(self, a: int, b: int) -> bool:
+        """Whether a road link (a dotted line) joins circles ``a`` and ``b``."""
+        return link(a, b) in self.roads
+
+    def is_alley(self, a: int, b: int) -> bool:
+        """Whether an alley link joins circles ``a`` and ``b`` across a block."""
+        return link(a, b) in self.alleys
+
     def neighbours(self, n: int) -> frozenset[int]:
         """The circles one road link (a dotted line) away from ``n``."""
         return self._road_map.get(n, frozenset())
@@ -228,12 +236,12 @@ def _is_number(value: Any) -> bool:
             and math.isfinite(value))
 
 
-def _parse_circles(raw: Any, problems: list[str]) -> list[Circle]:
+def _parse_circles(raw: Any, problems: list[str], seen: set[int]) -> list[Circle]:
+    """The valid circles; ``seen`` collects every number declared, valid or not."""
     if not isinstance(raw, list) or not raw:
         problems.append('"circles" must be a non-empty list of circles')
         return []
     circles: list[Circle] = []
-    seen: set[int] = set()
     for index, item in enumerate(raw):
         where = f"circle #{index + 1}"
         if not isinstance(item, dict):
@@ -265,7 +273,9 @@ def _parse_circles(raw: Any, problems: list[str]) -> list[Circle]:
     return circles
 
 
-def _parse_links(raw: Any, key: str, numbers: set[int], problems: list[str]) -> set[Link]:
+def _parse_links(raw: Any, key: str, numbers: set[int], declared: set[int],
+                 problems: list[str]) -> set[Link]:
+    """The valid links; one with a circle ``declared`` but broken is already reported."""
     kind = key[:-1]  # "roads" -> "road"
     if not isinstance(raw, list):
         problems.append(f'"{key}" must be a list of pairs of circle numbers like [[1, 6], ...]')
@@ -277,7 +287,7 @@ def _parse_links(raw: Any, key: str, numbers: set[int], problems: list[str]) -> 
             problems.append(f"{kind} link {json.dumps(item)[:40]} is not a pair of circle numbers")
             continue
         a, b = item
-        unknown = [end for end in (a, b) if end not in numbers]
+        unknown = [end for end in (a, b) if end not in declared]
         if unknown:
             problems.append(f"{kind} link {a}-{b} names unknown circle "
                             f"{' and '.join(str(end) for end in unknown)}")
@@ -285,7 +295,7 @@ def _parse_links(raw: Any, key: str, numbers: set[int], problems: list[str]) -> 
             problems.append(f"{kind} link {a}-{b} joins circle {a} to itself")
         elif link(a, b) in found:
             problems.append(f"{kind} link {a}-{b} is listed twice")
-        else:
+        elif a in numbers and b in numbers:
             found.add(link(a, b))
     return found
 
@@ -302,12 +312,13 @@ def parse_board(data: Any, source: str = "") -> Board:
     name = data.get("board")
     if not isinstance(name, str) or not name.strip():
         problems.append('"board" must name the board, like "Letters from Whitechapel"')
-    circles = _parse_circles(data.get("circles"), problems)
+    declared: set[int] = set()
+    circles = _parse_circles(data.get("circles"), problems, declared)
     numbers = {circle.n for circle in circles}
     if "roads" not in data:
         problems.append('"roads" is missing: a board needs road links')
-    roads = _parse_links(data.get("roads", []), "roads", numbers, problems)
-    alleys = _parse_links(data.get("alleys", []), "alleys", numbers, problems)
+    roads = _parse_links(data.get("roads", []), "roads", numbers, declared, problems)
+    alleys = _parse_links(data.get("alleys", []), "alleys", numbers, declared, problems)
     linked = {end for pair in roads for end in pair}
     if circles and roads and not problems:
         stranded = sorted(numbers - linked)

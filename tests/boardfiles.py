@@ -1,0 +1,40 @@
+"""Where the tests find board files.
+
+The project ships a small synthetic board (``tests/boards/tiny.json``). The
+real Letters from Whitechapel board is not part of the project: it lives in
+``../shared/boards/whitechapel.json`` next to the repository. Tests that need
+it skip with the reason when it is absent, except in CI (``CI=true``), where
+its absence is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.board import Board, load_board
+
+TESTS = Path(__file__).resolve().parent
+TINY_BOARD = TESTS / "boards" / "tiny.json"
+REAL_BOARD = TESTS.parent.parent / "shared" / "boards" / "whitechapel.json"
+
+
+def real_board_path() -> Path:
+    """The real board's file, or skip (fail in CI) when it is not there."""
+    if REAL_BOARD.is_file():
+        return REAL_BOARD
+    reason = (f"the real Letters from Whitechapel board is not at {REAL_BOARD} "
+              "(../shared/boards/whitechapel.json next to the repository)")
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI requires it")
+    pytest.skip(reason)
+
+
+def real_board() -> Board:
+    return load_board(real_board_path())
+
+
+def tiny_board() -> Board:
+    return load_board(TINY_BOARD)
