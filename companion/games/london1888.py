@@ -551,9 +551,9 @@ def _apply_question(state: State, actor: Viewer, action: Mapping[str, str]) -> N
 
 
 def _apply_black_market(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """Rulebook phase 4 g): pay £10 (physical) and turn over one card of any player."""
+    """Rulebook phase 4 g): pay £10 (physical) and turn over one card of any player. A
+    prisoner cannot get there: ``actions`` does not offer it in prison."""
     seat = _decision_maker(state, actor)
-    require(not _in_prison(state, seat), "You are in prison: the Black Market is out of reach.")
     target = _parse_seat(state, action.get("target"), "player")
     _reveal(state, seat, target, _parse_positions(action), "black_market")
 
@@ -636,7 +636,7 @@ def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]
     accomplices = []
     for key, value in action.items():
         if str(key).startswith("accomplice_"):
-            seat = _parse_seat(state, str(key)[len("accomplice_"):], "accomplice")
+            seat = _parse_seat(state, str(key)[len("accomplice_"):], "player")
             if parse_bool(value):
                 accomplices.append(seat)
     known = _jack_known(state)
@@ -700,14 +700,13 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     current = _current(state)
     ended = _game_over_after_round(state)
     if viewer == TABLE:
-        listed = []
-        if current is not None:
-            listed.append("end_turn")
-        elif not ended:
+        if ended:
+            return ["record_outcome"]
+        # Next round stays listed during the round: pressed early, it says who still plays.
+        listed = ["end_turn"] if current is not None else []
+        if _murders(state) < MURDERS_TO_END:
             listed.append("next_round")
-        if not ended:
-            listed += ["arrest", "release", "mark_dead"]
-        return listed + ["record_outcome"]
+        return listed + ["arrest", "release", "mark_dead", "record_outcome"]
     if viewer != current:
         return []
     listed = []
@@ -727,6 +726,11 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
                                and 0 <= actor < _count(state)),
             "Unknown player.")
     require(not is_over(state), "The game is over.")
+    current = _current(state)
+    require(actor == TABLE or actor == current
+            or action.get("type") not in ("question", "black_market", "end_turn"),
+            f"It is not your turn: {_who(state, current)} is playing." if current is not None
+            else "It is not your turn: the round is over.")
     kind = require_type(action, actions(state, actor))
     state = evolve(state)
     ACTIONS[kind](state, actor, action)

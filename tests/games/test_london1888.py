@@ -1,0 +1,1069 @@
+"""London 1888: setup, the identity deal, the event deck, rounds, questioning, prison, deaths,
+every ending and every row of the tournament table, refusals, non-interference.
+
+Rulebook: shared/rules/london-1888.txt; rulings: shared/RULINGS.md ("London 1888").
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from companion.games import discover
+from companion.games import london1888 as game
+from companion.games.base import TABLE, RuleError
+
+NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
+
+
+def new_game(count: int = 5, seed: int = 1, **form: str) -> dict:
+    """A game set up the way the web layer does it: defaults -> form -> options -> setup."""
+    fields = {**game.form_from(game.default_options()), **form}
+    options = game.parse_options(fields, count)
+    return game.setup(options, NAMES[:count], random.Random(seed))
+
+
+def act(state: dict, actor, **action: str) -> dict:
+    before = copy.deepcopy(state)
+    after = game.apply(state, actor, action, random.Random(0))
+    assert state == before, "apply mutated its input"
+    return after
+
+
+def refused(state: dict, actor, match: str, **action: str) -> RuleError:
+    """Assert the action is refused with a message matching ``match`` and nothing changed."""
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleError, match=match) as caught:
+        game.apply(state, actor, action, random.Random(0))
+    assert state == before
+    return caught.value
+
+
+def jack_of(state: dict) -> int:
+    return next(seat for seat, line in enumerate(state["lines"]) if "jack" in line)
+
+
+def positions_of(state: dict, seat: int, kind: str) -> list[int]:
+    return [index + 1 for index, card in enumerate(state["lines"][seat]) if card == kind]
+
+
+def role_position(state: dict, seat: int) -> int:
+    return next(index + 1 for index, card in enumerate(state["lines"][seat])
+                if card in ("jack", "innocent"))
+
+
+def clue_position(state: dict, seat: int) -> int:
+    """A face-down Suspect or False Lead card of ``seat``."""
+    return next(index + 1 for index, card in enumerate(state["lines"][seat])
+                if card in ("suspect", "false_lead") and not state["revealed"][seat][index])
+
+
+def current(state: dict):
+    return game.view(state, TABLE)["current"]
+
+
+def finish_round(state: dict) -> dict:
+    while current(state) is not None:
+        state = act(state, TABLE, type="end_turn")
+    return state
+
+
+def next_round(state: dict) -> dict:
+    return act(finish_round(state), TABLE, type="next_round")
+
+
+def turn_of(state: dict, seat: int) -> dict:
+    """End turns (and rounds) until it is ``seat``'s turn, its decision still to take."""
+    for _ in range(3 * len(state["players"])):
+        if current(state) == seat and not state["decided"]:
+            return state
+        if current(state) is None:
+            state = act(state, TABLE, type="next_round")
+        else:
+            state = act(state, TABLE, type="end_turn")
+    raise AssertionError(f"seat {seat} never got a turn")
+
+
+def question(state: dict, seat: int, target: int, *positions: int, kind="question") -> dict:
+    state = turn_of(state, seat)
+    fields = {f"position_{pos}": "on" for pos in positions}
+    return act(state, seat, type=kind, target=str(target), **fields)
+
+
+def reveal_role(state: dict, target: int, by: int) -> dict:
+    """``by`` questions ``target`` on their role card (plus a clue card in prison)."""
+    state = turn_of(state, by)
+    positions = [role_position(state, target)]
+    if state["prison"][target] is not None:
+        positions.append(clue_position(state, target))
+    return question(state, by, target, *positions)
+
+
+def resignation_and_manifestation_before_the_end(state: dict) -> bool:
+    names = [card["name"] for card in state["deck"]]
+    last = max(names.index("Manifestation"), names.index("Resignation"))
+    return last + 2 < game.fifth_murder_round(state["deck"])
+
+
+def play_to_fifth_murder(state: dict) -> dict:
+    while game.view(state, TABLE)["murders"] < game.MURDERS_TO_END:
+        state = next_round(state)
+    return state
+
+
+def record(state: dict, result: str, *accomplices: int) -> dict:
+    fields = {f"accomplice_{seat}": "on" for seat in accomplices}
+    return act(state, TABLE, type="record_outcome", result=result, **fields)
+
+
+def seed_where(predicate, count: int = 5) -> dict:
+    """The first game (by seed) whose hidden deal satisfies ``predicate``."""
+    for seed in range(500):
+        state = new_game(count, seed)
+        if predicate(state):
+            return state
+    raise AssertionError("no seed satisfies the predicate")
+
+
+# --- protocol, options, setup -------------------------------------------------------------
+
+def test_registered_with_the_protocol():
+    assert discover()[game.NAME] is game
+    assert (game.NAME, game.TITLE) == ("london1888", "London 1888")
+    assert (game.MIN_PLAYERS, game.MAX_PLAYERS) == (4, 8)
+    assert frozenset({0, 1, 2, 3}) == game.FIXED_SEATS
+
+
+def test_seat_labels_chosen_and_drawn():
+    options = game.default_options()
+    assert game.seat_labels(4, options) == ["Abberline", "Lusk", "Gull", "Warren"]
+    assert game.seat_labels(6, options) == ["Abberline", "Lusk", "Gull", "Warren", "Godley",
+                                            "Netley"]
+    form = {**game.form_from(options), "character_5": "Prince Albert Victor",
+            "character_6": "Mansfield"}
+    assert game.seat_labels(6, game.parse_options(form, 6))[4:] == [
+        "Prince Albert Victor", "Mansfield"]
+    drawn = game.parse_options({**game.form_from(options), "characters": "drawn"}, 7)
+    labels = game.seat_labels(7, drawn)
+    assert labels[:4] == list(game.CORE_CHARACTERS)
+    assert all("drawn" in label for label in labels[4:])
+
+
+def test_default_options_round_trip_through_the_form():
+    options = game.default_options()
+    assert game.parse_options(game.form_from(options), 8) == options
+    assert options["murder_cards"] == ["Murder I", "Murder II", "Murder III", "Murder IV",
+                                       "Murder V"]
+    assert options["event_cards"][:3] == ["Manifestation", "Resignation", "Event 3"]
+    assert options["event_cards"][-1] == "Event 15" and len(options["event_cards"]) == 15
+
+
+def test_absinthe_checkbox_missing_means_off():
+    form = game.form_from(game.default_options())
+    del form["absinthe"]
+    assert game.parse_options(form, 5)["absinthe"] is False
+
+
+@pytest.mark.parametrize(("change", "match"), [
+    ({"character_5": "Godley", "character_6": "Godley"}, "different characters"),
+    ({"character_5": "Abberline"}, "not a character for seat 5"),
+    ({"character_6": ""}, "choose the character for seat 6"),
+    ({"characters": "auction"}, "not a way to pick"),
+    ({"murder_cards": "A\nB\nC\nD"}, "exactly 5 Murder card names"),
+    ({"event_cards": "x\n" * 16}, "exactly 15 Event card names"),
+    ({"murder_cards": "A\nB\nC\nD\nD"}, "must all be different"),
+    ({"murder_cards": "Event 3\nB\nC\nD\nE"}, "both a Murder card and an Event card"),
+    ({"murder_cards": "A\nB\nC\nD\n" + "x" * 61}, "at most 60 characters"),
+])
+def test_bad_options_are_refused(change, match):
+    form = {**game.form_from(game.default_options()), **change}
+    with pytest.raises(RuleError, match=match):
+        game.parse_options(form, 6)
+
+
+def test_player_count_outside_4_to_8_is_refused():
+    for count in (3, 9):
+        with pytest.raises(RuleError, match="4 to 8 players"):
+            game.parse_options(game.form_from(game.default_options()), count)
+        with pytest.raises(RuleError, match="4 to 8 players"):
+            game.setup(game.default_options(), NAMES[:3] if count == 3 else NAMES + ["Ivy"],
+                       random.Random(1))
+
+
+def test_extra_seats_beyond_the_count_are_not_required():
+    form = game.form_from(game.default_options())
+    for seat in (6, 7, 8):
+        del form[f"character_{seat}"]
+    form["character_5"] = "Netley"
+    options = game.parse_options(form, 5)
+    assert game.seat_labels(5, options)[4] == "Netley"
+    assert sorted(options["extras"]) == sorted(game.EXTRA_CHARACTERS)
+
+
+@pytest.mark.parametrize("count", range(4, 9))
+def test_characters_chosen_fill_seats_five_to_eight(count):
+    state = new_game(count)
+    assert state["characters"] == (list(game.CORE_CHARACTERS)
+                                   + list(game.EXTRA_CHARACTERS)[:count - 4])
+
+
+def test_drawn_characters_come_from_the_rng_and_are_distinct():
+    seen = set()
+    for seed in range(30):
+        state = new_game(7, seed, characters="drawn")
+        extras = state["characters"][4:]
+        assert len(set(extras)) == 3 and set(extras) <= set(game.EXTRA_CHARACTERS)
+        assert state["characters"][:4] == list(game.CORE_CHARACTERS)
+        seen.add(tuple(extras))
+    assert len(seen) > 1, "drawing never varied"
+
+
+@pytest.mark.parametrize("count", range(4, 9))
+@pytest.mark.parametrize("seed", range(6))
+def test_identity_deal_respects_the_split_and_the_box(count, seed):
+    state = new_game(count, seed)
+    suspects, false_leads = game.DEAL_PER_PLAYER[count]
+    totals = Counter()
+    for line in state["lines"]:
+        kinds = Counter(line)
+        assert len(line) == 5
+        assert kinds["jack"] + kinds["innocent"] == 1
+        assert kinds["suspect"] == suspects and kinds["false_lead"] == false_leads
+        totals.update(line)
+    assert totals["jack"] == 1 and totals["innocent"] == count - 1
+    for kind, number in totals.items():
+        assert number <= game.BOX[kind]
+
+
+def test_identity_split_per_count_matches_the_rulebook():
+    assert game.DEAL_PER_PLAYER == {4: (2, 2), 5: (2, 2), 6: (1, 3), 7: (1, 3), 8: (0, 4)}
+    assert game.BOX == {"jack": 1, "innocent": 7, "suspect": 10, "false_lead": 32}
+
+
+def test_jack_and_role_positions_vary_with_the_seed():
+    jacks = {jack_of(new_game(6, seed)) for seed in range(40)}
+    positions = {role_position(new_game(6, seed), 0) for seed in range(40)}
+    assert len(jacks) == 6 and len(positions) == 5
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_set_aside_murder_is_tenth_for_every_seed(seed):
+    deck = new_game(5, seed)["deck"]
+    assert len(deck) == 20
+    assert sum(card["murder"] for card in deck) == 5
+    assert deck[9]["murder"] is True
+    assert {card["name"] for card in deck} == set(game.DEFAULT_MURDER_CARDS) | set(
+        game.DEFAULT_EVENT_CARDS)
+    assert 11 <= game.fifth_murder_round(deck) <= 21
+
+
+def test_murder_card_names_are_the_custom_ones():
+    state = new_game(4, 3, murder_cards="Nichols\nChapman\nStride\nEddowes\nKelly")
+    assert {card["name"] for card in state["deck"] if card["murder"]} == {
+        "Nichols", "Chapman", "Stride", "Eddowes", "Kelly"}
+
+
+def test_fifth_murder_round_spans_11_to_later_rounds_across_seeds():
+    rounds = {game.fifth_murder_round(new_game(5, seed)["deck"]) for seed in range(200)}
+    assert min(rounds) == 11 and max(rounds) > 16
+
+
+def test_setup_checklist_lists_every_pawn_and_the_physical_steps():
+    state = new_game(8)
+    setup = game.view(state, TABLE)["setup"]
+    residences = {pawn["character"]: pawn["residence"] for pawn in setup["pawns"]}
+    assert residences == {
+        "Abberline": "the Police Station (Commissariat)", "Lusk": "Lusk's residence",
+        "Gull": "Gull's residence", "Warren": "Scotland Yard",
+        "Godley": "the Police Station (Commissariat)", "Netley": "Netley's residence",
+        "Mansfield": "Henry Irving's Lyceum Theatre",
+        "Prince Albert Victor": "the Palais Royal"}
+    text = " ".join(setup["steps"])
+    for words in ("2 ACTION cards", "SCALPEL", "SILVER", "£2", "ABSINTHE", "10th"):
+        assert words in text
+    no_absinthe = game.view(new_game(4, absinthe=""), TABLE)["setup"]["steps"][-1]
+    assert "Abberline starts every round" in no_absinthe
+
+
+# --- rounds, turns, absinthe ---------------------------------------------------------------
+
+def test_round_one_turns_no_card_and_abberline_starts():
+    table = game.view(new_game(5), TABLE)
+    assert table["round"] == 1 and table["events"] == [] and table["latest_event"] is None
+    assert table["holder"] == 0 and table["current"] == 0
+    assert [entry["seat"] for entry in table["order"]] == [0, 1, 2, 3, 4]
+    assert table["cards_left"] == 20 and table["murders"] == 0
+
+
+def test_round_k_turns_card_k_minus_1_and_counts_murders():
+    state = new_game(5, 4)
+    for round_number in range(2, 9):
+        state = next_round(state)
+        table = game.view(state, TABLE)
+        card = state["deck"][round_number - 2]
+        assert table["round"] == round_number
+        assert table["latest_event"]["name"] == card["name"]
+        assert table["latest_event"]["murder"] == card["murder"]
+        assert table["murders"] == sum(c["murder"] for c in state["deck"][:round_number - 1])
+        assert table["cards_left"] == 20 - (round_number - 1)
+
+
+def test_absinthe_passes_to_the_left_each_round():
+    state = new_game(6)
+    for round_number in range(1, 14):
+        table = game.view(state, TABLE)
+        holder = (round_number - 1) % 6
+        assert table["holder"] == holder
+        assert [entry["seat"] for entry in table["order"]] == [(holder + k) % 6
+                                                                for k in range(6)]
+        if table["murders"] == 5:
+            break
+        state = next_round(state)
+
+
+def test_without_absinthe_abberline_always_starts():
+    state = new_game(5, absinthe="")
+    for _ in range(6):
+        state = next_round(state)
+        assert game.view(state, TABLE)["order"][0]["seat"] == 0
+
+
+def test_absinthe_passes_over_the_dead():
+    state = new_game(5)
+    state = act(state, TABLE, type="mark_dead", target="1")
+    state = next_round(state)
+    table = game.view(state, TABLE)
+    assert table["holder"] == 2
+    assert [entry["seat"] for entry in table["order"]] == [2, 3, 4, 0]
+
+
+def test_without_absinthe_a_dead_abberline_is_replaced_by_his_left():
+    state = act(new_game(5, absinthe=""), TABLE, type="mark_dead", target="0")
+    state = next_round(state)
+    assert game.view(state, TABLE)["order"][0]["seat"] == 1
+
+
+def test_turns_follow_the_order_and_only_the_player_or_table_ends_one():
+    state = new_game(4)
+    refused(state, 1, "not your turn", type="end_turn")
+    state = act(state, 0, type="end_turn")
+    assert current(state) == 1
+    state = act(state, TABLE, type="end_turn")
+    state = act(state, 2, type="end_turn")
+    refused(state, TABLE, "Warren \\(Dan\\) has not finished", type="next_round")
+    state = act(state, 3, type="end_turn")
+    assert current(state) is None
+    assert game.view(state, TABLE)["phase"] == "round_over"
+    refused(state, TABLE, "not something you can do", type="end_turn")
+    assert game.actions(state, TABLE)[0] == "next_round"
+    assert game.actions(state, 0) == []
+
+
+def test_the_fifth_murder_finishes_its_round_then_the_game_ends():
+    state = play_to_fifth_murder(new_game(5, 7))
+    table = game.view(state, TABLE)
+    assert table["round"] == game.fifth_murder_round(state["deck"])
+    assert table["murders"] == 5 and table["phase"] == "last_round"
+    assert "next_round" not in game.actions(state, TABLE)
+    state = finish_round(state)
+    table = game.view(state, TABLE)
+    assert table["phase"] == "awaiting_outcome"
+    assert "Record the outcome" in table["prompt"]
+    assert game.actions(state, TABLE) == ["record_outcome"]
+    refused(state, TABLE, "not something you can do", type="next_round")
+    refused(state, TABLE, "not something you can do", type="arrest", target="1", by="card")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_round_of_the_fifth_murder_matches_the_deck(seed):
+    state = play_to_fifth_murder(new_game(4, seed))
+    assert 11 <= state["round"] == game.fifth_murder_round(state["deck"]) <= 21
+
+
+def test_manifestation_and_resignation_reminders():
+    state = seed_where(resignation_and_manifestation_before_the_end)
+    names = [card["name"] for card in state["deck"]]
+    last = max(names.index("Manifestation"), names.index("Resignation"))
+    found = {}
+    while state["round"] - 1 <= last:
+        state = next_round(state)
+        event = game.view(state, TABLE)["latest_event"]
+        found[event["name"]] = event["reminders"]
+    assert any("Protester pawns" in text for text in found["Manifestation"])
+    assert any("may be arrested" in text for text in found["Resignation"])
+    assert all("read" in texts[0].lower() for name, texts in found.items()
+               if not name.startswith("Murder"))
+    assert game.view(state, TABLE)["resigned"] is True
+
+
+def test_renamed_manifestation_keeps_its_reminder():
+    events = "\n".join(["Demonstration", "Démission"] + [f"E{k}" for k in range(3, 16)])
+    for seed in range(100):
+        state = new_game(4, seed, event_cards=events)
+        target = next(i for i, card in enumerate(state["deck"])
+                      if card["name"] == "Demonstration")
+        if target + 2 < game.fifth_murder_round(state["deck"]):
+            break
+    while state["round"] - 2 < target:
+        state = next_round(state)
+    assert "Protester pawns" in game.view(state, TABLE)["latest_event"]["reminders"][1]
+
+
+# --- questioning and the Black Market ------------------------------------------------------
+
+def test_questioning_reveals_one_card_to_everyone():
+    state = new_game(5, 1)
+    position = clue_position(state, 1)
+    state = question(state, 0, 1, position)
+    kind = state["lines"][1][position - 1]
+    for viewer in (TABLE, 0, 1, 2, 3, 4):
+        seen = game.view(state, viewer)
+        assert seen["seats"][1]["line"][position - 1]["card"] == kind
+        assert seen["reveals"][-1]["position"] == position
+        assert seen["reveal_count"] == 1
+    assert game.view(state, TABLE)["seats"][1]["face_down"] == [
+        pos for pos in range(1, 6) if pos != position]
+    assert game.actions(state, 0) == ["end_turn"], "one decision per turn"
+    refused(state, 0, "not something you can do", type="question", target="2",
+            position_1="on")
+
+
+def test_revealing_an_innocent_clears_the_player():
+    state = seed_where(lambda s: jack_of(s) not in (0, 2))
+    state = reveal_role(state, 2, by=0)
+    table = game.view(state, TABLE)
+    assert table["seats"][2]["cleared"] is True
+    assert "cleared" in table["log"][-1]["text"]
+    assert table["jack"] is None
+
+
+def test_revealing_the_jack_card_discovers_jack():
+    state = seed_where(lambda s: jack_of(s) == 3)
+    state = reveal_role(state, 3, by=1)
+    for viewer in (TABLE, 0, 3):
+        seen = game.view(state, viewer)
+        assert seen["jack"]["seat"] == 3 and seen["jack"]["how"] == "revealed"
+        assert seen["seats"][3]["revealed_jack"] is True
+    assert "SCALPEL" in game.view(state, TABLE)["log"][-1]["text"]
+
+
+def test_jack_is_deduced_when_every_other_player_is_cleared():
+    state = seed_where(lambda s: jack_of(s) == 1, count=4)
+    for target, by in ((0, 2), (2, 0), (3, 0)):
+        assert game.view(state, TABLE)["jack"] is None
+        state = reveal_role(state, target, by=by)
+    jack = game.view(state, TABLE)["jack"]
+    assert jack["seat"] == 1 and jack["how"] == "deduced"
+
+
+def test_a_dead_innocent_keeps_jack_hidden_from_deduction():
+    state = seed_where(lambda s: jack_of(s) == 1, count=4)
+    state = act(state, TABLE, type="mark_dead", target="3")
+    for target, by in ((0, 2), (2, 0)):
+        state = reveal_role(state, target, by=by)
+    assert game.view(state, TABLE)["jack"] is None
+
+
+@pytest.mark.parametrize(("fields", "match"), [
+    ({"target": "0", "position_1": "on"}, "cannot question yourself"),
+    ({"target": "1", "position_0": "on"}, "numbered 1 to 5"),
+    ({"target": "1", "position_6": "on"}, "numbered 1 to 5"),
+    ({"target": "1", "position_x": "on"}, "numbered 1 to 5"),
+    ({"target": "1"}, "Choose one of Lusk"),
+    ({"target": "1", "position_1": "on", "position_2": "on"}, "Choose only one card"),
+    ({"target": "9", "position_1": "on"}, "not a player to question"),
+    ({"target": "-1", "position_1": "on"}, "not a player to question"),
+    ({"target": "", "position_1": "on"}, "choose the player to question"),
+    ({"target": "1" * 500, "position_1": "on"}, "not a player to question"),
+])
+def test_bad_questions_are_refused(fields, match):
+    refused(new_game(5), 0, match, type="question", **fields)
+
+
+def test_an_unchecked_box_does_not_count():
+    state = new_game(5)
+    refused(state, 0, "Choose one", type="question", target="1", position_2="off")
+    after = act(state, 0, type="question", target="1", position_2="off", position_4="on")
+    assert after["revealed"][1] == [False, False, False, True, False]
+
+
+def test_questioning_a_revealed_position_or_a_dead_player_is_refused():
+    state = new_game(5)
+    state = question(state, 0, 1, 2)
+    state = turn_of(state, 2)
+    refused(state, 2, "Card 2 of Lusk \\(Ben\\) is already revealed", type="question",
+            target="1", position_2="on")
+    state = act(state, TABLE, type="mark_dead", target="4")
+    refused(state, 2, "dead: a dead player's cards are never revealed", type="question",
+            target="4", position_1="on")
+    refused(state, 2, "never revealed", type="black_market", target="4", position_1="on")
+
+
+def test_questioning_out_of_turn_or_from_the_table_is_refused():
+    state = new_game(5)
+    refused(state, 2, "not your turn: Abberline \\(Ada\\) is playing", type="question", target="1",
+            position_1="on")
+    refused(state, TABLE, "not something you can do", type="question", target="1",
+            position_1="on")
+
+
+def test_a_dead_player_cannot_question_and_the_phone_says_so():
+    state = act(new_game(5), TABLE, type="mark_dead", target="3")
+    me = game.view(state, 3)["me"]
+    assert me["alive"] is False and "never be revealed" in me["dead_note"]
+    state = turn_of(state, 4)
+    assert [entry["seat"] for entry in game.view(state, TABLE)["order"]] == [0, 1, 2, 3, 4]
+    state = next_round(state)
+    assert 3 not in [entry["seat"] for entry in game.view(state, TABLE)["order"]]
+    refused(state, 3, "not your turn", type="end_turn")
+
+
+def test_all_cards_revealed_leaves_nothing_to_ask():
+    state = new_game(4)
+    for position in range(1, 6):
+        state = turn_of(state, 0)
+        state = act(state, 0, type="question", target="1", **{f"position_{position}": "on"})
+    state = turn_of(state, 0)
+    refused(state, 0, "All of Lusk \\(Ben\\)'s cards are already revealed", type="question",
+            target="1", position_1="on")
+    assert all(t["seat"] != 1 for t in game.view(state, 0)["me"]["targets"])
+
+
+def test_black_market_reveals_one_card_of_any_player():
+    state = new_game(5)
+    state = question(state, 0, 3, 5, kind="black_market")
+    assert state["revealed"][3][4] is True
+    assert "Black Market" in game.view(state, TABLE)["log"][-1]["text"]
+    assert game.view(state, TABLE)["reveals"][-1]["how"] == "black_market"
+    state = turn_of(state, 1)
+    refused(state, 1, "another player", type="black_market", target="1", position_1="on")
+    refused(state, 1, "Choose only one", type="black_market", target="2", position_1="on",
+            position_2="on")
+
+
+# --- prison -------------------------------------------------------------------------------
+
+def test_a_player_questioned_in_prison_reveals_two_cards():
+    state = act(new_game(5), TABLE, type="arrest", target="2", by="abberline")
+    assert game.view(state, TABLE)["seats"][2]["in_prison"] is True
+    refused(state, 0, "Choose two of Gull", type="question", target="2", position_1="on")
+    refused(state, 0, "reveals two cards, not more", type="question", target="2",
+            position_1="on", position_2="on", position_3="on")
+    state = act(state, 0, type="question", target="2", position_1="on", position_3="on")
+    assert state["revealed"][2] == [True, False, True, False, False]
+    assert [t["picks"] for t in game.view(state, 1)["me"]["targets"]] == []
+    state = turn_of(state, 1)
+    target = next(t for t in game.view(state, 1)["me"]["targets"] if t["seat"] == 2)
+    assert target["picks"] == 2 and target["in_prison"] is True
+
+
+def test_in_prison_with_one_card_left_one_is_revealed():
+    state = new_game(4)
+    for positions in ((1,), (2,), (3,), (4,)):
+        state = turn_of(state, 0)
+        state = act(state, 0, type="question", target="1",
+                    **{f"position_{p}": "on" for p in positions})
+    state = turn_of(state, 2)
+    state = act(state, TABLE, type="arrest", target="1", by="abberline")
+    state = act(state, 2, type="question", target="1", position_5="on")
+    assert all(state["revealed"][1])
+
+
+def test_two_prisoners_cannot_question_each_other():
+    state = new_game(5)
+    state = act(state, TABLE, type="arrest", target="0", by="godley")
+    state = act(state, TABLE, type="arrest", target="1", by="abberline")
+    refused(state, 0, "Two prisoners cannot question each other", type="question",
+            target="1", position_1="on")
+    assert next(t for t in game.view(state, 0)["me"]["targets"]
+                if t["seat"] == 1)["can_question"] is False
+    # A prisoner may still question a visitor.
+    state = act(state, 0, type="question", target="2", position_1="on")
+    assert state["revealed"][2][0]
+
+
+def test_a_prisoner_cannot_reach_the_black_market():
+    state = act(new_game(5), TABLE, type="arrest", target="0", by="godley")
+    assert "black_market" not in game.actions(state, 0)
+    refused(state, 0, "not something you can do", type="black_market", target="1",
+            position_1="on")
+    # Seat 0 is arrested during its own turn: that turn is not the one spent in prison.
+    state = act(state, 0, type="end_turn")
+    assert state["prison"][0] == "arrested"
+
+
+def test_prison_flag_is_cleared_after_the_turn_spent_there():
+    state = new_game(5)
+    state = act(state, TABLE, type="arrest", target="2", by="abberline")
+    state = turn_of(state, 2)
+    assert state["prison"][2] == "serving"
+    assert "PRISON" in game.view(state, TABLE)["prompt"]
+    assert "PRISON" in game.view(state, 2)["prompt"]
+    state = act(state, 2, type="end_turn")
+    assert game.view(state, TABLE)["seats"][2]["in_prison"] is False
+    assert "free again" in game.view(state, TABLE)["log"][-1]["text"]
+
+
+def test_arrested_during_own_turn_spends_the_next_turn():
+    state = turn_of(new_game(5), 3)
+    state = act(state, TABLE, type="arrest", target="3", by="black_market")
+    state = act(state, 3, type="end_turn")
+    assert state["prison"][3] == "arrested"
+    state = turn_of(state, 3)
+    assert state["prison"][3] == "serving"
+    state = act(state, 3, type="end_turn")
+    assert state["prison"][3] is None
+
+
+def test_release_after_bail_or_corruption():
+    state = act(new_game(5), TABLE, type="arrest", target="2", by="abberline")
+    state = act(state, TABLE, type="release", target="2")
+    assert state["prison"][2] is None
+    refused(state, TABLE, "not in prison", type="release", target="2")
+
+
+@pytest.mark.parametrize(("count", "target", "by", "match"), [
+    (5, "3", "abberline", "Warren cannot be arrested before the Resignation"),
+    (5, "3", "card", "Warren cannot be arrested"),
+    (8, "7", "godley", "Prince Albert Victor cannot be arrested"),
+    (8, "7", "card", "Prince Albert Victor cannot be arrested"),
+    (4, "1", "godley", "Godley is not in this game"),
+    (5, "0", "abberline", "Abberline cannot arrest himself"),
+    (5, "4", "godley", "Godley cannot arrest himself"),
+    (5, "0", "card", "holds the ABSINTHE card"),
+    (5, "0", "black_market", "holds the ABSINTHE card"),
+    (5, "1", "magic", "not a way of arresting"),
+    (5, "1", "", "choose the way of arresting"),
+    (5, "12", "card", "not a player to arrest"),
+])
+def test_arrests_the_rules_forbid(count, target, by, match):
+    refused(new_game(count), TABLE, match, type="arrest", target=target, by=by)
+
+
+def test_black_market_arrest_works_on_warren_and_the_prince():
+    state = new_game(8)
+    state = act(state, TABLE, type="arrest", target="3", by="black_market")
+    state = act(state, TABLE, type="arrest", target="7", by="black_market")
+    assert state["prison"][3] and state["prison"][7]
+    refused(state, TABLE, "already in prison", type="arrest", target="3", by="black_market")
+
+
+def test_without_absinthe_the_arrest_card_works_on_anyone_arrestable():
+    state = act(new_game(5, absinthe=""), TABLE, type="arrest", target="0", by="card")
+    assert state["prison"][0] == "arrested"
+
+
+def test_warren_can_be_arrested_after_resignation():
+    state = seed_where(resignation_and_manifestation_before_the_end)
+    while not game.view(state, TABLE)["resigned"]:
+        state = next_round(state)
+    state = act(state, TABLE, type="arrest", target="3", by="abberline")
+    assert state["prison"][3] == "arrested"
+
+
+def test_arrests_by_a_dead_policeman_or_of_the_dead_are_refused():
+    state = act(new_game(5), TABLE, type="mark_dead", target="4")
+    refused(state, TABLE, "Godley is dead", type="arrest", target="1", by="godley")
+    refused(state, TABLE, "is dead", type="arrest", target="4", by="abberline")
+
+
+# --- deaths ----------------------------------------------------------------------------------
+
+def test_killing_without_knowing_the_identity_sends_the_killer_to_prison():
+    state = seed_where(lambda s: jack_of(s) != 2)
+    state = act(state, TABLE, type="mark_dead", target="2", killer="1")
+    assert state["prison"][1] == "arrested" and state["alive"][2] is False
+    assert "PRISON" in game.view(state, TABLE)["log"][-1]["text"]
+
+
+def test_killing_a_cleared_player_or_once_jack_is_known_is_free():
+    state = seed_where(lambda s: jack_of(s) == 4)
+    state = reveal_role(state, 2, by=0)
+    state = act(state, TABLE, type="mark_dead", target="2", killer="1")
+    assert state["prison"][1] is None
+    state = reveal_role(state, 4, by=1)
+    state = act(state, TABLE, type="mark_dead", target="3", killer="1")
+    assert state["prison"][1] is None
+
+
+@pytest.mark.parametrize(("fields", "match"), [
+    ({"target": "1", "killer": "1"}, "their own killer"),
+    ({"target": "1", "killer": "7"}, "not a killer"),
+    ({"target": "x"}, "not a player who died"),
+])
+def test_bad_deaths_are_refused(fields, match):
+    refused(new_game(5), TABLE, match, type="mark_dead", **fields)
+
+
+def test_the_dead_cannot_die_or_kill_again():
+    state = act(new_game(5), TABLE, type="mark_dead", target="2")
+    refused(state, TABLE, "already dead", type="mark_dead", target="2")
+    refused(state, TABLE, "Gull \\(Cleo\\) is dead", type="mark_dead", target="1", killer="2")
+
+
+def test_death_of_the_player_whose_turn_it_is_passes_the_turn():
+    state = turn_of(new_game(5), 1)
+    state = act(state, TABLE, type="mark_dead", target="1")
+    assert current(state) == 2
+    state = turn_of(state, 4)
+    state = act(state, TABLE, type="mark_dead", target="4")
+    assert current(state) is None
+    assert "Round 1 is over" in game.view(state, TABLE)["log"][-1]["text"]
+
+
+def test_phone_only_for_seats_and_table_actions_only_for_the_table():
+    state = new_game(5)
+    for kind in ("next_round", "arrest", "release", "mark_dead", "record_outcome"):
+        refused(state, 0, "not something you can do", type=kind, target="1")
+    refused(state, 7, "Unknown player", type="end_turn")
+    refused(state, "host", "Unknown player", type="end_turn")
+    refused(state, TABLE, "not something you can do", type="teleport")
+    refused(state, TABLE, "not something you can do")
+
+
+# --- the end ------------------------------------------------------------------------------
+
+def test_innocents_cannot_win_while_jack_is_undiscovered():
+    state = new_game(5)
+    refused(state, TABLE, "has not been discovered", type="record_outcome",
+            result="innocents")
+    state = act(state, TABLE, type="mark_dead", target=str(jack_of(state)))
+    refused(state, TABLE, "has not been discovered", type="record_outcome",
+            result="innocents")
+
+
+def test_innocents_cannot_win_while_a_discovered_jack_is_at_large():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    state = reveal_role(state, 2, by=0)
+    refused(state, TABLE, "still at large", type="record_outcome", result="innocents")
+
+
+def test_innocents_win_when_discovered_jack_is_arrested():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    state = reveal_role(state, 2, by=0)
+    state = act(state, TABLE, type="arrest", target="2", by="abberline")
+    assert "Innocents win" in game.view(state, TABLE)["prompt"]
+    assert "CORRUPTION" in game.view(state, TABLE)["log"][-1]["text"]
+    state = record(state, "innocents", 3)
+    summary = game.outcome_summary(state)
+    assert summary["winner"] == "innocents" and summary["discovered"] is True
+    assert summary["points"] == [1, 1, 0, 0, 1]
+    assert game.is_over(state)
+
+
+def test_innocents_win_when_discovered_jack_is_killed():
+    state = seed_where(lambda s: jack_of(s) == 1)
+    state = reveal_role(state, 1, by=0)
+    state = act(state, TABLE, type="mark_dead", target="1", killer="3")
+    assert state["prison"][3] is None
+    state = record(state, "innocents")
+    assert game.outcome_summary(state)["points"] == [1, 0, 1, 1, 1]
+
+
+def test_dead_undiscovered_jack_then_everyone_cleared_means_innocents_win():
+    state = seed_where(lambda s: jack_of(s) == 3, count=4)
+    state = act(state, TABLE, type="mark_dead", target="3", killer="0")
+    assert state["prison"][0] == "arrested"
+    state = reveal_role(state, 0, by=1)
+    state = reveal_role(state, 1, by=2)
+    refused(state, TABLE, "has not been discovered", type="record_outcome",
+            result="innocents")
+    state = reveal_role(state, 2, by=1)
+    state = record(state, "innocents")
+    summary = game.outcome_summary(state)
+    assert summary["discovered"] is True and summary["points"] == [1, 1, 1, 0]
+
+
+def test_suicide_needs_a_discovered_living_jack():
+    state = seed_where(lambda s: jack_of(s) == 4)
+    refused(state, TABLE, "only once his identity is discovered", type="record_outcome",
+            result="jack_suicide")
+    state = reveal_role(state, 4, by=0)
+    state = record(state, "jack_suicide", 2)
+    summary = game.outcome_summary(state)
+    assert (summary["winner"], summary["how"], summary["jack"]) == ("jack", "suicide", 4)
+    assert summary["murder_round"] is None
+    assert summary["points"] == [0, 0, 2, 0, 2]
+
+
+def test_killed_everyone_needs_everyone_but_jack_and_accomplices_dead():
+    state = seed_where(lambda s: jack_of(s) == 2, count=4)
+    refused(state, TABLE, "every player except Jack and his accomplices is dead",
+            type="record_outcome", result="jack_killed_everyone", accomplice_1="on")
+    for victim in (0, 3):
+        state = act(state, TABLE, type="mark_dead", target=str(victim))
+    refused(state, TABLE, "every player except Jack", type="record_outcome",
+            result="jack_killed_everyone")
+    state = record(state, "jack_killed_everyone", 1)
+    summary = game.outcome_summary(state)
+    assert summary["discovered"] is False and summary["points"] == [0, 7, 7, 0]
+
+
+def test_killed_everyone_discovered_scores_three():
+    state = seed_where(lambda s: jack_of(s) == 0, count=4)
+    state = reveal_role(state, 0, by=1)
+    for victim in (1, 2, 3):
+        state = act(state, TABLE, type="mark_dead", target=str(victim), killer="0")
+    assert state["prison"][0] is None, "killing is free once Jack is known"
+    state = record(state, "jack_killed_everyone")
+    assert game.outcome_summary(state)["points"] == [3, 0, 0, 0]
+
+
+def test_fifth_murder_outcome_needs_the_round_finished():
+    state = new_game(5, 11)
+    refused(state, TABLE, "Only 0 of 5 murders", type="record_outcome",
+            result="jack_fifth_murder")
+    state = play_to_fifth_murder(state)
+    refused(state, TABLE, "must be ended first", type="record_outcome",
+            result="jack_fifth_murder")
+    state = finish_round(state)
+    state = record(state, "jack_fifth_murder", 1)
+    summary = game.outcome_summary(state)
+    assert summary["murder_round"] == game.fifth_murder_round(state["deck"]) == state["round"]
+    jack = jack_of(state)
+    assert summary["jack"] == jack and summary["discovered"] is False
+    expected = 8
+    assert summary["points"] == [expected if seat in {jack, 1} else 0 for seat in range(5)]
+
+
+def test_fifth_murder_with_a_caught_discovered_jack_is_an_innocent_win():
+    state = seed_where(lambda s: jack_of(s) == 1)
+    state = reveal_role(state, 1, by=0)
+    state = act(state, TABLE, type="mark_dead", target="1")
+    state = finish_round(play_to_fifth_murder(state))
+    refused(state, TABLE, "the Innocents win", type="record_outcome",
+            result="jack_fifth_murder")
+    refused(state, TABLE, "is dead", type="record_outcome", result="jack_suicide")
+    assert game.outcome_summary(record(state, "innocents"))["winner"] == "innocents"
+
+
+def test_dead_undiscovered_jack_wins_at_the_fifth_murder():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    state = act(state, TABLE, type="mark_dead", target="2", killer="0")
+    state = finish_round(play_to_fifth_murder(state))
+    summary = game.outcome_summary(record(state, "jack_fifth_murder"))
+    assert summary["winner"] == "jack" and summary["discovered"] is False
+    assert summary["points"][2] > 0
+
+
+def test_fifth_murder_points_follow_the_round_of_the_deck():
+    rows = {}
+    for seed in range(200):
+        state = new_game(4, seed)
+        murder_round = game.fifth_murder_round(state["deck"])
+        band = 11 if murder_round == 11 else 16 if murder_round <= 16 else 21
+        if band in rows:
+            continue
+        jack = jack_of(state)
+        helper = (jack + 1) % 4
+        state = reveal_role(state, jack, by=helper)
+        state = finish_round(play_to_fifth_murder(state))
+        summary = game.outcome_summary(record(state, "jack_fifth_murder", helper))
+        assert summary["murder_round"] == murder_round and summary["discovered"] is True
+        rows[band] = summary["points"][jack]
+        assert summary["points"][helper] == rows[band]
+        assert sum(summary["points"]) == 2 * rows[band]
+    assert rows == {11: 4, 16: 5, 21: 6}
+
+
+def test_accomplice_box_on_jacks_own_seat_is_ignored_quietly():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    state = reveal_role(state, 2, by=0)
+    state = record(state, "jack_suicide", 2, 3)
+    assert game.outcome_summary(state)["accomplices"] == [3]
+
+
+@pytest.mark.parametrize(("fields", "match"), [
+    ({"result": "draw"}, "not a result"),
+    ({"result": ""}, "choose the result"),
+    ({"result": "innocents", "accomplice_9": "on"}, "not a player"),
+])
+def test_bad_outcome_forms_are_refused(fields, match):
+    refused(new_game(5), TABLE, match, type="record_outcome", **fields)
+
+
+def test_after_the_outcome_everything_is_revealed_and_nothing_more_happens():
+    state = seed_where(lambda s: jack_of(s) == 3)
+    state = question(state, 0, 1, 1)
+    state = reveal_role(state, 3, by=1)
+    state = record(state, "jack_suicide")
+    for viewer in (TABLE, 0, 3):
+        seen = game.view(state, viewer)
+        assert seen["over"] and seen["phase"] == "over"
+        assert [[e["card"] for e in s["line"]] for s in seen["seats"]] == state["lines"]
+        assert seen["seats"][1]["line"][0]["revealed"] is True
+        assert seen["seats"][1]["line"][1]["revealed"] is False
+        assert [c["name"] for c in seen["deck"]] == [c["name"] for c in state["deck"]]
+        assert sum(c["turned"] for c in seen["deck"]) == state["round"] - 1
+        assert seen["outcome"]["points"] == game.outcome_summary(state)["points"]
+        assert game.actions(state, viewer) == []
+    refused(state, TABLE, "The game is over", type="next_round")
+    refused(state, 0, "The game is over", type="end_turn")
+    json.dumps(game.view(state, TABLE))
+
+
+def test_outcome_summary_is_none_while_playing():
+    assert game.outcome_summary(new_game(5)) is None
+    assert game.view(new_game(5), TABLE)["outcome"] is None
+
+
+# --- tournament points: every row of the rulebook table -----------------------------------
+
+def outcome(winner, how=None, murder_round=None, discovered=True, jack=0, accomplices=()):
+    return {"winner": winner, "how": how, "murder_round": murder_round,
+            "discovered": discovered, "jack": jack, "accomplices": list(accomplices)}
+
+
+@pytest.mark.parametrize(("row", "points"), [
+    (outcome("jack", "suicide"), 2),
+    (outcome("jack", "killed_everyone"), 3),
+    (outcome("jack", "fifth_murder", 11), 4),
+    (outcome("jack", "fifth_murder", 12), 5),
+    (outcome("jack", "fifth_murder", 16), 5),
+    (outcome("jack", "fifth_murder", 17), 6),
+    (outcome("jack", "fifth_murder", 21), 6),
+    (outcome("jack", "killed_everyone", discovered=False), 7),
+    (outcome("jack", "fifth_murder", 11, discovered=False), 8),
+    (outcome("jack", "fifth_murder", 12, discovered=False), 8),
+    (outcome("jack", "fifth_murder", 21, discovered=False), 8),
+])
+def test_every_jack_row_of_the_rulebook_table(row, points):
+    row = {**row, "jack": 2, "accomplices": [4]}
+    assert game.tournament_points(row, 6) == [0, 0, points, 0, points, 0]
+
+
+def test_innocents_win_gives_one_point_per_innocent_not_accomplice():
+    assert game.tournament_points(outcome("innocents", jack=1, accomplices=[3]), 5) == [
+        1, 0, 1, 0, 1]
+    assert game.tournament_points(outcome("innocents", jack=7), 8) == [1] * 7 + [0]
+
+
+def test_late_undiscovered_fifth_murder_is_configurable():
+    late = outcome("jack", "fifth_murder", 14, discovered=False, jack=1)
+    assert game.tournament_points(late, 4, undiscovered_late_murder=6) == [0, 6, 0, 0]
+    early = outcome("jack", "fifth_murder", 11, discovered=False, jack=1)
+    assert game.tournament_points(early, 4, undiscovered_late_murder=6) == [0, 8, 0, 0]
+
+
+@pytest.mark.parametrize(("row", "players", "match"), [
+    (outcome("jack", "suicide", discovered=False), 5, "suicide while his identity is undis"),
+    (outcome("innocents", discovered=False), 5, "undiscovered"),
+    (outcome("innocents", "suicide"), 5, "has no"),
+    (outcome("jack", "fifth_murder", 10), 5, "between round 11 and round 21"),
+    (outcome("jack", "fifth_murder", 22), 5, "between round 11 and round 21"),
+    (outcome("jack", "fifth_murder", None), 5, "between round 11"),
+    (outcome("jack", "fifth_murder", "12"), 5, "between round 11"),
+    (outcome("jack", "teatime"), 5, "not a way for Jack to win"),
+    (outcome("nobody"), 5, "Innocents or Jack"),
+    (outcome("jack", "suicide", jack=5), 5, "Jack's seat"),
+    (outcome("jack", "suicide", accomplices=[9]), 5, "seats of this game"),
+    (outcome("jack", "suicide"), 3, "4 to 8 players"),
+])
+def test_outcomes_the_rules_do_not_allow_are_refused(row, players, match):
+    with pytest.raises(RuleError, match=match):
+        game.tournament_points(row, players)
+
+
+def test_outcome_summary_feeds_tournament_points_unchanged():
+    state = seed_where(lambda s: jack_of(s) == 0)
+    state = reveal_role(state, 0, by=1)
+    summary = game.outcome_summary(record(state, "jack_suicide", 4))
+    assert set(summary) == {"winner", "how", "murder_round", "discovered", "jack",
+                            "accomplices", "players", "round", "points"}
+    assert game.tournament_points(summary, summary["players"]) == summary["points"]
+    assert json.loads(json.dumps(summary)) == summary
+
+
+# --- what each viewer sees ---------------------------------------------------------------
+
+def test_each_phone_shows_its_role_but_no_position():
+    state = new_game(6, 5)
+    jack = jack_of(state)
+    for seat in range(6):
+        me = game.view(state, seat)["me"]
+        assert me["role"] == ("jack" if seat == jack else "innocent")
+        assert me["role_name"] in ("Jack the Ripper", "Innocent")
+        line = game.view(state, seat)["seats"][seat]["line"]
+        assert all(entry["card"] is None for entry in line)
+    table = game.view(state, TABLE)
+    assert "me" not in table
+    assert all(entry["card"] is None for s in table["seats"] for entry in s["line"])
+
+
+def test_views_never_carry_the_deck_order_or_unrevealed_cards():
+    state = next_round(next_round(new_game(5, 9)))
+    for viewer in (TABLE, 0, 1, 2, 3, 4):
+        seen = game.view(state, viewer)
+        assert seen["deck"] is None
+        assert [e["name"] for e in seen["events"]] == [c["name"] for c in state["deck"][:2]]
+        text = json.dumps(seen)
+        assert "false_lead" not in text and "suspect" not in text
+
+
+def test_unknown_viewer_is_refused():
+    with pytest.raises(RuleError):
+        game.view(new_game(4), 4)
+    with pytest.raises(RuleError):
+        game.view(new_game(4), "host")
+
+
+def swap_jack(state: dict, other: int) -> dict:
+    """The same game in which ``other`` holds Jack's line and Jack holds ``other``'s."""
+    twin = copy.deepcopy(state)
+    jack = jack_of(state)
+    twin["lines"][jack], twin["lines"][other] = state["lines"][other], state["lines"][jack]
+    return twin
+
+
+PUBLIC_SEQUENCE = [
+    (0, {"type": "question", "target": "2", "position_3": "on"}),
+    (0, {"type": "end_turn"}),
+    (TABLE, {"type": "arrest", "target": "2", "by": "abberline"}),
+    (1, {"type": "black_market", "target": "4", "position_1": "on"}),
+    (TABLE, {"type": "end_turn"}),
+    (2, {"type": "question", "target": "4", "position_2": "on"}),
+    (2, {"type": "end_turn"}),
+    (TABLE, {"type": "mark_dead", "target": "3", "killer": "4"}),
+    (4, {"type": "end_turn"}),
+    (TABLE, {"type": "next_round"}),
+    (1, {"type": "question", "target": "4", "position_4": "on"}),
+    (TABLE, {"type": "end_turn"}),
+]
+
+
+def play_both(first: dict, second: dict, hidden_viewers: list) -> None:
+    """Same public actions on both; the given viewers must see no difference at all."""
+    for step in [None, *PUBLIC_SEQUENCE]:
+        if step is not None:
+            actor, action = step
+            first = game.apply(first, actor, action, random.Random(0))
+            second = game.apply(second, actor, action, random.Random(0))
+        for viewer in hidden_viewers:
+            assert game.view(first, viewer) == game.view(second, viewer)
+            assert game.actions(first, viewer) == game.actions(second, viewer)
+
+
+def test_non_interference_who_is_jack():
+    # Jack in seat 0 or seat 1: no card of theirs is ever revealed in the sequence.
+    state = seed_where(lambda s: jack_of(s) == 0)
+    play_both(state, swap_jack(state, 1), [TABLE, 2, 3, 4])
+
+
+def test_non_interference_where_the_role_card_lies():
+    state = new_game(5, 13)
+    twin = copy.deepcopy(state)
+    for seat in (0, 3):
+        twin["lines"][seat] = list(reversed(state["lines"][seat]))
+    play_both(state, twin, [TABLE, 0, 1, 2, 3, 4])
+
+
+def test_non_interference_the_deck_order_beyond_the_turned_cards():
+    state = new_game(5, 14)
+    twin = copy.deepcopy(state)
+    twin["deck"][2:9] = list(reversed(state["deck"][2:9]))
+    twin["deck"][10:] = list(reversed(state["deck"][10:]))
+    play_both(state, twin, [TABLE, 0, 1, 2, 3, 4])
