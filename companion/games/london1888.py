@@ -727,7 +727,7 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
             "Unknown player.")
     require(not is_over(state), "The game is over.")
     current = _current(state)
-    require(actor == TABLE or actor == current
+    require(actor in (TABLE, current)
             or action.get("type") not in ("question", "black_market", "end_turn"),
             f"It is not your turn: {_who(state, current)} is playing." if current is not None
             else "It is not your turn: the round is over.")
