@@ -384,7 +384,10 @@ def _nights(board: Board, facts: Mapping[str, Any]) -> dict[int, Mapping[str, An
     for index, night in enumerate(_list(facts, "prior_nights")):
         if not isinstance(night, Mapping):
             raise FactsError(f"a finished night's facts must be an object, not {night!r}")
-        nights[_whole(night.get("night", index + 1), "a finished night", 1, 4)] = night
+        number = _whole(night.get("night", index + 1), "a finished night", 1, 4)
+        if number in nights:
+            raise FactsError(f"night {number} has two sets of facts")
+        nights[number] = night
     if "night" in facts:
         nights.setdefault(_whole(facts["night"], '"night"', 1, 4), facts)
     return nights
