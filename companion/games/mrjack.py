@@ -297,7 +297,9 @@ def _pick(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
             moriarty["row"].remove(previous)
             moriarty["removed"].append(previous)
             moriarty["current"] = None
-            _log(state, f"{CHARACTERS[previous]}'s card leaves the game.")
+            # Extension FAQ: the Barricade stays where it is when Joseph Lane's card goes.
+            barricade = " The Barricade stays where it is." if previous == "lane" else ""
+            _log(state, f"{CHARACTERS[previous]}'s card leaves the game.{barricade}")
         moriarty["pending"] = seat
 
 
@@ -747,10 +749,11 @@ def _setup_steps(state: State) -> list[str]:
 def _reminders(state: State) -> list[str]:
     """Game Play III. and IV. on the table: what to do with the physical pieces now."""
     if state["phase"] == "placement":
-        notes = []
         if state["moriarty"]:
-            notes.append("Professor Moriarty is in play: lay the 6 unused character cards "
-                         "face up in a row and the '?' token by the deck.")
+            notes = ["Professor Moriarty is in play: lay the 6 unused character cards "
+                     "face up in a row and the '?' token by the deck."]
+        else:
+            notes = ["Put the cards and tokens of the 6 unused characters back in the box."]
         if "lane" in state["characters"]:
             notes.append("Joseph Lane is in play: place the Barricade with his token.")
         return notes

@@ -598,10 +598,10 @@ def test_placement_reminds_of_the_barricade_and_moriarty_row():
     assert not set(state["moriarty"]["row"]) & set(state["characters"])
 
 
-def moriarty_game(seed: int = 25) -> dict:
-    state = london_game(seed, keep_jack=("moriarty", "pizer"), keep_detective=("madame", "lane"))
+def moriarty_game(seed: int = 25, detective=("madame", "lane")) -> dict:
+    state = london_game(seed, keep_jack=("moriarty", "pizer"), keep_detective=detective)
     state = keep(state, JACK, ["moriarty", "pizer"])
-    state = keep(state, DETECTIVE, ["madame", "lane"])
+    state = keep(state, DETECTIVE, detective)
     for _ in range(8):
         state = act(state, TABLE, "place", character=pending(state)[0])
     return state
@@ -653,6 +653,25 @@ def test_moriarty_impersonates_from_the_unused_row_until_his_next_activation():
     state = act(state, chooser, "impersonate", character="spring")
     assert mrjack.view(state, JACK)["moriarty"]["impersonates"]["name"] == "Spring-Heeled Man"
     assert names(mrjack.view(state, JACK)["moriarty"]["removed"]) == ["gull"]
+
+
+def test_moriarty_faq_the_barricade_stays_when_joseph_lanes_card_leaves():
+    state = play_until_moriarty(moriarty_game(27, detective=("madame", "abberline")))
+    state = act(state, state["moriarty"]["pending"], "impersonate", character="lane")
+    state = end_turn(play_cards(state))
+    state = play_until_moriarty(state)
+    assert state["moriarty"]["removed"] == ["lane"]
+    assert "Joseph Lane's card leaves the game. The Barricade stays where it is." in [
+        line["text"] for line in mrjack.view(state, TABLE)["log"]]
+
+
+def test_without_moriarty_the_unused_characters_go_back_in_the_box():
+    state = london_game(28, keep_jack=("madame", "pizer"), keep_detective=("gull", "spring"))
+    state = keep(keep(state, JACK, ["madame", "pizer"]), DETECTIVE, ["gull", "spring"])
+    assert state["moriarty"] is None
+    assert mrjack.view(state, TABLE)["reminders"] == [
+        "Put the cards and tokens of the 6 unused characters back in the box."]
+    assert mrjack.view(state, TABLE)["moriarty"] is None
 
 
 def test_moriarty_activated_four_times_has_always_a_character_to_impersonate():
