@@ -51,18 +51,21 @@ alley blocks) belong in that hook.
                       sorted ascending: the order Jack wrote them is secret],
      "moves": ["move" | "coach" | "alley", ... one per movement since the
                crime, a Coach is one entry; night 3's second crime is not one],
-     "clues": [{"circle": c, "after_move": k}, ...],
+     "clues": [{"circle": c, "after_move": k, "search": bool}, ...],
      "searched_empty": [{"circle": c, "after_move": k}, ...],
-     "failed_arrests": [circles],
+     "failed_arrests": [{"circle": c, "after_move": k}, ...],
+     "false_clues": bool (the False clues option is on),
      "blocked": [],
      "escapes": [nights on which Jack escaped],
      "prior_nights": [{"crime_scenes", "moves", "clues", "searched_empty",
-                       "failed_arrests"} for each finished night]}
+                       "failed_arrests", "false_clues"} for each finished night]}
 
 ``after_move`` is how many movements Jack had made that night when the
-question was asked. With the False clues option, "clues" also holds Jack's
-false clues, exactly as the table sees them (``view["options"]`` says whether
-the option is on).
+question was asked. A clue marker shows on the table exactly like any other;
+``"search": true`` says a detective's search found it, which the public log
+of searches shows anyway, and lets the deduction ignore Jack's false clues.
+(``failed_arrests`` entries are dated objects rather than bare circles so the
+deduction can use them: ``companion/deduction.py`` reads both.)
 """
 
 from __future__ import annotations
@@ -965,25 +968,27 @@ def _jack_private(state: State) -> dict[str, Any]:
 def public_facts(state: State) -> dict[str, Any]:
     """The public facts of this night and the finished ones, for the board's
     deduction (contract in the module docstring)."""
+    false_clues = state["options"]["false_clues"]
     return {
         "night": state["night"],
-        **_night_facts(_night(state)),
+        **_night_facts(_night(state), false_clues),
         "blocked": [],
         "escapes": [n["number"] for n in state["nights"] if n["escaped"]],
-        "prior_nights": [_night_facts(n) for n in state["nights"]
+        "prior_nights": [_night_facts(n, false_clues) for n in state["nights"]
                          if n["number"] < state["night"]],
     }
 
 
-def _night_facts(night: Mapping[str, Any]) -> dict[str, Any]:
+def _night_facts(night: Mapping[str, Any], false_clues: bool) -> dict[str, Any]:
     return {
         "crime_scenes": sorted(night["crimes"]),
         "moves": [m["kind"] for m in night["moves"]],
-        "clues": [{"circle": c["circle"], "after_move": c["after_move"]}
-                  for c in night["clues"]],
+        "clues": [{"circle": c["circle"], "after_move": c["after_move"],
+                   "search": not c["false"]} for c in night["clues"]],
         "searched_empty": [{"circle": e["circle"], "after_move": e["after_move"]}
                            for e in night["log"]
                            if e["action"] == "search" and not e["found"]],
-        "failed_arrests": [e["circle"] for e in night["log"]
-                           if e["action"] == "arrest" and not e["found"]],
+        "failed_arrests": [{"circle": e["circle"], "after_move": e["after_move"]}
+                           for e in night["log"] if e["action"] == "arrest" and not e["found"]],
+        "false_clues": false_clues,
     }

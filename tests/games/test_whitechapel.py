@@ -317,7 +317,7 @@ def test_worked_example_searching_99_then_100(hunting):
     assert "already acted" in refused(state, yellow, type="search", policeman="yellow",
                                       circle="120")
     facts = table["public_facts"]
-    assert facts["clues"] == [{"circle": 100, "after_move": 2}]
+    assert facts["clues"] == [{"circle": 100, "after_move": 2, "search": True}]
     assert facts["searched_empty"] == [{"circle": 99, "after_move": 2}]
     questions = wc.view(state, JACK)["jack"]["questions"]
     assert [(q["circle"], q["result"]) for q in questions] == [(99, "no clue"), (100, "clue")]
@@ -332,7 +332,8 @@ def test_worked_example_arrest_at_99_fails(hunting):
     line = wc.view(state, TABLE)["log"][-1]
     assert line["result"] == "not here" and set(line) == {
         "policeman", "action", "circle", "result", "after_move"}
-    assert wc.view(state, TABLE)["public_facts"]["failed_arrests"] == [99]
+    assert wc.view(state, TABLE)["public_facts"]["failed_arrests"] == [
+        {"circle": 99, "after_move": 1}]
     refused(state, yellow, type="arrest", policeman="yellow", circle="103")
 
 
@@ -561,7 +562,9 @@ def test_false_clues_earned_placed_like_clues_and_discarded_at_dawn():
     placed = act(state, JACK, type="false_clue", circle="150")
     table = wc.view(placed, TABLE)
     assert table["clues"][-1] == 150
-    assert table["public_facts"]["clues"][-1] == {"circle": 150, "after_move": 7}
+    assert table["public_facts"]["clues"][-1] == {"circle": 150, "after_move": 7,
+                                                  "search": False}
+    assert table["public_facts"]["false_clues"] is True
     assert wc.actions(placed, JACK) == []
     # Unused ones go at dawn: keep one, escape, and the next night starts with none.
     dawn = act(police_pass(state), JACK, type="escape")
@@ -686,7 +689,7 @@ def test_table_view_has_everything_the_issue_asks(hunting):
                                      "circles": [127]}]
     assert set(view["public_facts"]) == {"night", "crime_scenes", "moves", "clues",
                                          "searched_empty", "failed_arrests", "blocked",
-                                         "escapes", "prior_nights"}
+                                         "escapes", "prior_nights", "false_clues"}
     assert "sheet" not in view and view["reveal"] is None
     assert "90" not in json.dumps(view["public_facts"])
 

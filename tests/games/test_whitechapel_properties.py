@@ -16,7 +16,7 @@ from companion.games.base import TABLE, RuleError
 
 JACK = 0
 CIRCLES = range(wc.FIRST_CIRCLE, wc.LAST_CIRCLE + 1)
-FAST = settings(max_examples=40, deadline=None,
+FAST = settings(max_examples=20, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -256,3 +256,95 @@ def test_the_hideout_never_shows_before_the_end(seed, other):
     for viewer in (TABLE, 1, 2):
         assert wc.view(first, viewer) == wc.view(second, viewer)
         assert wc.actions(first, viewer) == wc.actions(second, viewer)
+
+
+# --- the public facts against the board's deduction ----------------------------------
+
+def shortest_step(board, start: int, goal: int) -> int | None:
+    """The first circle on a shortest road path from ``start`` to ``goal``."""
+    first: dict[int, int] = {n: n for n in board.neighbours(start)}
+    frontier = sorted(first)
+    while frontier and goal not in first:
+        reached = []
+        for here in frontier:
+            for n in sorted(board.neighbours(here)):
+                if n not in first and n != start:
+                    first[n] = first[here]
+                    reached.append(n)
+        frontier = reached
+    return first.get(goal)
+
+
+def board_walk(board, state: dict, r: random.Random) -> tuple[object, dict[str, str]]:
+    """A legal action on the real board, steering Jack home half of the time."""
+    phase = state["phase"]
+    night = current(state)
+    if phase == "hideout":
+        return JACK, {"type": "hideout", "circle": str(r.choice(
+            [n for n in board.numbers if board.is_legal_hideout(n)]))}
+    if phase == "women":
+        free = sorted(board.red - scenes(state))
+        marked = wc.NIGHTS[state["night"]]["marked"]
+        return JACK, {"type": "women", "circles": " ".join(map(str, r.sample(free, marked)))}
+    if phase == "blood":
+        victims = r.sample(night["women"], 2 if state["night"] == wc.DOUBLE_EVENT else 1)
+        return JACK, {"type": "kill", "circle": str(victims[0]),
+                      "circle2": str(victims[-1])}
+    if phase == "jack":
+        here = wc._location(night)
+        home = state["hideout"]
+        step = shortest_step(board, here, home)
+        if step == home and r.random() < 0.8:
+            return JACK, {"type": "escape"}
+        options = [("move", (n,)) for n in board.normal_moves(here)]
+        if "coach" in wc.actions(state, JACK):
+            options += [("coach", route) for route in board.coach_routes(here)]
+        if "alley" in wc.actions(state, JACK):
+            options += [("alley", (n,)) for n in board.alley_moves(here)]
+        kind, route = ("move", (step,)) if step and r.random() < 0.5 else \
+            r.choice(sorted(options))
+        fields = {"type": kind, "circle": str(route[0])}
+        if kind == "coach":
+            fields["circle2"] = str(route[1])
+        return JACK, fields
+    if phase == "police":
+        todo = [c for c in wc.POLICEMEN if c not in state["police"]["done"]]
+        if not todo or r.random() < 0.2:
+            return TABLE, {"type": "end_turn"}
+        near = sorted({n for c in wc._path(night) for n in board.neighbours(c)}
+                      - {c["circle"] for c in night["clues"]}
+                      - set(state["police"]["searched"]))
+        here = wc._location(night)
+        if r.random() < 0.1:
+            return TABLE, {"type": "arrest", "policeman": todo[0],
+                           "circle": str(r.choice(sorted(board.neighbours(here))))}
+        if "false_clue" in wc.actions(state, JACK) and r.random() < 0.5:
+            return JACK, {"type": "false_clue", "circle": str(r.choice(near))}
+        colour = state["police"]["searching"] or todo[0]
+        return TABLE, {"type": "search", "policeman": colour, "circle": str(r.choice(near))}
+    return random_action(state, r)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), false_clues=st.booleans())
+def test_deduction_from_public_facts_always_holds_jack(seed, false_clues):
+    from companion import deduction
+    from tests.boardfiles import real_board
+
+    board = real_board()
+    r = random.Random(seed)
+    state = new_game(seed, 3, false_clues, False)
+    for _ in range(300):
+        if wc.is_over(state):
+            break
+        actor, action = board_walk(board, state, r)
+        try:
+            state = wc.apply(state, actor, action, random.Random(0))
+        except RuleError:
+            continue
+        facts = wc.view(state, TABLE)["public_facts"]
+        night = current(state)
+        if state["phase"] in ("jack", "police") and night["crimes"]:
+            assert wc._location(night) in deduction.possible_positions(board, facts)
+        if facts["escapes"]:
+            assert state["hideout"] in deduction.candidate_hideouts(board, facts)
