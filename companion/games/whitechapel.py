@@ -31,7 +31,8 @@ over their patrols.
 
 Form fields (every value a string): ``circle``, ``circle2`` (a Coach's second
 circle, the double event's second crime), ``circles`` (the marked women,
-separated by spaces or commas), ``policeman`` (a colour), ``letter``.
+separated by spaces or commas; or ``woman1``..``womanN``), ``policeman`` (a
+colour), ``letter``.
 
 Escape is declared with the normal move that enters the hideout (action
 ``escape``: one tap, the circle defaults to the hideout), so Jack never has
@@ -422,9 +423,11 @@ def _hideout(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
 
 
 def _women(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """Hell 2: the marked women's circles, never on a crime scene (Hell 2, note)."""
+    """Hell 2: the marked women's circles, never on a crime scene (Hell 2, note).
+    Given as ``circles`` ("3 21 27") or one field each, ``woman1``..``womanN``."""
     marked = NIGHTS[state["night"]]["marked"]
-    text = str(action.get("circles", "") or "").strip()
+    text = str(action.get("circles", "") or "").strip() or " ".join(
+        str(action.get(f"woman{n}", "") or "") for n in range(1, marked + 1))
     fields = [f for f in re.split(r"[\s,;]+", text) if f]
     noun = "circle" if marked == 1 else "circles"
     require(len(fields) == marked,

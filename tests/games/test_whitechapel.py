@@ -194,7 +194,11 @@ def test_women_tokens_prompted_and_marked_circles_entered():
     assert "different" in refused(state, JACK, type="women", circles="3 3 27 65 84")
     assert "between 1" in refused(state, JACK, type="women", circles="3 21 27 65 999")
     refused(state, 1, type="women", circles="3 21 27 65 84")
+    one_each = act(state, JACK, type="women", woman1="3", woman2="21", woman3="27",
+                   woman4="65", woman5="84")
+    assert "5 circles" in refused(state, JACK, type="women", woman1="3", woman2="21")
     state = act(state, JACK, type="women", circles="3, 21,27  65;84")
+    assert one_each == state
     assert state["nights"][0]["women"] == [3, 21, 27, 65, 84]
     assert state["phase"] == "patrols"
 
