@@ -1,0 +1,263 @@
+"""London 1888 through the Flask client: setup form, phones, the table screen, refusals,
+a full game to an outcome, and non-interference on the rendered pages."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+
+from companion import tables
+from companion.games import london1888 as game
+from companion.games.base import TABLE
+from tests.noninterference import all_viewers, assert_indistinguishable, play_both
+from tests.webflow import Device, create_table, seated_table
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
+FORM = game.form_from(game.default_options())
+
+
+def table_of(app, code):
+    with app.app_context():
+        from companion.db import get_db
+
+        return tables.get_table(get_db(), code)
+
+
+def state_of(app, code):
+    return table_of(app, code)["state"]
+
+
+def new_table(app, names=NAMES, **changes):
+    return seated_table(app, game.NAME, names, **{**FORM, **changes})
+
+
+def role_on(page: str) -> str:
+    found = re.search(r"data-role>([^<]+)<", page)
+    assert found, "the phone shows no role"
+    return found.group(1)
+
+
+def jack_of(state: dict) -> int:
+    return next(seat for seat, line in enumerate(state["lines"]) if "jack" in line)
+
+
+def end_turns_until(app, laptop, seat: int) -> None:
+    """The host ends turns (and rounds) until ``seat`` is to play, decision untaken."""
+    for _ in range(20):
+        state = state_of(app, laptop.code)
+        current = game.view(state, TABLE)["current"]
+        if current == seat and not state["decided"]:
+            return
+        kind = "end_turn" if current is not None else "next_round"
+        assert laptop.table_act(kind).status_code == 303
+    raise AssertionError("the seat never got a turn")
+
+
+# --- the setup form ------------------------------------------------------------------
+
+def test_the_new_table_form_shows_the_options_prefilled(app):
+    page = Device(app).get("/new/london1888").text
+    assert 'name="absinthe" checked' in page
+    assert "Murder I\nMurder II" in page and "Manifestation\nResignation\nEvent 3" in page
+    for seat in range(5, 9):
+        assert f'name="character_{seat}"' in page
+
+
+def test_options_are_parsed_labelled_and_remembered(app):
+    events = "\n".join(["Demo", "Quit"] + [f"E{n}" for n in range(3, 16)])
+    laptop = create_table(app, game.NAME, 6, **{**FORM, "event_cards": events,
+                                                  "character_5": "Netley",
+                                                  "character_6": "Godley"})
+    screen = laptop.screen().text
+    for label in ("Abberline", "Lusk", "Gull", "Warren", "Netley", "Godley"):
+        assert label in screen
+    page = laptop.get("/new/london1888").text
+    assert "Demo\nQuit\nE3" in page
+    assert '<option value="Netley" selected>' in page
+
+
+def test_bad_options_get_a_message_and_no_table(app):
+    laptop = Device(app)
+    response = laptop.post("/new/london1888", {**FORM, "players": "6",
+                                               "character_6": "Godley"})
+    assert response.status_code == 422
+    assert "choose different characters" in response.text
+    response = laptop.post("/new/london1888", {**FORM, "players": "5",
+                                               "murder_cards": "One\nTwo"})
+    assert response.status_code == 422 and "exactly 5 Murder card names" in response.text
+
+
+# --- phones and the table screen ----------------------------------------------------
+
+def test_each_phone_shows_its_own_role_behind_peek_and_no_position(app):
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    jack = jack_of(state)
+    for seat, phone in enumerate(phones):
+        page = phone.phone().text
+        assert 'data-peek' in page
+        assert role_on(page) == ("Jack the Ripper" if seat == jack else "Innocent")
+        assert "l88-card down" in page and "l88-kind" not in page
+    screen = laptop.screen().text
+    assert "data-role" not in screen and "l88-kind" not in screen
+    assert 'data-setup open' in screen and "Scotland Yard" in screen
+    assert "Henry Irving" not in screen  # Mansfield is not at a five-player table
+
+
+def test_question_from_the_phone_reveals_to_everyone(app):
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    kind = state["lines"][2][3]
+    response = phones[0].act("question", target=2, position_4="on")
+    assert response.status_code == 303
+    name = game.CARD_NAMES[kind]
+    for page in [laptop.screen().text] + [phone.phone().text for phone in phones]:
+        assert "data-last-reveal" in page and f"card 4 is <b>{name}</b>" in page
+    assert "data-decision" not in phones[0].phone().text
+
+
+def test_refusals_change_nothing(app):
+    laptop, phones = new_table(app)
+    version = laptop.version()
+    cases = [
+        (phones[1].act("question", target=2, position_1="on"), 422, "not your turn"),
+        (phones[0].act("question", target=0, position_1="on"), 422, "question yourself"),
+        (phones[0].act("question", target=1, position_7="on"), 422, "numbered 1 to 5"),
+        (phones[0].act("question", target=1, position_1="on", position_2="on"), 422,
+         "only one card"),
+        (phones[0].act("question", target=9, position_1="on"), 422, "not a player"),
+        (phones[0].act("next_round"), 422, "not something you can do"),
+        (laptop.table_act("next_round"), 422, "has not finished their turn"),
+        (laptop.table_act("record_outcome", result="innocents"), 422, "not been discovered"),
+        (laptop.table_act("record_outcome", result="jack_suicide"), 422, "only once"),
+        (laptop.table_act("arrest", target=3, by="card"), 422, "Warren cannot be arrested"),
+        (phones[0].table_act("end_turn"), 403, ""),
+        (phones[0].act("question", version=version - 1, target=1, position_1="on"), 409,
+         "moved on"),
+    ]
+    for response, status, message in cases:
+        assert response.status_code == status, response.text[:300]
+        assert message in response.text
+    assert laptop.version() == version
+    assert not any(any(row) for row in state_of(app, laptop.code)["revealed"])
+
+
+def test_prison_two_cards_and_prisoners(app):
+    laptop, phones = new_table(app)
+    assert laptop.table_act("arrest", target=2, by="abberline").status_code == 303
+    assert "In prison" in laptop.screen().text
+    refused = phones[0].act("question", target=2, position_1="on")
+    assert refused.status_code == 422 and "Choose two" in refused.text
+    third = phones[0].act("question", target=2, position_1="on", position_2="on",
+                          position_3="on")
+    assert third.status_code == 422 and "not more" in third.text
+    assert phones[0].act("question", target=2, position_1="on",
+                         position_5="on").status_code == 303
+    assert state_of(app, laptop.code)["revealed"][2] == [True, False, False, False, True]
+
+
+def test_dead_player_phone_says_so_and_cannot_be_questioned(app):
+    laptop, phones = new_table(app)
+    assert laptop.table_act("mark_dead", target=3).status_code == 303
+    assert "never be revealed" in phones[3].phone().text
+    refused = phones[0].act("question", target=3, position_1="on")
+    assert refused.status_code == 422 and "never revealed" in refused.text
+
+
+def test_a_full_game_to_the_fifth_murder_with_points_and_the_reveal(app):
+    laptop, phones = new_table(app)
+    phones[0].act("question", target=1, position_1="on")
+    for _ in range(200):
+        state = state_of(app, laptop.code)
+        table_view = game.view(state, TABLE)
+        if table_view["phase"] == "awaiting_outcome":
+            break
+        kind = "end_turn" if table_view["current"] is not None else "next_round"
+        current = table_view["current"]
+        if kind == "end_turn" and current is not None:
+            assert phones[current].act("end_turn").status_code == 303
+        else:
+            assert laptop.table_act(kind).status_code == 303
+    state = state_of(app, laptop.code)
+    murder_round = game.fifth_murder_round(state["deck"])
+    assert state["round"] == murder_round
+    screen = laptop.screen().text
+    assert "5 of 5" in screen and "Record the outcome" in screen
+    jack = jack_of(state)
+    helper = (jack + 1) % 5
+    response = laptop.table_act("record_outcome", result="jack_fifth_murder",
+                                **{f"accomplice_{helper}": "on"})
+    assert response.status_code == 303
+    assert table_of(app, laptop.code)["status"] == "over"
+    summary = game.outcome_summary(state_of(app, laptop.code))
+    assert summary["murder_round"] == murder_round and summary["discovered"] is False
+    for page in (laptop.screen().text, phones[2].phone().text):
+        assert "data-outcome" in page and "data-deck" in page
+        assert f'data-points-seat="{jack}">8<' in page
+        assert f'data-points-seat="{helper}">8<' in page
+        assert page.count("l88-kind") >= 25, "every line of suspicion is revealed"
+        for card in state["deck"]:
+            assert card["name"] in page
+    assert phones[0].act("end_turn").status_code == 409
+
+
+def test_innocents_win_after_discovering_and_arresting_jack(app):
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    jack = jack_of(state)
+    asker = 0 if jack != 0 else 1
+    end_turns_until(app, laptop, asker)
+    position = next(i + 1 for i, card in enumerate(state["lines"][jack]) if card == "jack")
+    assert phones[asker].act("question", target=jack,
+                             **{f"position_{position}": "on"}).status_code == 303
+    for page in (laptop.screen().text, phones[(jack + 2) % 5].phone().text):
+        assert "data-jack" in page and "Jack the Ripper is" in page
+    at_large = laptop.table_act("record_outcome", result="innocents")
+    assert at_large.status_code == 422 and "still at large" in at_large.text
+    laptop.table_act("mark_dead", target=jack, killer=asker)
+    assert laptop.table_act("record_outcome", result="innocents").status_code == 303
+    screen = laptop.screen().text
+    points = [int(p) for p in re.findall(r'data-points-seat="\d">(\d)<', screen)]
+    assert points == [0 if seat == jack else 1 for seat in range(5)]
+
+
+# --- non-interference on the rendered pages ------------------------------------------
+
+STEPS = [
+    (0, {"type": "question", "target": "2", "position_3": "on"}),
+    (0, {"type": "end_turn"}),
+    (TABLE, {"type": "arrest", "target": "2", "by": "abberline"}),
+    (1, {"type": "black_market", "target": "4", "position_1": "on"}),
+    (TABLE, {"type": "end_turn"}),
+    (2, {"type": "question", "target": "4", "position_2": "on"}),
+    (2, {"type": "end_turn"}),
+    (TABLE, {"type": "mark_dead", "target": "3", "killer": "4"}),
+    (4, {"type": "end_turn"}),
+    (TABLE, {"type": "next_round"}),
+]
+
+
+def dealt(seed: int) -> dict:
+    return game.setup(game.default_options(), NAMES, random.Random(seed))
+
+
+def test_nobody_can_tell_who_is_jack_among_two_unrevealed_players(app):
+    state = next(s for s in map(dealt, range(100)) if jack_of(s) == 0)
+    twin = copy.deepcopy(state)
+    role = next(i for i, card in enumerate(state["lines"][1]) if card == "innocent")
+    jack_slot = state["lines"][0].index("jack")
+    twin["lines"][0][jack_slot], twin["lines"][1][role] = "innocent", "jack"
+    for first, second in play_both(game, state, twin, STEPS):
+        assert_indistinguishable(app, game, first, second, [TABLE, 2, 3, 4])
+
+
+def test_nobody_can_tell_unrevealed_positions_or_unturned_cards(app):
+    state = dealt(5)
+    twin = copy.deepcopy(state)
+    for seat in (0, 1, 3):  # never revealed in STEPS
+        twin["lines"][seat] = list(reversed(state["lines"][seat]))
+    twin["deck"][1:9] = list(reversed(state["deck"][1:9]))
+    twin["deck"][10:] = list(reversed(state["deck"][10:]))
+    for first, second in play_both(game, state, twin, STEPS):
+        assert_indistinguishable(app, game, first, second, all_viewers(5))
