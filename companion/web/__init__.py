@@ -7,6 +7,8 @@ import gzip
 import hmac
 import logging
 import secrets
+import traceback
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, current_app, render_template, request, session
@@ -76,8 +78,11 @@ def _handle_http_error(error: HTTPException) -> Response:
 
 
 def _handle_unexpected(error: Exception) -> Response:
-    # Logged without the request's URL or form: either could hold a seat token.
-    log.error("unexpected error: %s", error.__class__.__name__, exc_info=error)
+    # Logged as the error's kind and where it happened, never its message, the URL or
+    # the form: any of those could hold a seat token or a secret of the game.
+    frames = traceback.extract_tb(error.__traceback__)
+    where = " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames[-4:]))
+    log.error("unexpected %s at %s", error.__class__.__name__, where)
     return error_page(500)
 
 
@@ -97,7 +102,7 @@ def _secure(response: Response) -> Response:
 
 def _compress(response: Response) -> Response:
     static = request.path.startswith("/static/")
-    if ((response.is_streamed and not static) or response.status_code < 200 or response.status_code >= 300
+    if ((response.is_streamed and not static) or not 200 <= response.status_code < 300
             or "gzip" not in request.headers.get("Accept-Encoding", "")
             or response.mimetype not in COMPRESSIBLE
             or "Content-Encoding" in response.headers):

@@ -422,3 +422,32 @@ def test_html_component_swaps_carry_the_version(app):
     assert component.lstrip().startswith("<main") and "<html" not in component
     assert version_of(component) == laptop.version()
     assert csrf_of(component) == ann.csrf
+
+
+def test_an_unexpected_error_is_a_friendly_500_and_logs_no_secret(app, caplog):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    secret = str(state_of(app, laptop.code)["state"]["secrets"][1])
+    game = app.config["GAMES"]["tally"]
+    original = game.view
+
+    def broken(*_args):
+        raise ValueError(f"secret {secret} in a message")
+
+    game.view = broken
+    try:
+        with caplog.at_level("ERROR"):
+            response = ann.phone()
+    finally:
+        game.view = original
+    assert response.status_code == 500 and "Nothing was changed" in response.text
+    assert secret not in response.text
+    assert "unexpected ValueError" in caplog.text and secret not in caplog.text
+    assert laptop.code not in caplog.text
+
+
+def test_host_on_a_phone_gets_a_link_to_the_table_screen(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    laptop.host("hand-host", seat=0)
+    assert f'href="/t/{laptop.code}"' in ann.phone().text
+    screen = ann.screen().text
+    assert "data-host-controls" in screen and "Skip this turn" in screen
