@@ -20,15 +20,16 @@ that ``parse_options(form_from(options), count) == options``):
     (its value once known, so it need not be typed again). The four names
     the rulebook gives must be among them, since "Special Rules for 2 or 3
     Players" removes them by name; the other eight are the table's to name.
-``first_reporter``
-    The start player ("for example, the youngest player"): a seat number
-    ``1``..``count``, or ``random``.
 
-Options are ``{"story_names": [12 names], "story_points": {name: points},
-"first_reporter": "1".."6" | "random"}``. Point values typed during a game
-are kept per card name; ``options_for_next_game`` hands them back so that a
-table's remembered options never ask for the same value twice (RULINGS:
-"entered from the card the first time, remembered per table's deck").
+Options are ``{"story_names": [12 names], "story_points": {name: points}}``;
+they do not depend on the number of players, since a table may lose an empty
+seat after its options were set. Point values typed during a game are kept
+per card name; ``options_for_next_game`` hands them back so that a table's
+remembered options never ask for the same value twice (RULINGS: "entered from
+the card the first time, remembered per table's deck").
+
+The start player ("for example, the youngest player") is chosen at the table
+once everyone is seated: the game's first action, ``start_player``.
 """
 
 from __future__ import annotations
@@ -106,8 +107,8 @@ GLOSSES: dict[str, str] = {
 """English glosses the rulebook gives for German card names (Action Cards).
 It glosses no Story card, so story names are shown in German only."""
 
-RANDOM_FIRST = "random"
-ACTION_TYPES = ("print", "end_turn", "u_haft", "reporterteam", "took_back")
+RANDOM_START = "random"
+ACTION_TYPES = ("start_player", "print", "end_turn", "u_haft", "reporterteam", "took_back")
 
 
 # --- seats and options -----------------------------------------------------
@@ -118,16 +119,15 @@ def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
 
 
 def default_options() -> dict[str, Any]:
-    """The rulebook's story names (and placeholders), no values known, seat 1 starts."""
-    return {"story_names": list(DEFAULT_STORIES), "story_points": {}, "first_reporter": "1"}
+    """The rulebook's story names (and placeholders), no point values known yet."""
+    return {"story_names": list(DEFAULT_STORIES), "story_points": {}}
 
 
 def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
-    """The options from the setup form's ``stories`` and ``first_reporter`` fields."""
+    """The options from the setup form's ``stories`` field."""
     _check_count(count)
     names, points = _parse_stories(form.get("stories"))
-    first = parse_choice(form.get("first_reporter"), _first_choices(count), "start player")
-    return {"story_names": names, "story_points": points, "first_reporter": first}
+    return {"story_names": names, "story_points": points}
 
 
 def form_from(options: Mapping[str, Any]) -> dict[str, str]:
@@ -135,23 +135,18 @@ def form_from(options: Mapping[str, Any]) -> dict[str, str]:
     points = options.get("story_points", {})
     lines = [f"{name} = {points[name]}" if name in points else name
              for name in options["story_names"]]
-    return {"stories": "\n".join(lines), "first_reporter": str(options["first_reporter"])}
+    return {"stories": "\n".join(lines)}
 
 
 def options_for_next_game(state: State) -> dict[str, Any]:
     """This game's options with every point value learnt so far, to remember per table."""
     return {"story_names": list(state["story_names"]),
-            "story_points": dict(state["story_points"]),
-            "first_reporter": state["first_reporter"]}
+            "story_points": dict(state["story_points"])}
 
 
 def _check_count(count: int) -> None:
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
             f"{TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS} reporters, not {count}.")
-
-
-def _first_choices(count: int) -> list[str]:
-    return [str(number) for number in range(1, count + 1)] + [RANDOM_FIRST]
 
 
 def _parse_stories(text: Any) -> tuple[list[str], dict[str, int]]:
@@ -181,10 +176,12 @@ def _parse_stories(text: Any) -> tuple[list[str], dict[str, int]]:
 # --- setup ------------------------------------------------------------------
 
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
-    """Set-up: shuffle the Story cards (less the 2/3-player removals), turn two face up."""
+    """Set-up: shuffle the Story cards (less the 2/3-player removals), turn two face up.
+
+    Nobody is active until the start player is chosen (``start_player``).
+    """
     count = len(players)
     _check_count(count)
-    first = parse_choice(options.get("first_reporter"), _first_choices(count), "start player")
     names = list(options["story_names"])
     removed = [name for name in names if name in REMOVED_STORIES.get(count, ())]
     deck = shuffled([name for name in names if name not in removed], rng)
@@ -193,14 +190,13 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "players": list(players),
         "story_names": names,
         "story_points": dict(options.get("story_points", {})),
-        "first_reporter": first,
         "removed": removed,
         "stories_in_play": len(names) - len(removed),
         "deck": deck,
         "current": current,
         "next": upcoming,
         "printed": [],
-        "active": rng.randrange(count) if first == RANDOM_FIRST else int(first) - 1,
+        "active": None,
         "turn": 0,
         "investigations": INVESTIGATIONS_PER_TURN,
         "prints_this_turn": 0,
@@ -213,7 +209,6 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
     if removed:
         state["log"].append(f"With {count} reporters these stories are out of the game: "
                             + ", ".join(f"“{name}”" for name in removed) + ".")
-    _start_turn(state, state["active"])
     return state
 
 
@@ -221,11 +216,17 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
-    """One action: print, end_turn, u_haft, reporterteam or took_back."""
+    """One action: start_player, print, end_turn, u_haft, reporterteam or took_back."""
     state = evolve(state)
     seat = _seat(state, actor)
     require(not state["over"], "The game is over: every story has been printed.")
     kind = require_type(action, ACTION_TYPES)
+    if kind == "start_player" or state["active"] is None:
+        require(kind == "start_player" and state["active"] is None,
+                "The start player is already chosen." if state["active"] is not None
+                else "First choose the start player (for example, the youngest).")
+        _start_player(state, action, rng)
+        return state
     if kind == "took_back":
         _took_back(state, seat)
         return state
@@ -249,6 +250,17 @@ def _seat(state: State, actor: Viewer) -> int | None:
             and 0 <= actor < len(state["players"]):
         return actor
     raise RuleError("Only the reporters at this table can do that.")
+
+
+def _start_player(state: State, action: Mapping[str, str], rng: random.Random) -> None:
+    """Course of the Game: "First a start player is chosen (for example, the youngest
+    player); he is the first active player". Anyone at the table may say who."""
+    choices = [str(seat) for seat in range(len(state["players"]))] + [RANDOM_START]
+    choice = parse_choice(action.get("seat"), choices, "start player")
+    seat = rng.randrange(len(state["players"])) if choice == RANDOM_START else int(choice)
+    how = "drawn at random" if choice == RANDOM_START else "chosen at the table"
+    state["log"].append(f"{_name(state, seat)} is the start player ({how}).")
+    _start_turn(state, seat)
 
 
 def _require_turn(state: State, seat: int | None, kind: str) -> None:
@@ -472,10 +484,11 @@ def _public_view(state: State) -> dict[str, Any]:
     return {
         "title": TITLE,
         "players": players,
+        "choosing_start": active is None,
         "turn_order": [{"seat": seat, "name": _name(state, seat)}
-                       for seat in seat_order(len(state["players"]), active)],
+                       for seat in seat_order(len(state["players"]), active or 0)],
         "active": None if state["over"] else active,
-        "active_name": None if state["over"] else _name(state, active),
+        "active_name": None if state["over"] or active is None else _name(state, active),
         "turn": state["turn"],
         "investigations": state["investigations"],
         "prints_this_turn": state["prints_this_turn"],
@@ -521,9 +534,14 @@ def _markers(state: State) -> list[dict[str, Any]]:
     return markers
 
 
+CHOOSE_START = "Who starts? Choose the start player (for example, the youngest player)."
+
+
 def _table_prompt(state: State) -> str:
     if state["over"]:
         return score(state)["headline"]
+    if state["active"] is None:
+        return CHOOSE_START
     return (f"{_name(state, state['active'])}'s turn: {state['investigations']} investigations "
             "(meld, draw or print) and 1 action.")
 
@@ -531,6 +549,8 @@ def _table_prompt(state: State) -> str:
 def _seat_prompt(state: State, seat: int) -> str:
     if state["over"]:
         return score(state)["headline"]
+    if state["active"] is None:
+        return CHOOSE_START
     if seat != state["active"]:
         return f"It is {_name(state, state['active'])}'s turn."
     left = state["investigations"] - state["prints_this_turn"]
@@ -554,6 +574,8 @@ def actions(state: State, viewer: Viewer) -> list[str]:
         return []
     if state["over"]:
         return []
+    if state["active"] is None:
+        return ["start_player"]
     allowed = []
     if seat is not None and state["takeback"][seat]:
         allowed.append("took_back")

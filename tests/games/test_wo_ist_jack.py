@@ -18,11 +18,13 @@ from companion.games.base import TABLE, RuleError
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"]
 
 
-def new_game(count: int = 3, seed: int = 1, **form: str) -> dict:
-    """A game set up the way the web layer does it: defaults -> form -> options -> setup."""
+def new_game(count: int = 3, seed: int = 1, start: int | None = 0, **form: str) -> dict:
+    """A game set up the way the web layer does it: defaults -> form -> options -> setup,
+    then (unless ``start`` is None) the table names the start player."""
     fields = {**game.form_from(game.default_options()), **form}
     options = game.parse_options(fields, count)
-    return game.setup(options, NAMES[:count], random.Random(seed))
+    state = game.setup(options, NAMES[:count], random.Random(seed))
+    return state if start is None else act(state, TABLE, type="start_player", seat=str(start))
 
 
 def act(state: dict, actor, **action: str) -> dict:
@@ -89,8 +91,7 @@ def test_default_options_are_the_rulebook_story_cards():
     for rulebook_name in ("Polizei tappt im Dunkeln", "Annie ermordet aufgefunden",
                           "Ist der Ripper in Amerika?", "Mordserie nimmt kein Ende"):
         assert rulebook_name in names
-    assert options["story_points"] == {}
-    assert options["first_reporter"] == "1"
+    assert options == {"story_names": list(game.DEFAULT_STORIES), "story_points": {}}
     assert game.default_options() is not game.default_options()
 
 
@@ -98,7 +99,7 @@ def test_default_options_are_the_rulebook_story_cards():
 def test_default_options_round_trip_through_the_form(count):
     options = game.default_options()
     form = game.form_from(options)
-    assert set(form) == {"stories", "first_reporter"}
+    assert set(form) == {"stories"}
     assert all(isinstance(value, str) for value in form.values())
     assert game.parse_options(form, count) == options
 
@@ -110,7 +111,7 @@ def test_renamed_stories_and_known_values_round_trip():
         "Doppelmord in Whitechapel = 4", "Brief an die Central News",
         "Der Ripper schreibt: From Hell = 6", "Mary Kelly tot", "Leather Apron verhaftet?",
         "", "Ein Messer im Hinterhof", "Bloodhounds on the trail", "Der Lusk-Brief = 1"]),
-        "first_reporter": "random"}
+        "csrf": "abc", "players": "5"}
     options = game.parse_options(form, 5)
     assert options["story_names"][0] == "Polizei tappt im Dunkeln"
     assert options["story_names"][4] == "Doppelmord in Whitechapel"
@@ -118,22 +119,22 @@ def test_renamed_stories_and_known_values_round_trip():
         "Polizei tappt im Dunkeln": 3, "Annie ermordet aufgefunden": 2,
         "Ist der Ripper in Amerika?": 5, "Doppelmord in Whitechapel": 4,
         "Der Ripper schreibt: From Hell": 6, "Der Lusk-Brief": 1}
-    assert options["first_reporter"] == "random"
+    assert set(options) == {"story_names", "story_points"}, "other posted fields are ignored"
     assert game.parse_options(game.form_from(options), 5) == options
 
 
 def with_story_line(index: int, line: str) -> dict[str, str]:
     names = list(game.DEFAULT_STORIES)
     names[index] = line
-    return {"stories": "\n".join(names), "first_reporter": "1"}
+    return {"stories": "\n".join(names)}
 
 
 @pytest.mark.parametrize(("form", "match"), [
-    ({"stories": "\n".join(game.DEFAULT_STORIES[:11]), "first_reporter": "1"},
+    ({"stories": "\n".join(game.DEFAULT_STORIES[:11])},
      r"exactly 12 story cards.*11 given"),
-    ({"stories": "\n".join([*game.DEFAULT_STORIES, "Story 13"]), "first_reporter": "1"},
+    ({"stories": "\n".join([*game.DEFAULT_STORIES, "Story 13"])},
      r"exactly 12 story cards.*13 given"),
-    ({"first_reporter": "1"}, r"exactly 12 story cards.*0 given"),
+    ({}, r"exactly 12 story cards.*0 given"),
     (with_story_line(11, "Story 5"), "must all be different"),
     (with_story_line(11, "x" * 61), "at most 60 characters"),
     (with_story_line(0, "Polizei tappt im Dunkel"), "must include “Polizei tappt im Dunkeln”"),
@@ -147,11 +148,6 @@ def with_story_line(index: int, line: str) -> dict[str, str]:
     (with_story_line(5, "= 4"), "needs its name before the “=”"),
     (with_story_line(5, "a = b = 4"), "cannot contain “=”"),
     (with_story_line(5, "a=b ="), "cannot contain “=”"),
-    ({"stories": "\n".join(game.DEFAULT_STORIES), "first_reporter": "4"},
-     "“4” is not a start player"),
-    ({"stories": "\n".join(game.DEFAULT_STORIES), "first_reporter": "0"},
-     "“0” is not a start player"),
-    ({"stories": "\n".join(game.DEFAULT_STORIES)}, "Please choose the start player"),
 ])
 def test_bad_setup_forms_are_refused_clearly(form, match):
     with pytest.raises(RuleError, match=match):
@@ -218,18 +214,53 @@ def test_the_shuffle_comes_from_the_rng_and_the_first_two_are_face_up():
     assert state["current"] != state["next"]
 
 
-def test_start_player_from_the_options():
-    assert new_game(4, first_reporter="3")["active"] == 2
-    assert new_game(4)["active"] == 0
-    starts = {new_game(4, seed, first_reporter="random")["active"] for seed in range(30)}
+def test_nobody_plays_until_the_start_player_is_chosen():
+    state = new_game(4, start=None)
+    assert state["active"] is None
+    for viewer in (TABLE, 0, 1, 2, 3):
+        assert game.actions(state, viewer) == ["start_player"]
+        shown = game.view(state, viewer)
+        assert shown["choosing_start"] and shown["active_name"] is None
+        assert shown["prompt"] == ("Who starts? Choose the start player (for example, the "
+                                   "youngest player).")
+    refused(state, 0, "First choose the start player", type="print", story=state["current"],
+            points="3")
+    refused(state, TABLE, "First choose the start player", type="end_turn")
+    refused(state, 1, "First choose the start player", type="u_haft", target="2")
+    for bad in ("4", "-1", "Anna", "", "1.0"):
+        refused(state, TABLE, "start player", type="start_player", seat=bad)
+    refused(state, TABLE, "Please choose the start player", type="start_player")
+
+
+def test_anyone_at_the_table_names_the_start_player():
+    state = new_game(4, start=None)
+    after = act(state, 3, type="start_player", seat="2")
+    assert after["active"] == 2 and after["turn"] == 1
+    assert "Cleo is the start player (chosen at the table)." in after["log"]
+    shown = game.view(after, TABLE)
+    assert not shown["choosing_start"] and shown["active_name"] == "Cleo"
+    assert [row["name"] for row in shown["turn_order"]] == ["Cleo", "Dora", "Anna", "Ben"]
+    refused(after, TABLE, "The start player is already chosen", type="start_player", seat="0")
+    assert "start_player" not in game.actions(after, TABLE)
+
+
+def test_the_start_player_can_be_drawn_at_random():
+    state = new_game(4, start=None)
+    starts = {game.apply(state, TABLE, {"type": "start_player", "seat": "random"},
+                         random.Random(seed))["active"] for seed in range(30)}
     assert starts == {0, 1, 2, 3}
+    drawn = game.apply(state, TABLE, {"type": "start_player", "seat": "random"},
+                       random.Random(5))
+    assert drawn["log"][-2].endswith("is the start player (drawn at random).")
 
 
-def test_setup_refuses_a_start_player_beyond_the_table():
-    options = game.parse_options(
-        {**game.form_from(game.default_options()), "first_reporter": "5"}, 5)
-    with pytest.raises(RuleError, match="start player"):
-        game.setup(options, NAMES[:3], random.Random(1))
+def test_options_do_not_depend_on_the_seat_count():
+    # A table set up for 5 may lose an empty seat before the start.
+    options = game.parse_options(game.form_from(game.default_options()), 5)
+    state = game.setup(options, NAMES[:4], random.Random(1))
+    assert state["stories_in_play"] == 12 and state["players"] == NAMES[:4]
+    state = game.setup(options, NAMES[:3], random.Random(1))
+    assert state["stories_in_play"] == 10
 
 
 def test_known_values_are_shown_on_the_face_up_cards():
@@ -372,7 +403,7 @@ def test_two_investigations_allow_two_prints_a_turn_not_three():
 # --- turns and the action cards that stay in front of a player --------------
 
 def test_turns_pass_clockwise_and_the_table_screen_can_pass_for_the_reporter():
-    state = new_game(4, first_reporter="3")
+    state = new_game(4, start=2)
     assert game.view(state, TABLE)["active_name"] == "Cleo"
     seen = []
     for _ in range(5):

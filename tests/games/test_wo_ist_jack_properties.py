@@ -34,9 +34,7 @@ def options_strategy(draw):
     valued = draw(st.lists(st.sampled_from(names), unique=True))
     points = {name: draw(st.integers(game.MIN_STORY_POINTS, game.MAX_STORY_POINTS))
               for name in valued}
-    count = draw(counts)
-    first = draw(st.sampled_from([*map(str, range(1, count + 1)), "random"]))
-    return count, {"story_names": list(names), "story_points": points, "first_reporter": first}
+    return draw(counts), {"story_names": list(names), "story_points": points}
 
 
 def new_game(count: int, seed: int, options: dict | None = None) -> dict:
@@ -62,6 +60,8 @@ def legal_move(state: dict, rnd: random.Random) -> tuple[object, dict] | None:
         action["story"] = state["current"]
         if state["current"] not in state["story_points"] or rnd.random() < 0.3:
             action["points"] = str(rnd.randint(game.MIN_STORY_POINTS, game.MAX_STORY_POINTS))
+    elif kind == "start_player":
+        action["seat"] = rnd.choice([*map(str, range(len(state["players"]))), "random"])
     elif kind == "u_haft":
         action["target"] = str(rnd.choice(
             [seat for seat in range(len(state["players"])) if seat != state["active"]]))
@@ -87,6 +87,9 @@ def check_invariants(state: dict) -> None:
     assert all(0 <= seat < count for seat in (entry["seat"] for entry in state["printed"]))
     assert 0 <= sum(state["u_haft"]) <= game.U_HAFT_COPIES
     assert min(state["u_haft"]) >= 0
+    if state["active"] is None:
+        assert state["turn"] == 0 and not state["printed"] and not any(state["u_haft"])
+        return
     assert 0 <= state["active"] < count
     if not game.is_over(state):
         assert state["u_haft"][state["active"]] == 0, "a reporter in U-Haft never plays"
@@ -149,7 +152,7 @@ def test_deals_respect_the_card_counts(count, seed):
     removed = set(game.REMOVED_STORIES.get(count, ()))
     assert set(state["removed"]) == removed
     assert len(state["deck"]) == state["stories_in_play"] - 2
-    assert state["printed"] == [] and state["turn"] == 1
+    assert state["printed"] == [] and state["turn"] == 0 and state["active"] is None
 
 
 @FAST
@@ -165,9 +168,11 @@ def test_options_round_trip_through_the_form(case):
 
 garbage_text = st.one_of(st.text(max_size=30), st.sampled_from(
     ["print", "end_turn", "u_haft", "reporterteam", "took_back", "-1", "0", "1", "5", "15",
-     "16", "9" * 30, "1e3", " 3 ", "", "None", "table", "current"]))
+     "16", "9" * 30, "1e3", " 3 ", "", "None", "table", "current", "random",
+     "start_player"]))
 garbage_action = st.dictionaries(
-    st.sampled_from(["type", "story", "points", "target", "x"]), garbage_text, max_size=4)
+    st.sampled_from(["type", "story", "points", "target", "seat", "x"]), garbage_text,
+    max_size=4)
 garbage_actor = st.one_of(st.integers(-3, 8), st.sampled_from([TABLE, "host", None, True]))
 
 
@@ -213,6 +218,8 @@ def test_non_interference_hidden_deck_order(count, seed, moves, keep, shuffler):
     shuffler.shuffle(tail)
     two["deck"][keep:] = tail
     rnd = random.Random(moves)
+    # Identically seeded, as two real tables would be: only the deck differs.
+    rng_one, rng_two = random.Random(seed), random.Random(seed)
     for _ in range(120):
         if one["next"] != two["next"]:
             break
@@ -222,5 +229,5 @@ def test_non_interference_hidden_deck_order(count, seed, moves, keep, shuffler):
         move = legal_move(one, rnd)
         if move is None:
             break
-        one = game.apply(one, move[0], move[1], rnd)
-        two = game.apply(two, move[0], move[1], rnd)
+        one = game.apply(one, move[0], move[1], rng_one)
+        two = game.apply(two, move[0], move[1], rng_two)
