@@ -1,0 +1,357 @@
+"""Mr. Jack through the Flask client: the setup form, phones and table screen, errors,
+and non-interference of the rendered pages."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+
+from companion import tables
+from companion.games import mrjack
+from companion.games.base import TABLE
+from tests.noninterference import assert_indistinguishable, play_both
+from tests.webflow import Device, create_table, seated_table
+
+JACK, DETECTIVE = mrjack.JACK, mrjack.DETECTIVE
+
+
+def state_of(app, code: str) -> dict:
+    with app.app_context():
+        from companion.db import get_db
+
+        return tables.get_table(get_db(), code)["state"]
+
+
+def due_phone(app, laptop, phones):
+    state = state_of(app, laptop.code)
+    current = state["round"]
+    return phones[current["order"][len(current["picks"])]], state
+
+
+def free_cards(state: dict) -> list[str]:
+    taken = {pick["character"] for pick in state["round"]["picks"]}
+    return [card for card in state["round"]["cards"] if card not in taken]
+
+
+def refused(app, laptop, response, status: int, message: str) -> None:
+    """A refused action: the right status, the message on the page, nothing changed."""
+    assert response.status_code == status, response.text
+    assert message in response.text
+    assert 'data-error' in response.text
+
+
+# --- the setup form ---------------------------------------------------------
+
+def test_new_table_form_offers_the_extension_and_remembers_it(app):
+    page = Device(app).get("/new/mrjack").text
+    assert 'name="london"' in page and "Mr. Jack London extension" in page
+    assert 'name="players" value="2"' in page
+    create_table(app, "mrjack", 2, london="on")
+    assert 'name="london" checked' in Device(app).get("/new/mrjack").text
+
+
+def test_a_table_for_three_is_refused(app):
+    response = Device(app).post("/new/mrjack", {"players": "3"})
+    assert response.status_code == 422
+
+
+# --- a base game through the phones ---------------------------------------------
+
+def test_jacks_phone_holds_the_alibi_behind_a_peek_and_the_detective_sees_none(app):
+    laptop, (jack, detective) = seated_table(app, "mrjack", ["Ann", "Bob"])
+    state = state_of(app, laptop.code)
+    alibi = mrjack.CHARACTERS[state["alibi"]]
+    page = jack.phone().text
+    assert re.search(r'data-peek.*data-secret-alibi>' + re.escape(alibi), page, re.S)
+    assert "data-secret-alibi" not in detective.phone().text
+    assert "data-secret-alibi" not in laptop.screen().text
+    screen = laptop.screen().text
+    assert "Setting up the board" in screen and 'data-turn>1<' in screen
+    for card in state["round"]["cards"]:
+        assert f'data-round-card="{card}"' in screen
+    # The detective chooses first in turn 1: his phone offers the four cards.
+    page = detective.phone().text
+    assert page.count('data-pick="') == 4
+    assert 'data-pick="' not in jack.phone().text
+
+
+def test_picks_out_of_turn_and_outside_the_four_are_refused_without_change(app):
+    laptop, (jack, detective) = seated_table(app, "mrjack", ["Ann", "Bob"])
+    state = state_of(app, laptop.code)
+    version = laptop.version()
+    refused(app, laptop, jack.act("pick", character=state["round"]["cards"][0]), 422,
+            "It is the detective&#39;s turn to choose a character.")
+    refused(app, laptop, detective.act("pick", character=state["deck"][0]), 422,
+            "is not one of the four face-up characters")
+    refused(app, laptop, detective.act("pick", character="<b>x</b>"), 422,
+            "is not a character you can choose here")
+    refused(app, laptop, laptop.table_act("pick", character=state["round"]["cards"][0]), 422,
+            "turn to choose a character")
+    assert laptop.version() == version and state_of(app, laptop.code) == state
+    assert detective.act("pick", character=state["round"]["cards"][0]).status_code == 303
+    stale = detective.act("pick", version=version, character=state["round"]["cards"][1])
+    assert stale.status_code == 409
+    assert laptop.version() == version + 1
+
+
+def play_turn(app, laptop, phones, answer: str = "seen", seen=()) -> None:
+    for _ in range(4):
+        phone, state = due_phone(app, laptop, phones)
+        assert phone.act("pick", character=free_cards(state)[0]).status_code == 303
+    assert phones[JACK].act("witness", answer=answer).status_code == 303
+    marks = {f"seen_{card}": "on" for card in seen}
+    assert phones[DETECTIVE].act("mark_seen", **marks).status_code == 303
+
+
+def test_a_whole_base_game_to_dawn_with_witness_calls(app):
+    laptop, phones = seated_table(app, "mrjack", ["Ann", "Bob"])
+    jack, detective = phones
+    for _ in range(4):
+        phone, state = due_phone(app, laptop, phones)
+        phone.act("pick", character=free_cards(state)[0])
+    # A witness answer from the detective, a double answer, marks before the answer.
+    refused(app, laptop, detective.act("mark_seen"), 422, "Wait for Jack")
+    refused(app, laptop, detective.act("witness", answer="seen"), 422, "Only Jack answers")
+    assert 'data-answer="not_seen"' in jack.phone().text
+    assert jack.act("witness", answer="not_seen").status_code == 303
+    refused(app, laptop, jack.act("witness", answer="seen"), 422, "already answered")
+    assert 'data-witness="not_seen"' in laptop.screen().text
+    suspects = state_of(app, laptop.code)["characters"]
+    assert detective.phone().text.count('data-seen="') == 8
+    assert detective.act("mark_seen", **{f"seen_{suspects[0]}": "on"}).status_code == 303
+    state = state_of(app, laptop.code)
+    assert state["cleared"] == [suspects[0]]
+    screen = laptop.screen().text
+    assert f'data-character="{suspects[0]}" data-suspect="no"' in screen
+    assert "remove the lit gaslight tile numbered 1" in screen
+    assert 'data-escape="possible"' in jack.phone().text
+    assert 'data-escape="possible"' in detective.phone().text
+    for _turn in range(2, 8):
+        play_turn(app, laptop, phones)
+    for _ in range(4):
+        phone, state = due_phone(app, laptop, phones)
+        phone.act("pick", character=free_cards(state)[0])
+    refused(app, laptop, detective.act("dawn"), 422, "Jack or the table screen")
+    assert "Dawn: end turn 8" in laptop.screen().text
+    assert laptop.table_act("dawn").status_code == 303
+    alibi = mrjack.CHARACTERS[state_of(app, laptop.code)["alibi"]]
+    for page in (laptop.screen().text, detective.phone().text, jack.phone().text):
+        assert 'data-outcome="Jack"' in page
+        assert "has not been caught" in page and alibi in page
+        assert "The whole game" in page and f"Jack&#39;s alibi card: {alibi}." in page
+
+
+def test_accusation_on_the_phone_ends_the_game_and_reveals_the_alibi(app):
+    laptop, (jack, detective) = seated_table(app, "mrjack", ["Ann", "Bob"])
+    state = state_of(app, laptop.code)
+    refused(app, laptop, jack.act("accuse", character=state["alibi"]), 422,
+            "Only the detective can accuse")
+    refused(app, laptop, detective.act("accuse", character=state["alibi"]), 422,
+            "Choose the character you play first")
+    detective.act("pick", character=state["round"]["cards"][0])
+    page = detective.phone().text
+    assert "Accuse a character" in page and page.count('data-confirm="Accuse') == 8
+    assert detective.act("accuse", character=state["alibi"]).status_code == 303
+    screen = laptop.screen().text
+    assert 'data-outcome="Detective"' in screen
+    assert f'data-alibi="{state["alibi"]}"' in screen
+    refused(app, laptop, detective.act("pick", character=state["round"]["cards"][1]), 409,
+            "This game is over.")
+
+
+def test_escape_after_seen_is_refused_then_allowed_after_not_seen(app):
+    laptop, phones = seated_table(app, "mrjack", ["Ann", "Bob"])
+    jack, detective = phones
+    play_turn(app, laptop, phones, answer="seen")
+    phone, state = due_phone(app, laptop, phones)
+    assert phone is jack
+    jack.act("pick", character=free_cards(state)[0])
+    refused(app, laptop, jack.act("escape"), 422, "after a &#39;not seen&#39; call")
+    assert "leaves the district" not in jack.phone().text
+    for _ in range(3):
+        phone, state = due_phone(app, laptop, phones)
+        phone.act("pick", character=free_cards(state)[0])
+    jack.act("witness", answer="not_seen")
+    detective.act("mark_seen")
+    for _ in range(2):                       # turn 3: the detective, then Jack
+        phone, state = due_phone(app, laptop, phones)
+        phone.act("pick", character=free_cards(state)[0])
+    assert "My character leaves the district" in jack.phone().text
+    assert jack.act("escape").status_code == 303
+    assert 'data-outcome="Jack"' in detective.phone().text
+
+
+def test_holmes_draws_an_alibi_card_seen_only_on_the_drawers_phone(app):
+    for _attempt in range(30):
+        laptop, phones = seated_table(app, "mrjack", ["Ann", "Bob"])
+        state = state_of(app, laptop.code)
+        if "holmes" in state["round"]["cards"]:
+            break
+    else:
+        raise AssertionError("Sherlock Holmes never came up in turn 1")
+    jack, detective = phones
+    detective.act("pick", character="holmes")
+    assert "data-draw-alibi" in detective.phone().text
+    assert detective.act("draw_alibi").status_code == 303
+    drawn = state_of(app, laptop.code)["alibi_draws"][0]["character"]
+    name = mrjack.CHARACTERS[drawn]
+    assert re.search(r"data-secret-draws>\s*<li>" + re.escape(name), detective.phone().text)
+    for page in (jack.phone().text, laptop.screen().text):
+        assert "data-secret-draws" not in page
+        assert "drew a card in secret" in page
+    assert detective.act("publish_alibi", character=drawn).status_code == 303
+    screen = laptop.screen().text
+    assert f"showed <b>{name}</b> (innocent)" in screen
+    assert f'data-character="{drawn}" data-suspect="no"' in screen
+
+
+# --- the extension: draft and placement ----------------------------------------
+
+def test_the_draft_and_placement_through_phones_and_table(app):
+    laptop, (jack, detective) = seated_table(app, "mrjack", ["Ann", "Bob"], london="on")
+    state = state_of(app, laptop.code)
+    jack_hand, detective_hand = state["draft"]["hands"]
+    page = jack.phone().text
+    assert all(f'data-keep="{card}"' in page for card in jack_hand)
+    assert not any(f'data-keep="{card}"' in page for card in detective_hand)
+    assert "data-keep=" not in laptop.screen().text
+    version = laptop.version()
+    three = {f"keep_{card}": "on" for card in jack_hand[:3]}
+    refused(app, laptop, jack.act("keep", **three), 422,
+            "Keep exactly 2 of your 5 characters (3 chosen)")
+    assert laptop.version() == version
+    assert jack.act("keep", **{f"keep_{card}": "on" for card in jack_hand[:2]}).status_code == 303
+    screen = laptop.screen().text
+    assert "Jack: has chosen 2 characters" in screen and "Detective: choosing" in screen
+    assert not any(mrjack.CHARACTERS[card] in screen for card in jack_hand)
+    assert "data-secret-kept" in jack.phone().text
+    assert detective.act("keep", **{f"keep_{card}": "on"
+                                     for card in detective_hand[3:]}).status_code == 303
+    screen = laptop.screen().text
+    assert "data-draft-revealed" in screen
+    for card in jack_hand[:2] + detective_hand[3:]:
+        assert mrjack.CHARACTERS[card] in screen
+    # Placement: detective 1, Jack 2, detective 1; then Jack 1, detective 2, Jack 1.
+    placers = []
+    for index in range(8):
+        state = state_of(app, laptop.code)
+        seat = state["round"]["order"][len(state["round"]["picks"])]
+        placers.append(seat)
+        card = free_cards(state)[0]
+        assert f'data-place="{card}"' in laptop.screen().text
+        other = (jack, detective)[1 - seat]
+        refused(app, laptop, other.act("place", character=card), 422, "turn to place")
+        device = laptop if index % 2 else (jack, detective)[seat]
+        act = device.table_act if device is laptop else device.act
+        assert act("place", character=card).status_code == 303
+    assert placers == [1, 0, 0, 1, 0, 1, 1, 0]
+    state = state_of(app, laptop.code)
+    assert state["phase"] == "play" and state["alibi"] in state["characters"]
+    assert "data-secret-alibi" in jack.phone().text
+    assert "data-secret-alibi" not in detective.phone().text
+
+
+def test_moriarty_impersonation_on_the_phone_and_table(app):
+    laptop, (jack, detective) = seated_table(app, "mrjack", ["Ann", "Bob"], london="on")
+    state = state_of(app, laptop.code)
+    # Whoever was dealt Professor Moriarty keeps him.
+    holder = 0 if "moriarty" in state["draft"]["hands"][0] else 1
+    phones = (jack, detective)
+    for seat in (0, 1):
+        hand = state["draft"]["hands"][seat]
+        keep = (["moriarty"] + [c for c in hand if c != "moriarty"])[:2] if seat == holder \
+            else hand[:2]
+        phones[seat].act("keep", **{f"keep_{card}": "on" for card in keep})
+    for _ in range(8):
+        state = state_of(app, laptop.code)
+        laptop.table_act("place", character=free_cards(state)[0])
+    assert "data-moriarty" in laptop.screen().text
+    for _ in range(20):
+        state = state_of(app, laptop.code)
+        if state["moriarty"]["pending"] is not None:
+            break
+        picks = state["round"]["picks"]
+        if len(picks) == 4:
+            jack.act("witness", answer="seen")
+            detective.act("mark_seen")
+            continue
+        phone, state = due_phone(app, laptop, phones)
+        free = free_cards(state)
+        phone.act("pick", character="moriarty" if "moriarty" in free else free[0])
+    chooser = phones[state["moriarty"]["pending"]]
+    other = phones[1 - state["moriarty"]["pending"]]
+    row = state["moriarty"]["row"]
+    assert all(f'data-impersonate="{card}"' in chooser.phone().text for card in row)
+    refused(app, laptop, other.act("impersonate", character=row[0]), 422, "first chooses whom")
+    assert chooser.act("impersonate", character=row[0]).status_code == 303
+    assert f'data-impersonates="{row[0]}"' in laptop.screen().text
+    assert f'data-impersonates="{row[0]}"' in other.phone().text
+
+
+# --- non-interference of the rendered pages ----------------------------------
+
+def alibi_twin(state: dict, card: str) -> dict:
+    twin = copy.deepcopy(state)
+    index = twin["alibi_deck"].index(card)
+    twin["alibi_deck"][index], twin["alibi"] = twin["alibi"], card
+    return twin
+
+
+def public_steps(state: dict) -> list[tuple]:
+    """A turn and a half of public actions that every twin accepts."""
+    steps, rng = [], random.Random(3)
+    for _ in range(7):
+        current = state["round"]
+        if len(current["picks"]) == 4:
+            actions = [(JACK, {"type": "witness", "answer": rng.choice(["seen", "not_seen"])}),
+                       (DETECTIVE, {"type": "mark_seen", f"seen_{current['cards'][0]}": "on"})]
+        else:
+            seat = current["order"][len(current["picks"])]
+            actions = [(seat, {"type": "pick", "character": free_cards(state)[0]})]
+        for actor, action in actions:
+            steps.append((actor, action))
+            state = mrjack.apply(state, actor, action, random.Random(7))
+    return steps
+
+
+def test_pages_do_not_depend_on_the_alibi_or_the_alibi_deck(app):
+    base = mrjack.setup({"london": False}, ["Ann", "Bob"], random.Random(5))
+    # Alibi and the bottom of the alibi deck trade places (no card is drawn here).
+    other = alibi_twin(base, base["alibi_deck"][-1])
+    other["alibi_deck"][:-1] = list(reversed(other["alibi_deck"][:-1]))
+    for state_a, state_b in play_both(mrjack, base, other, public_steps(base)):
+        assert_indistinguishable(app, mrjack, state_a, state_b, [TABLE, DETECTIVE])
+
+
+def test_draft_pages_hide_each_hand_and_choice_until_both_reveal(app):
+    base = mrjack.setup({"london": True}, ["Ann", "Bob"], random.Random(6))
+    jack_hand, detective_hand = base["draft"]["hands"]
+    # The table: another split of the ten cards.
+    split = copy.deepcopy(base)
+    split["draft"]["hands"] = [detective_hand, jack_hand]
+    assert_indistinguishable(app, mrjack, base, split, [TABLE])
+    # Jack: the detective keeps different cards (same hand, another order).
+    reordered = copy.deepcopy(base)
+    reordered["draft"]["hands"][DETECTIVE] = list(reversed(detective_hand))
+    keep_first_two = (DETECTIVE, {"type": "keep",
+                                  **{f"keep_{card}": "on" for card in detective_hand[:2]}})
+    keep_last_two = (DETECTIVE, {"type": "keep",
+                                 **{f"keep_{card}": "on" for card in detective_hand[3:]}})
+    state_a = mrjack.apply(base, *keep_first_two, random.Random(0))
+    state_b = mrjack.apply(reordered, *keep_last_two, random.Random(0))
+    assert state_a["draft"]["kept"] != state_b["draft"]["kept"]
+    assert_indistinguishable(app, mrjack, state_a, state_b, [TABLE, JACK])
+
+
+def test_pages_do_not_show_a_drawn_alibi_card_to_the_other_seat_or_table(app):
+    seed = next(seed for seed in range(50) if "holmes" in mrjack.setup(
+        {}, ["Ann", "Bob"], random.Random(seed))["round"]["cards"])
+    base = mrjack.setup({}, ["Ann", "Bob"], random.Random(seed))
+    other = copy.deepcopy(base)
+    other["alibi_deck"] = list(reversed(other["alibi_deck"]))
+    steps = [(DETECTIVE, {"type": "pick", "character": "holmes"}),
+             (DETECTIVE, {"type": "draw_alibi"})]
+    *_, (state_a, state_b) = play_both(mrjack, base, other, steps)
+    assert state_a["alibi_draws"] != state_b["alibi_draws"]
+    assert_indistinguishable(app, mrjack, state_a, state_b, [TABLE, JACK])
