@@ -801,9 +801,10 @@ def _prompt(state: State, phase: str, viewer: Viewer) -> str:
         if state["prison"][current] == SERVING:
             return ("Your turn, spent in PRISON: you may still question a visitor (never "
                     "another prisoner). End your turn when done.")
-        return ("Your turn: draw 2 ACTION cards, move, play ACTION cards, take one decision "
-                "(question a player on your space, the Black Market...), discard down to 2 "
-                "ACTION cards, then end your turn.")
+        limit = ("no hand limit for Abberline" if state["characters"][current] == "Abberline"
+                 else "discard down to 2 ACTION cards")
+        return (f"Your turn: draw 2 ACTION cards, move, play cards, take one decision, "
+                f"{limit}, then end your turn.")
     where = " (in PRISON)" if state["prison"][current] == SERVING else ""
     return f"Round {state['round']}: {_who(state, current)} is playing{where}."
 
