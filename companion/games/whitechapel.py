@@ -196,7 +196,7 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
             f"Letters from Whitechapel is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
     given = {c: str(form.get(f"policeman_{c}", "") or "").strip() for c in POLICEMEN}
     if not any(given.values()):
-        deal = even_deal(count)
+        deal = {}  # dealt evenly at setup, for however many seats remain by then
     else:
         missing = [c for c in POLICEMEN if not given[c]]
         require(not missing, "Please give every policeman to a detective "
@@ -752,6 +752,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     own policemen for seats 1..5; after the end, the sheet for everyone."""
     public = _public_view(state)
     public["actions"] = actions(state, viewer)
+    public["to_act"] = _policemen_to_act(state, viewer) if viewer != JACK else []
     if viewer == JACK:
         public["role"] = "jack"
         public["sheet"] = _sheet(state)
@@ -961,6 +962,7 @@ def _jack_private(state: State) -> dict[str, Any]:
         "hideout": state["hideout"],
         "location": _location(night),
         "women": list(night["women"]),
+        "marked_count": NIGHTS[state["night"]]["marked"],
         "false_clues_left": _false_clues_left(state),
         "letters_left": _letters_left(state) if state["options"]["letters"] else [],
         "questions": questions,

@@ -110,7 +110,10 @@ def test_protocol_constants():
 
 @pytest.mark.parametrize("count", range(2, 7))
 def test_even_deal_gives_every_detective_a_policeman(count):
-    deal = wc.parse_options({}, count)["policemen"]
+    options = wc.parse_options({}, count)
+    assert options["policemen"] == {}  # "deal evenly", remembered as such
+    assert wc.parse_options(wc.form_from(options), count) == options
+    deal = new_game(players=count)["policemen"]
     assert set(deal) == set(wc.POLICEMEN)
     per_seat = [sum(1 for s in deal.values() if s == seat) for seat in range(1, count)]
     assert min(per_seat) >= 1 and max(per_seat) - min(per_seat) <= 1
