@@ -717,14 +717,18 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     return listed + ["end_turn"]
 
 
+def _is_viewer(state: State, viewer: Any) -> bool:
+    """The table screen, or a seat position of this game."""
+    return viewer == TABLE or (isinstance(viewer, int) and not isinstance(viewer, bool)
+                               and 0 <= viewer < _count(state))
+
+
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
     """One action (see the module docstring for who may do what); a RuleError otherwise."""
     if not isinstance(action, Mapping):
         raise RuleError("That is not something you can do right now.")
-    require(actor == TABLE or (isinstance(actor, int) and not isinstance(actor, bool)
-                               and 0 <= actor < _count(state)),
-            "Unknown player.")
+    require(_is_viewer(state, actor), "Unknown player.")
     require(not is_over(state), "The game is over.")
     current = _current(state)
     require(actor in (TABLE, current)
@@ -806,15 +810,16 @@ def _prompt(state: State, phase: str, viewer: Viewer) -> str:
         return (f"Your turn: draw 2 ACTION cards, move, play cards, take one decision, "
                 f"{limit}, then end your turn.")
     where = " (in PRISON)" if state["prison"][current] == SERVING else ""
-    return f"Round {state['round']}: {_who(state, current)} is playing{where}."
+    last = (" Last round: the 5th murder has been discovered."
+            if phase == "last_round" else "")
+    return f"Round {state['round']}: {_who(state, current)} is playing{where}.{last}"
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The table screen shows public facts only; a phone adds its owner's role (never its
     position). After the outcome, every line and the whole event deck are revealed."""
     count = _count(state)
-    require(viewer == TABLE or (isinstance(viewer, int) and 0 <= viewer < count),
-            "Unknown player.")
+    require(_is_viewer(state, viewer), "Unknown player.")
     over = is_over(state)
     phase = _phase(state)
     current = _current(state)
@@ -920,6 +925,7 @@ def outcome_summary(state: State) -> dict[str, Any] | None:
          "jack": int,                  # Jack's seat (0-based)
          "accomplices": [int, ...],    # seats, sorted, never Jack's
          "players": int,               # number of seats
+         "characters": [str, ...],     # each seat's character, in seat order
          "round": int,                 # the round in which the game ended
          "points": [int, ...]}         # tournament points per seat (late undiscovered
                                        # 5th murder scored 8, the RULINGS default)
@@ -935,6 +941,7 @@ def outcome_summary(state: State) -> dict[str, Any] | None:
         "jack": _jack_seat(state),
         "accomplices": list(outcome["accomplices"]),
         "players": _count(state),
+        "characters": list(state["characters"]),
         "round": outcome["round"],
     }
     summary["points"] = tournament_points(summary, _count(state))

@@ -368,6 +368,7 @@ def test_the_fifth_murder_finishes_its_round_then_the_game_ends():
     table = game.view(state, TABLE)
     assert table["round"] == game.fifth_murder_round(state["deck"])
     assert table["murders"] == 5 and table["phase"] == "last_round"
+    assert "Last round" in table["prompt"]
     assert "next_round" not in game.actions(state, TABLE)
     state = finish_round(state)
     table = game.view(state, TABLE)
@@ -973,7 +974,8 @@ def test_outcome_summary_feeds_tournament_points_unchanged():
     state = reveal_role(state, 0, by=1)
     summary = game.outcome_summary(record(state, "jack_suicide", 4))
     assert set(summary) == {"winner", "how", "murder_round", "discovered", "jack",
-                            "accomplices", "players", "round", "points"}
+                            "accomplices", "players", "characters", "round", "points"}
+    assert summary["characters"] == ["Abberline", "Lusk", "Gull", "Warren", "Godley"]
     assert game.tournament_points(summary, summary["players"]) == summary["points"]
     assert json.loads(json.dumps(summary)) == summary
 
@@ -1009,6 +1011,9 @@ def test_unknown_viewer_is_refused():
         game.view(new_game(4), 4)
     with pytest.raises(RuleError):
         game.view(new_game(4), "host")
+    with pytest.raises(RuleError):
+        game.view(new_game(4), True)
+    refused(new_game(4), True, "Unknown player", type="end_turn")
 
 
 def swap_jack(state: dict, other: int) -> dict:
