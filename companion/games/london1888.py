@@ -848,7 +848,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "jack": None if known is None else {
             "seat": known, "label": _who(state, known),
             "how": "revealed" if _role_revealed(state, known) == JACK else "deduced",
-            "alive": state["alive"][known], "in_prison": _in_prison(state, known)},
+            "alive": state["alive"][known], "in_prison": _in_prison(state, known),
+            # Suicide is at home, in his starting residence (rulebook "Discovery of Jack").
+            "home": CHARACTERS[state["characters"][known]]["residence"]},
         "reveals": [{**reveal, "by_label": _who(state, reveal["by"]),
                      "target_label": _who(state, reveal["target"]),
                      "card_name": CARD_NAMES[reveal["card"]]}

@@ -452,6 +452,24 @@ def test_revealing_the_jack_card_discovers_jack():
     assert "SCALPEL" in game.view(state, TABLE)["log"][-1]["text"]
 
 
+def test_a_discovered_police_jack_goes_home_to_the_police_station():
+    """Rulebook example: Abberline or Godley as the Ripper must go to the Police Station."""
+    for seat in (0, 4):
+        state = reveal_role(seed_where(lambda s, seat=seat: jack_of(s) == seat), seat,
+                            by=(seat + 1) % 5)
+        assert game.view(state, TABLE)["jack"]["home"] == "the Police Station (Commissariat)"
+    state = reveal_role(seed_where(lambda s: jack_of(s) == 3), 3, by=1)
+    assert game.view(state, 3)["jack"]["home"] == "Scotland Yard"
+
+
+def test_eleven_rounds_when_the_other_murders_come_first():
+    """Rulebook example: if the 4 other Murder cards come before the 10th card, the game
+    ends after 11 rounds."""
+    state = seed_where(lambda s: sum(card["murder"] for card in s["deck"][:10]) == 5)
+    state = finish_round(play_to_fifth_murder(state))
+    assert state["round"] == 11 and game.view(state, TABLE)["phase"] == "awaiting_outcome"
+
+
 def test_jack_is_deduced_when_every_other_player_is_cleared():
     state = seed_where(lambda s: jack_of(s) == 1, count=4)
     for target, by in ((0, 2), (2, 0), (3, 0)):
