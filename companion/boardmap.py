@@ -1,0 +1,213 @@
+"""The board map of a Letters from Whitechapel page: what ``_map.html`` draws.
+
+Pure: a loaded ``Board`` and the page's view (``whitechapel.view``; never
+the state) in, a JSON-serialisable dict out. It only rearranges what the
+view already shows that viewer, so the map keeps the view's secret boundary:
+Jack's position, trail and hideout appear only on Jack's page (and on every
+page in the end-of-game reveal); the detectives' layers come from the view's
+``public_facts`` through ``companion.deduction``.
+
+Jack taps a circle (a link adding ``?to=N`` to his page, so no script is
+needed); the page then offers every way to get there as buttons: a normal
+move, a Coach through one of its first circles, an Alley, or the escape onto
+his hideout (issue #4, "Jack with a board"). Before the first night he taps
+his hideout, any circle but a red one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from companion.board import Board
+from companion.deduction import FactsError, candidate_hideouts, possible_positions
+
+MARGIN = 40
+"""Room around the circles a close-up frames, in board units."""
+MIN_SPAN = 320
+"""The narrowest close-up, so that a phone's map is never absurdly magnified."""
+RADIUS = 13
+"""Circle radius in board units (the real board's circles are about 30 apart)."""
+
+KIND_NAMES = {"move": "Move", "coach": "Coach", "alley": "Alley", "escape": "Escape"}
+
+
+@lru_cache(maxsize=8)
+def _drawing(board: Board) -> tuple[str, tuple[tuple[int, float, float, bool], ...]]:
+    """The roads as one SVG path, and the circles: drawn once per board."""
+    at = board.positions
+    roads = " ".join(f"M{at[a][0]:g} {at[a][1]:g}L{at[b][0]:g} {at[b][1]:g}"
+                     for a, b in sorted(board.roads))
+    circles = tuple((c.n, c.x, c.y, c.red) for c in board.circles)
+    return roads, circles
+
+
+def _frame(board: Board, focus: Iterable[int]) -> str:
+    """An SVG viewBox around ``focus`` (the whole board when it is empty)."""
+    points = [board.positions[n] for n in focus if board.has_circle(n)]
+    if not points:
+        points = list(board.positions.values())
+    left = min(x for x, _ in points) - MARGIN
+    right = max(x for x, _ in points) + MARGIN
+    top = min(y for _, y in points) - MARGIN
+    bottom = max(y for _, y in points) + MARGIN
+    width, height = right - left, bottom - top
+    if width < MIN_SPAN:
+        left -= (MIN_SPAN - width) / 2
+        width = MIN_SPAN
+    if height < MIN_SPAN:
+        top -= (MIN_SPAN - height) / 2
+        height = MIN_SPAN
+    return f"{left:g} {top:g} {width:g} {height:g}"
+
+
+def _picked(value: Any) -> int | None:
+    text = str(value or "").strip()
+    return int(text) if text.isdigit() and len(text) <= 6 else None
+
+
+def _segment(board: Board, a: int, b: int, **extra: Any) -> dict[str, Any]:
+    (x1, y1), (x2, y2) = board.positions[a], board.positions[b]
+    return {"x1": x1, "y1": y1, "x2": x2, "y2": y2, **extra}
+
+
+def _trail(board: Board, night: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The segments of one night's row: from the (last) crime scene, move by move."""
+    crimes = night.get("crimes") or []
+    if not crimes:
+        return []
+    segments = []
+    here = crimes[-1]
+    for move in night.get("moves", []):
+        for circle in move["circles"]:
+            if board.has_circle(here) and board.has_circle(circle):
+                segments.append(_segment(board, here, circle, kind=move["kind"],
+                                         night=night.get("night")))
+            here = circle
+    return segments
+
+
+def _jack_choices(board: Board, view: Mapping[str, Any]) -> dict[int, list[dict[str, Any]]]:
+    """Jack's legal destinations now: circle -> the actions that reach it."""
+    actions = view.get("actions", [])
+    jack = view.get("jack") or {}
+    choices: dict[int, list[dict[str, Any]]] = {}
+
+    def offer(circle: int, kind: str, fields: dict[str, int], label: str) -> None:
+        choices.setdefault(circle, []).append({"type": kind, "fields": fields, "label": label})
+
+    if "hideout" in actions:
+        for n in board.numbers:
+            if board.is_legal_hideout(n):
+                offer(n, "hideout", {"circle": n}, f"My hideout is {n}")
+        return choices
+    here = jack.get("location")
+    if here is None or not board.has_circle(here):
+        return choices
+    if "move" in actions:
+        for n in sorted(board.normal_moves(here)):
+            offer(n, "move", {"circle": n}, f"Move to {n}")
+    if "escape" in actions and jack.get("hideout") in board.normal_moves(here):
+        hideout = jack["hideout"]
+        offer(hideout, "escape", {"circle": hideout}, f"Escape: move to my hideout {hideout}")
+    if "coach" in actions:
+        for first, second in sorted(board.coach_routes(here)):
+            offer(second, "coach", {"circle": first, "circle2": second},
+                  f"Coach via {first} to {second}")
+    if "alley" in actions:
+        for n in sorted(board.alley_moves(here)):
+            offer(n, "alley", {"circle": n}, f"Alley to {n}")
+    return choices
+
+
+def _deduction(board: Board, view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The detectives' layers, when the table switched the deduction map on."""
+    options = view.get("options") or {}
+    facts = view.get("public_facts")
+    if not options.get("deduction_map") or not facts or view.get("role") == "jack":
+        return None
+    try:
+        possible = possible_positions(board, facts)
+        hideouts = candidate_hideouts(board, facts) if facts.get("escapes") else None
+    except FactsError as error:
+        return {"possible": [], "hideouts": None, "problem": str(error)}
+    return {"possible": sorted(possible),
+            "hideouts": sorted(hideouts) if hideouts is not None else None,
+            "problem": None}
+
+
+def map_context(board: Board, view: Mapping[str, Any],
+                pick: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Everything ``templates/games/whitechapel/_map.html`` draws for this view.
+
+    ``pick`` is the page's query (``request.args``): ``to`` is the circle Jack
+    tapped, whose ways to get there are offered as buttons.
+    """
+    roads, circles = _drawing(board)
+    role = view.get("role")
+    number = view.get("night")
+    marks: dict[int, set[str]] = {n: set() for n in board.numbers}
+
+    def mark(found: Iterable[int], name: str) -> None:
+        for n in found:
+            if n in marks:
+                marks[n].add(name)
+
+    for scenes in view.get("crime_scenes", []):
+        mark(scenes["circles"], "crime" if scenes["night"] == number else "old-crime")
+    mark(view.get("clues", []), "clue")
+    facts = view.get("public_facts") or {}
+    mark((e["circle"] for e in facts.get("searched_empty", [])), "searched")
+
+    trail: list[dict[str, Any]] = []
+    focus: set[int] = set()
+    jack = view.get("jack") or {}
+    sheet = view.get("reveal") or (view.get("sheet") if role == "jack" else None)
+    if sheet:
+        shown = sheet["nights"] if view.get("reveal") else [
+            n for n in sheet["nights"] if n["night"] == number]
+        for night in shown:
+            trail += _trail(board, night)
+            mark(night.get("crimes", []), "crime" if night["night"] == number else "old-crime")
+        if sheet.get("hideout") is not None:
+            mark([sheet["hideout"]], "hideout")
+    if role == "jack" and jack.get("location") is not None:
+        mark([jack["location"]], "jack")
+        focus.add(jack["location"])
+
+    choices = _jack_choices(board, view) if role == "jack" and not view.get("reveal") else {}
+    mark(choices, "dest")
+    picked = _picked((pick or {}).get("to"))
+    if picked not in choices:
+        picked = None
+    if picked is not None:
+        mark([picked], "picked")
+    exits = []
+    if choices and jack.get("location") is not None:
+        focus |= set(choices)
+        here = jack["location"]
+        exits = [_segment(board, here, n) for n in sorted(choices)
+                 if any(way["type"] in ("move", "escape") for way in choices[n])]
+
+    layers = _deduction(board, view)
+    if layers:
+        mark(layers["possible"], "possible")
+        mark(layers["hideouts"] or [], "candidate")
+        if role == "detective":
+            focus |= set(layers["possible"])
+
+    return {
+        "board": board.name,
+        "viewbox": _frame(board, focus if role != "table" else ()),
+        "radius": RADIUS,
+        "roads": roads,
+        "circles": [{"n": n, "x": x, "y": y, "red": red,
+                     "marks": " ".join(sorted(marks[n])), "tappable": n in choices}
+                    for n, x, y, red in circles],
+        "trail": trail,
+        "exits": exits,
+        "picked": picked,
+        "ways": choices.get(picked, []) if picked is not None else [],
+        "layers": layers,
+    }

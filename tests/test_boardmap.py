@@ -1,0 +1,238 @@
+"""The board map component: what each viewer's map shows, and its HTML.
+
+Views come from the real rules module (companion/games/whitechapel.py),
+played through a short first night on the real board.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from flask import render_template
+
+from companion.board import Board
+from companion.boardmap import map_context
+from companion.deduction import candidate_hideouts, possible_positions
+from companion.games import whitechapel
+from companion.games.base import TABLE
+from tests.boardfiles import real_board, tiny_board
+
+JACK, DETECTIVE = 0, 1
+
+
+@pytest.fixture(scope="module")
+def real() -> Board:
+    return real_board()
+
+
+def act(state, actor, **action):
+    return whitechapel.apply(state, actor, {k: str(v) for k, v in action.items()},
+                             random.Random(7))
+
+
+def first_night(board: Board, hideout: int = 90, deduction: bool = True):
+    """Jack kills on 65 and moves to 82; a search on 83 finds nothing; Jack to move."""
+    options = {**whitechapel.default_options(), "board": board.name}
+    state = whitechapel.setup(options, ["Jack", "Ann", "Bob"], random.Random(7))
+    state = act(state, JACK, type="hideout", circle=hideout)
+    state = act(state, JACK, type="women", circles="3 21 27 65 84")
+    state = act(state, TABLE, type="patrols_placed")
+    state = act(state, JACK, type="kill", circle=65)
+    state = act(state, JACK, type="move", circle=82)
+    state = act(state, TABLE, type="search", policeman="blue", circle=83)
+    state = act(state, TABLE, type="end_turn")
+    assert state["phase"] == "jack"
+    if deduction:
+        state["options"]["deduction_map"] = True
+    return state
+
+
+def view_of(state, viewer):
+    view = whitechapel.view(state, viewer)
+    # Until the rules module offers the table option, switch it on in the view.
+    view["options"]["deduction_map"] = state["options"].get("deduction_map", False)
+    return view
+
+
+def marked(context, mark: str) -> set[int]:
+    return {c["n"] for c in context["circles"] if mark in c["marks"].split()}
+
+
+def tappable(context) -> set[int]:
+    return {c["n"] for c in context["circles"] if c["tappable"]}
+
+
+# --- Jack's map ---------------------------------------------------------------------
+
+def test_jack_taps_only_legal_destinations(real):
+    context = map_context(real, view_of(first_night(real), JACK))
+    expected = (real.normal_moves(82) | real.coach_destinations(82) | real.alley_moves(82))
+    assert tappable(context) == marked(context, "dest") == expected
+    assert marked(context, "jack") == {82}
+    assert marked(context, "crime") == {65}
+    assert marked(context, "hideout") == {90}
+    assert [(s["kind"], s["x2"], s["y2"]) for s in context["trail"]] == [
+        ("move", *real.positions[82])]
+    assert {(s["x2"], s["y2"]) for s in context["exits"]} == {
+        real.positions[n] for n in real.normal_moves(82)}
+
+
+def test_a_tapped_circle_offers_every_way_to_get_there(real):
+    context = map_context(real, view_of(first_night(real), JACK), {"to": "83"})
+    assert context["picked"] == 83 and marked(context, "picked") == {83}
+    ways = [(w["type"], w["fields"]) for w in context["ways"]]
+    assert ("move", {"circle": 83}) in ways
+    assert ("alley", {"circle": 83}) in ways
+    coaches = {(w["fields"]["circle"], w["fields"]["circle2"]) for w in context["ways"]
+               if w["type"] == "coach"}
+    assert coaches == {route for route in real.coach_routes(82) if route[1] == 83}
+
+
+@pytest.mark.parametrize("to", ["", "abc", "-3", "999999999", "90", "82", None, "1e3"])
+def test_a_tap_on_no_destination_offers_nothing(real, to):
+    context = map_context(real, view_of(first_night(real), JACK), {"to": to})
+    assert context["picked"] is None and context["ways"] == []
+
+
+def test_every_way_is_an_action_the_rules_module_accepts(real):
+    state = first_night(real)
+    context = map_context(real, view_of(state, JACK), {"to": "83"})
+    for way in context["ways"]:
+        after = act(state, JACK, type=way["type"], **way["fields"])
+        assert after["nights"][0]["moves"][-1]["circles"][-1] == 83
+
+
+def test_escape_is_offered_when_the_hideout_is_one_road_away(real):
+    hideout = min(real.normal_moves(82) - real.red)
+    state = first_night(real, hideout=hideout)
+    context = map_context(real, view_of(state, JACK), {"to": str(hideout)})
+    kinds = [w["type"] for w in context["ways"]]
+    assert "escape" in kinds and "move" in kinds
+    after = act(state, JACK, type="escape", circle=hideout)
+    assert after["nights"][0]["escaped"]
+
+
+def test_jack_taps_his_hideout_before_the_first_night(real):
+    options = {**whitechapel.default_options(), "board": real.name}
+    state = whitechapel.setup(options, ["Jack", "Ann"], random.Random(7))
+    context = map_context(real, view_of(state, JACK), {"to": "90"})
+    assert tappable(context) == set(real.numbers) - real.red
+    assert [w["type"] for w in context["ways"]] == ["hideout"]
+    assert map_context(real, view_of(state, JACK), {"to": "3"})["ways"] == []  # red
+
+
+# --- the detectives' and the table's maps ----------------------------------------------
+
+@pytest.mark.parametrize("viewer", [TABLE, DETECTIVE])
+def test_the_detectives_map_shows_the_deduction_and_no_secret(real, viewer):
+    state = first_night(real)
+    view = view_of(state, viewer)
+    context = map_context(real, view, {"to": "83"})
+    assert marked(context, "possible") == possible_positions(real, view["public_facts"])
+    assert marked(context, "possible") == real.normal_moves(65) - {83}
+    assert marked(context, "searched") == {83}
+    assert not marked(context, "jack") and not marked(context, "hideout")
+    assert context["trail"] == [] and context["exits"] == []
+    assert not tappable(context) and context["ways"] == []
+
+
+def test_the_deduction_map_is_off_unless_the_table_switched_it_on(real):
+    state = first_night(real, deduction=False)
+    context = map_context(real, view_of(state, TABLE))
+    assert context["layers"] is None and not marked(context, "possible")
+
+
+def test_jack_does_not_get_the_deduction_layers(real):
+    assert map_context(real, view_of(first_night(real), JACK))["layers"] is None
+
+
+@pytest.mark.parametrize("viewer", [TABLE, DETECTIVE])
+def test_maps_of_two_games_differing_only_in_the_hideout_are_identical(real, viewer):
+    one = map_context(real, view_of(first_night(real, hideout=90), viewer), {"to": "90"})
+    other = map_context(real, view_of(first_night(real, hideout=12), viewer), {"to": "90"})
+    assert one == other
+
+
+def test_hideout_candidates_appear_after_an_escape(real):
+    hideout = min(real.normal_moves(82) - real.red)
+    state = act(first_night(real, hideout=hideout), JACK, type="escape", circle=hideout)
+    view = view_of(state, TABLE)
+    context = map_context(real, view)
+    assert hideout in marked(context, "candidate")
+    assert marked(context, "candidate") == candidate_hideouts(real, view["public_facts"])
+    assert context["layers"]["possible"] == []  # night 2 has no crime yet
+
+
+def test_the_reveal_draws_every_night_for_everyone(real):
+    state = first_night(real)
+    state["phase"] = "over"
+    state["outcome"] = {"winner": "detectives", "reason": "square15", "night": 1}
+    for viewer in (TABLE, DETECTIVE, JACK):
+        context = map_context(real, view_of(state, viewer))
+        assert marked(context, "hideout") == {90}
+        assert [s["kind"] for s in context["trail"]] == ["move"]
+        assert not tappable(context)
+
+
+def test_the_table_sees_the_whole_board_and_a_phone_a_close_up(real):
+    state = first_night(real)
+    left, top, right, bottom = real.bounds()
+    whole = [float(v) for v in map_context(real, view_of(state, TABLE))["viewbox"].split()]
+    assert whole[0] < left and whole[1] < top
+    assert whole[0] + whole[2] > right and whole[1] + whole[3] > bottom
+    close = [float(v) for v in map_context(real, view_of(state, JACK))["viewbox"].split()]
+    assert close[2] < whole[2] and close[3] < whole[3]
+    x, y = real.positions[82]
+    assert close[0] < x < close[0] + close[2] and close[1] < y < close[1] + close[3]
+
+
+def test_the_map_is_json_for_templates(real):
+    for viewer in (TABLE, DETECTIVE, JACK):
+        context = map_context(real, view_of(first_night(real), viewer), {"to": "83"})
+        assert json.loads(json.dumps(context)) == context
+
+
+def test_the_tiny_board_draws_too():
+    tiny = tiny_board()
+    view = {"role": "table", "night": 1, "options": {"deduction_map": True},
+            "crime_scenes": [{"night": 1, "circles": [6]}], "clues": [],
+            "public_facts": {"night": 1, "crime_scenes": [6], "moves": ["move"]}}
+    context = map_context(tiny, view)
+    assert marked(context, "possible") == {2, 5, 7, 10, 11}
+    assert len(context["circles"]) == len(tiny.numbers)
+    assert context["roads"].count("M") == len(tiny.roads)
+
+
+# --- the HTML ---------------------------------------------------------------------------
+
+def render(app, context) -> str:
+    with app.test_request_context("/"):
+        return render_template("games/whitechapel/_map.html", board_map=context,
+                               act_url="/t/ABCD/act", table={"version": 12, "code": "ABCD"})
+
+
+def test_the_map_renders_circles_links_and_forms(app, real):
+    context = map_context(real, view_of(first_night(real), JACK), {"to": "83"})
+    html = render(app, context)
+    assert html.count("<g class=\"circle") == len(real.numbers)
+    assert set(map(int, re.findall(r'<a href="\?to=(\d+)#map"', html))) == tappable(context)
+    assert 'data-circle="82"' in html and 'class="circle jack"' in html
+    forms = re.findall(r'<form method="post" action="/t/ABCD/act".*?</form>', html, re.S)
+    assert len(forms) == len(context["ways"])
+    assert all('name="version" value="12"' in form and 'name="csrf"' in form for form in forms)
+    assert any('name="type" value="coach"' in form and 'name="circle2" value="83"' in form
+               for form in forms)
+    # The Content-Security-Policy forbids inline scripts and styles.
+    assert "<script" not in html and "style=" not in html and "hx-on" not in html
+
+
+def test_the_detectives_map_renders_the_deduction(app, real):
+    context = map_context(real, view_of(first_night(real), TABLE))
+    html = render(app, context)
+    assert f"Jack can be on {len(context['layers']['possible'])} circles" in html
+    shown = set(map(int, re.search(r'data-possible="([\d ]*)"', html).group(1).split()))
+    assert shown == set(context["layers"]["possible"])
+    assert "<form" not in html and "<a href" not in html
