@@ -131,10 +131,13 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
 
 
 def form_from(options: Mapping[str, Any]) -> dict[str, str]:
-    """The setup form's fields filled in from ``options`` (the inverse of parse_options)."""
-    points = options.get("story_points", {})
+    """The setup form's fields filled in from ``options`` (the inverse of parse_options).
+
+    Remembered options from an older version may lack a key: the defaults fill it.
+    """
+    points = options.get("story_points") or {}
     lines = [f"{name} = {points[name]}" if name in points else name
-             for name in options["story_names"]]
+             for name in options.get("story_names") or DEFAULT_STORIES]
     return {"stories": "\n".join(lines)}
 
 

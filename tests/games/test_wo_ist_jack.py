@@ -104,6 +104,11 @@ def test_default_options_round_trip_through_the_form(count):
     assert game.parse_options(form, count) == options
 
 
+def test_the_form_survives_remembered_options_of_an_older_version():
+    form = game.form_from({"first_reporter": "1"})
+    assert game.parse_options(form, 4) == game.default_options()
+
+
 def test_renamed_stories_and_known_values_round_trip():
     form = {"stories": "\n".join([
         "  Polizei tappt im Dunkeln = 3 ", "Annie ermordet aufgefunden=2",

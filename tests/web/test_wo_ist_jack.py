@@ -1,0 +1,267 @@
+"""Wo ist Jack the Ripper through the Flask client: the setup form, the start player,
+printing, the action cards, every refusal, a full game to the score, and
+non-interference of the hidden story deck on the rendered pages."""
+
+from __future__ import annotations
+
+import copy
+import html
+import random
+
+import pytest
+
+from companion import tables
+from companion.games import wo_ist_jack as game
+from companion.games.base import TABLE
+from tests.noninterference import assert_indistinguishable, play_both
+from tests.webflow import Device, create_table, seated_table
+
+NAMES = ["Ann", "Bob", "Cy"]
+FORM = game.form_from(game.default_options())
+
+
+def state_of(app, code):
+    with app.app_context():
+        from companion.db import get_db
+
+        return tables.get_table(get_db(), code)["state"]
+
+
+def new_table(app, names=NAMES, start: int | None = 0, **changes):
+    laptop, phones = seated_table(app, game.NAME, names, **{**FORM, **changes})
+    if start is not None:
+        assert laptop.table_act("start_player", seat=start).status_code == 303
+    return laptop, phones
+
+
+def text(response) -> str:
+    return html.unescape(response.text)
+
+
+def refused(laptop, response, status: int, message: str) -> None:
+    """A refusal: the right status, the message on the page, and nothing changed."""
+    assert response.status_code == status, response.text
+    assert message in text(response)
+
+
+def print_current(app, laptop, phones, points=3):
+    state = state_of(app, laptop.code)
+    return phones[state["active"]].act("print", story=state["current"], points=points)
+
+
+# --- the setup form ----------------------------------------------------------
+
+def test_the_new_table_form_shows_the_story_cards(app):
+    page = Device(app).get(f"/new/{game.NAME}")
+    assert page.status_code == 200
+    body = text(page)
+    assert 'name="stories"' in body
+    for name in game.DEFAULT_STORIES:
+        assert name in body
+    assert "chosen at the table" in body
+
+
+def test_renamed_stories_and_values_are_remembered_for_the_next_table(app):
+    names = list(game.DEFAULT_STORIES)
+    names[4] = "Mary Kelly tot = 4"
+    create_table(app, game.NAME, 4, stories="\n".join(names))
+    body = text(Device(app).get(f"/new/{game.NAME}"))
+    assert "Mary Kelly tot = 4" in body
+    assert "Story 5" not in body
+
+
+@pytest.mark.parametrize(("stories", "message"), [
+    ("\n".join(game.DEFAULT_STORIES[:11]), "exactly 12 story cards"),
+    ("\n".join(["Story 13", *game.DEFAULT_STORIES[1:]]),
+     "must include “Polizei tappt im Dunkeln”"),
+    ("\n".join([*game.DEFAULT_STORIES[:11], "Story 11"]), "must all be different"),
+    ("\n".join([*game.DEFAULT_STORIES[:11], "Story 12 = -3"]), "between 1 and 15"),
+    ("\n".join([*game.DEFAULT_STORIES[:11], "Story 12 = 999"]), "between 1 and 15"),
+])
+def test_bad_story_lists_are_refused_and_create_nothing(app, stories, message):
+    laptop = Device(app)
+    response = laptop.post(f"/new/{game.NAME}", {"players": "3", "stories": stories})
+    assert response.status_code == 422
+    assert message in text(response)
+    with app.app_context():
+        from companion.db import get_db
+
+        assert tables.open_tables(get_db()) == []
+
+
+# --- playing -----------------------------------------------------------------
+
+def test_the_table_chooses_the_start_player_first(app):
+    laptop, phones = new_table(app, start=None)
+    screen = text(laptop.screen())
+    assert "Who starts?" in screen and "data-choose-start" in screen
+    assert "Who starts?" in text(phones[1].phone())
+    before = laptop.version()
+    refused(laptop, phones[0].act("end_turn"), 422, "First choose the start player")
+    refused(laptop, laptop.table_act("start_player", seat=7), 422,
+            "“7” is not a start player")
+    assert laptop.version() == before
+    assert phones[2].act("start_player", seat=1).status_code == 303
+    assert state_of(app, laptop.code)["active"] == 1
+    screen = text(laptop.screen())
+    assert "Bob's turn" in screen and "data-choose-start" not in screen
+
+
+def test_the_screens_show_current_and_next_but_not_the_deck(app):
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    for page in (laptop.screen(), *(phone.phone() for phone in phones)):
+        assert page.status_code == 200
+        body = text(page)
+        assert state["current"] in body and state["next"] in body
+        for hidden in state["deck"]:
+            assert hidden not in body
+    screen = text(laptop.screen())
+    assert "Polizei tappt im Dunkeln" in screen, "the 3-player removals are listed"
+    assert f"{len(state['deck'])} face-down" in screen
+
+
+def test_printing_on_the_phone_moves_the_stories_and_reminds_the_others(app):
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    phone_page = text(phones[0].phone())
+    assert "data-print-form" in phone_page and f"Print “{state['current']}”" in phone_page
+    assert "data-print-form" not in text(phones[1].phone())
+    response = print_current(app, laptop, phones, 4)
+    assert response.status_code == 303
+    after = state_of(app, laptop.code)
+    assert after["current"] == state["next"] and after["next"] == state["deck"][0]
+    screen = text(laptop.screen())
+    assert f"Ann printed “{state['current']}” for 4 points." in screen
+    for seat in (1, 2):
+        page = text(phones[seat].phone())
+        assert f"Ann printed “{state['current']}”: take one of your melded" in page
+        assert phones[seat].act("took_back").status_code == 303
+        assert "take one of your melded" not in text(phones[seat].phone())
+    assert "take one of your melded" not in text(phones[0].phone())
+
+
+@pytest.mark.parametrize(("points", "message"), [
+    ("-2", "between 1 and 15; -2 is not"), ("0", "between 1 and 15; 0 is not"),
+    ("100", "between 1 and 15; 100 is not"), ("drei", "whole number"),
+    ("", "Please enter the point value"), ("9" * 50, "between 1 and 15"),
+])
+def test_bad_point_values_are_refused_and_change_nothing(app, points, message):
+    laptop, phones = new_table(app)
+    before = laptop.version()
+    refused(laptop, print_current(app, laptop, phones, points), 422, message)
+    assert laptop.version() == before
+
+
+def test_printing_out_of_turn_and_stale_or_doubled_prints_are_refused(app):
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    before = laptop.version()
+    refused(laptop, phones[1].act("print", story=state["current"], points=3), 422,
+            "It is Ann's turn: only the active reporter can print a story.")
+    refused(laptop, laptop.table_act("print", story=state["current"], points=3), 422,
+            "Ann prints the story on their own phone.")
+    refused(laptop, phones[0].act("print", story=state["current"], points=3, version=before - 1),
+            409, "")
+    assert laptop.version() == before
+    assert phones[0].act("print", story=state["current"], points=3).status_code == 303
+    after = laptop.version()
+    # The same print again (say a double tap that raced the version): the story is gone.
+    refused(laptop, phones[0].act("print", story=state["current"], points=3), 422,
+            "is not the current story")
+    assert laptop.version() == after
+
+
+def test_turns_u_haft_and_reporterteam_from_the_table_and_the_phones(app):
+    laptop, phones = new_table(app)
+    refused(laptop, phones[1].act("end_turn"), 422, "It is Ann's turn, not yours")
+    assert laptop.table_act("u_haft", target=2).status_code == 303
+    screen = text(laptop.screen())
+    assert "Reporter in U-Haft" in screen and "Reporter in Detention" in screen
+    assert "Cy loses their next turn." in screen
+    assert "Cy loses their next turn." in text(phones[2].phone())
+    assert phones[0].act("reporterteam").status_code == 303
+    assert "Ann has one extra investigation from their next turn" in text(laptop.screen())
+    refused(laptop, phones[0].act("reporterteam"), 422, "already lies in front of Ann")
+    assert phones[0].act("end_turn").status_code == 303
+    assert laptop.table_act("end_turn").status_code == 303
+    state = state_of(app, laptop.code)
+    assert state["active"] == 0, "Cy lost the turn"
+    screen = text(laptop.screen())
+    assert "Cy is in U-Haft and loses this turn." in screen
+    assert "Cy loses their next turn." not in screen
+    assert "Ann's turn: 3 investigations" in screen
+    assert "Your turn: 3 investigations" in text(phones[0].phone())
+
+
+def test_a_phone_that_is_not_the_host_cannot_act_for_the_table(app):
+    laptop, phones = new_table(app)
+    before = laptop.version()
+    response = phones[1].table_act("end_turn")
+    assert response.status_code in (403, 404)
+    assert laptop.version() == before
+
+
+def test_a_full_game_to_the_reporter_of_the_year(app):
+    laptop, phones = new_table(app, ["Ann", "Bob"])
+    # 2 players, 8 stories: Ann prints 5 for 1 point, Bob 3 for 2 points.
+    script = [0, 1, 0, 1, 0, 1, 0, 0]
+    points = {0: 1, 1: 2}
+    for seat in script:
+        for _ in range(3):
+            state = state_of(app, laptop.code)
+            if state["active"] == seat and "print" in game.actions(state, seat):
+                break
+            assert phones[state["active"]].act("end_turn").status_code == 303
+        assert print_current(app, laptop, phones, points[seat]).status_code == 303
+    screen = text(laptop.screen())
+    assert "Ann is the Reporter of the Year with 7 points!" in screen
+    assert "Ann printed the most stories (5) and gets +2 story points." in screen
+    assert "Who printed what" in screen
+    for phone in phones:
+        assert "Ann is the Reporter of the Year with 7 points!" in text(phone.phone())
+    # A story after the end.
+    response = phones[0].act("print", story="Story 5", points=3)
+    assert response.status_code == 409 and "This game is over." in text(response)
+    assert "data-print-form" not in text(phones[0].phone())
+
+
+# --- non-interference on the rendered pages ---------------------------------
+
+def dealt(count: int, seed: int = 5) -> dict:
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:count]
+    state = game.setup(game.default_options(), names, random.Random(seed))
+    return game.apply(state, TABLE, {"type": "start_player", "seat": "0"}, random.Random(0))
+
+
+STEPS = [
+    (0, {"type": "u_haft", "target": "1"}),
+    (0, {"type": "reporterteam"}),
+    (0, {"type": "end_turn"}),
+    (TABLE, {"type": "end_turn"}),
+]
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 6])
+def test_nobody_can_tell_the_hidden_story_deck_order(app, count):
+    state = dealt(count)
+    twin = copy.deepcopy(state)
+    twin["deck"].reverse()
+    assert twin["deck"] != state["deck"]
+    viewers = [TABLE, *range(count)]
+    for first, second in play_both(game, state, twin, STEPS):
+        assert_indistinguishable(app, game, first, second, viewers)
+
+
+def test_nobody_can_tell_the_deck_order_beyond_what_printing_turned(app):
+    state = dealt(4)
+    twin = copy.deepcopy(state)
+    twin["deck"][2:] = reversed(twin["deck"][2:])
+    # The story field names the face-up cards, which both games share.
+    current = [state["current"], state["next"]]
+    steps = [(0, {"type": "print", "story": current[0], "points": "3"}),
+             (1, {"type": "took_back"}),
+             (0, {"type": "print", "story": current[1], "points": "2"}),
+             (0, {"type": "end_turn"})]
+    for first, second in play_both(game, state, twin, steps):
+        assert_indistinguishable(app, game, first, second, [TABLE, 0, 1, 2, 3])
