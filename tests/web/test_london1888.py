@@ -105,6 +105,26 @@ def test_each_phone_shows_its_own_role_behind_peek_and_no_position(app):
     assert "Henry Irving" not in screen  # Mansfield is not at a five-player table
 
 
+def test_a_bystander_sees_the_table_without_controls(app):
+    laptop, _phones = new_table(app)
+    bystander = Device(app, laptop.code).screen().text
+    assert "data-prompt" in bystander and "Lines of suspicion" in bystander
+    assert 'value="end_turn"' not in bystander and 'value="record_outcome"' not in bystander
+    assert 'value="end_turn"' in laptop.screen().text
+    assert Device(app, laptop.code).table_act("end_turn").status_code == 403
+
+
+def test_htmx_refusal_returns_the_phone_component_with_the_message(app):
+    laptop, phones = new_table(app)
+    response = phones[0].post(f"/t/{laptop.code}/me/act",
+                              {"type": "question", "target": "0", "position_1": "on",
+                               "version": phones[0].version()},
+                              headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert response.text.lstrip().startswith("<main") and "question yourself" in response.text
+    assert "data-decision" in response.text
+
+
 def test_question_from_the_phone_reveals_to_everyone(app):
     laptop, phones = new_table(app)
     state = state_of(app, laptop.code)
