@@ -443,16 +443,12 @@ def _next_starter(state: State) -> int:
 
 
 def _apply_end_turn(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    seat = _current(state)
-    require(seat is not None, "Everyone has played this round: start the next round.")
-    require(actor in (TABLE, seat), "It is not your turn.")
+    """Offered (by ``actions``) to the player whose turn it is and to the table."""
     _end_turn(state)
 
 
 def _apply_next_round(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    require(_murders(state) < MURDERS_TO_END,
-            "The 5th murder has been discovered: the game ends with that round. Record the "
-            "outcome.")
+    """Turns the next event card; ``actions`` stops offering it after the 5th murder."""
     seat = _current(state)
     require(seat is None, f"{_who(state, seat)} has not finished their turn yet."
             if seat is not None else "")
@@ -490,15 +486,6 @@ def _parse_positions(action: Mapping[str, str]) -> list[int]:
         if parse_bool(action[key]):
             chosen.append(int(number))
     return sorted(chosen)
-
-
-def _decision_maker(state: State, actor: Viewer) -> int:
-    """The player whose turn it is, who has not yet taken the turn's single decision."""
-    require(actor != TABLE, "Only the player whose turn it is can do this, from their phone.")
-    require(actor == _current(state), "It is not your turn.")
-    require(not state["decided"], "You have already taken your decision this turn (rulebook: "
-                                  "one single decision per turn).")
-    return int(actor)
 
 
 def _reveal(state: State, actor: int, target: int, positions: list[int], how: str) -> None:
@@ -541,8 +528,10 @@ def _reveal(state: State, actor: int, target: int, positions: list[int], how: st
 
 def _apply_question(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Rulebook phase 4 c) and "Prison and Arrests": one card, two in prison; two prisoners
-    cannot question each other. Being on the same space is physical: the app trusts it."""
-    seat = _decision_maker(state, actor)
+    cannot question each other. Being on the same space is physical: the app trusts it.
+    ``actions`` offers it to the player whose turn it is, once (the turn's single decision).
+    """
+    seat = int(actor)
     target = _parse_seat(state, action.get("target"), "player to question")
     positions = _parse_positions(action)
     require(not (_in_prison(state, seat) and _in_prison(state, target) and seat != target),
@@ -552,8 +541,9 @@ def _apply_question(state: State, actor: Viewer, action: Mapping[str, str]) -> N
 
 def _apply_black_market(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Rulebook phase 4 g): pay £10 (physical) and turn over one card of any player. A
-    prisoner cannot get there: ``actions`` does not offer it in prison."""
-    seat = _decision_maker(state, actor)
+    prisoner cannot get there: ``actions`` does not offer it in prison, nor a second
+    decision in a turn."""
+    seat = int(actor)
     target = _parse_seat(state, action.get("target"), "player")
     _reveal(state, seat, target, _parse_positions(action), "black_market")
 
