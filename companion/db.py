@@ -71,6 +71,74 @@ def m001_tables(db: Database) -> None:
         )""")
 
 
+@migrations()
+def m002_tournaments(db: Database) -> None:
+    """London 1888 tournaments (companion/tournaments.py): players, rounds, the tables of a
+    round (each a London 1888 table of the platform), their seats, and the results the
+    organiser typed in or corrected (a table's own outcome is read from the table)."""
+    db.execute("""
+        CREATE TABLE tournaments (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            rounds INTEGER NOT NULL,
+            table_size INTEGER NOT NULL,
+            late_murder INTEGER NOT NULL,
+            tiebreaks TEXT NOT NULL,
+            organiser_token_hash TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_players (
+            id INTEGER PRIMARY KEY,
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            club TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL DEFAULT 'registered'
+                CHECK (status IN ('registered', 'present', 'dropped')),
+            lot INTEGER NOT NULL,
+            UNIQUE (tournament_id, name)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_rounds (
+            id INTEGER PRIMARY KEY,
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            UNIQUE (tournament_id, number)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_tables (
+            id INTEGER PRIMARY KEY,
+            round_id INTEGER NOT NULL REFERENCES tournament_rounds(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            game_table_id INTEGER REFERENCES tables(id) ON DELETE SET NULL,
+            UNIQUE (round_id, number)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_seats (
+            tournament_table_id INTEGER NOT NULL
+                REFERENCES tournament_tables(id) ON DELETE CASCADE,
+            round_id INTEGER NOT NULL REFERENCES tournament_rounds(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES tournament_players(id),
+            PRIMARY KEY (tournament_table_id, position),
+            UNIQUE (round_id, player_id)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_results (
+            id INTEGER PRIMARY KEY,
+            tournament_table_id INTEGER NOT NULL
+                REFERENCES tournament_tables(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('entered', 'correction', 'imported')),
+            outcome TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("CREATE INDEX tournament_results_by_table "
+               "ON tournament_results (tournament_table_id, id)")
+
+
 def connect(path: str) -> Database:
     """A connection with the pragmas every connection needs."""
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)

@@ -1,0 +1,369 @@
+"""London 1888 tournaments: tables of a round, seating, points and standings (pure logic).
+
+Rulebook ``shared/rules/london-1888.txt``, "Note: Scoring for Tournaments"; decisions in
+``shared/RULINGS.md``, "Tournament points". The points table itself lives once, in
+``companion.games.london1888.tournament_points``: this module only maps a table's seats to
+the tournament's players and adds them up. No Flask, no SQL; randomness only through ``rng``.
+
+- ``split_sizes``: the checked-in players in tables of 4 to 8, as even as possible, around
+  a preferred size (London 1888's usual 5, which the organiser may override).
+- ``seat_round``: who sits at which table, so that players meet as few earlier opponents as
+  possible (a local search with restarts, deterministic for a given ``rng``).
+- ``standings``: total points, points per round, and the tiebreaks in the organiser's
+  order, then drawn lots, shown as such.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from companion.games import london1888
+from companion.games.base import RuleError, parse_bool, parse_choice, parse_int
+
+MIN_TABLE = london1888.MIN_PLAYERS
+MAX_TABLE = london1888.MAX_PLAYERS
+DEFAULT_TABLE = london1888.DEFAULT_PLAYERS
+MAX_ROUNDS = 12
+MAX_PLAYERS = 200
+NAME_MAX = 30
+CLUB_MAX = 40
+
+TIEBREAKS: dict[str, str] = {
+    "jack_wins": "Most games won as Jack",
+    "jack_points": "Most points as Jack",
+    "wins": "Most wins",
+    "head_to_head": "Head-to-head",
+}
+"""The tiebreaks the organiser puts in order (issue #6); drawn lots always come last."""
+DEFAULT_TIEBREAKS = tuple(TIEBREAKS)
+LOTS = "lots"
+DECIDED_BY = {"points": "Points", **TIEBREAKS, LOTS: "Drawn lots"}
+
+RESTARTS = 24
+"""Random starting seatings tried by the local search; the best one is kept."""
+
+
+class TournamentError(Exception):
+    """A refused tournament operation: the message for the organiser, and an HTTP status."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# --- tables of a round -----------------------------------------------------------------
+
+def split_sizes(count: int, preferred: int = DEFAULT_TABLE) -> list[int]:
+    """Table sizes for ``count`` players: every table 4 to 8, sizes differing by at most one
+    (bigger tables first), and their number chosen so the average is nearest ``preferred``
+    (on a tie, fewer tables)."""
+    if not MIN_TABLE <= preferred <= MAX_TABLE:
+        raise TournamentError(f"A table has {MIN_TABLE} to {MAX_TABLE} players; "
+                              f"{preferred} is not possible.")
+    if count < MIN_TABLE:
+        raise TournamentError(f"A round needs at least {MIN_TABLE} checked-in players; "
+                              f"{count} {'is' if count == 1 else 'are'} checked in.")
+    fewest, most = -(-count // MAX_TABLE), count // MIN_TABLE
+    tables = min(range(fewest, most + 1), key=lambda k: (abs(count / k - preferred), k))
+    small, extra = divmod(count, tables)
+    return [small + 1] * extra + [small] * (tables - extra)
+
+
+def meetings(history: Iterable[Sequence[Any]]) -> Counter:
+    """How often each pair of players sat at the same table (pairs as sorted tuples)."""
+    met: Counter = Counter()
+    for table in history:
+        for pair in combinations(sorted(table), 2):
+            met[pair] += 1
+    return met
+
+
+def repeat_meetings(history: Iterable[Sequence[Any]]) -> int:
+    """Repeat opponents over the tournament: every meeting of a pair after its first."""
+    return sum(times - 1 for times in meetings(history).values() if times > 1)
+
+
+def _pair_cost(met: Counter, a: Any, b: Any) -> int:
+    # Squared so that a third meeting costs more than two second ones: repeats spread out.
+    times = met.get((a, b) if a < b else (b, a), 0)
+    return times * times
+
+
+def _table_cost(met: Counter, table: Sequence[Any]) -> int:
+    return sum(_pair_cost(met, a, b) for a, b in combinations(table, 2))
+
+
+def seating_cost(met: Counter, tables: Sequence[Sequence[Any]]) -> int:
+    """What ``seat_round`` minimises: for every pair seated together, the square of the
+    number of times they met before."""
+    return sum(_table_cost(met, table) for table in tables)
+
+
+def _improve(met: Counter, tables: list[list[Any]]) -> None:
+    """Best-improvement swaps of two players at different tables until none helps."""
+    while True:
+        best, best_swap = 0, None
+        for i, j in combinations(range(len(tables)), 2):
+            for x, a in enumerate(tables[i]):
+                without_a = [p for p in tables[i] if p != a]
+                lose_a = sum(_pair_cost(met, a, p) for p in without_a)
+                for y, b in enumerate(tables[j]):
+                    without_b = [p for p in tables[j] if p != b]
+                    delta = (sum(_pair_cost(met, b, p) for p in without_a) - lose_a
+                             + sum(_pair_cost(met, a, p) for p in without_b)
+                             - sum(_pair_cost(met, b, p) for p in without_b))
+                    if delta < best:
+                        best, best_swap = delta, (i, x, j, y)
+        if best_swap is None:
+            return
+        i, x, j, y = best_swap
+        tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
+
+
+def seat_round(players: Sequence[Any], sizes: Sequence[int],
+               history: Iterable[Sequence[Any]], rng: random.Random,
+               restarts: int = RESTARTS) -> list[list[Any]]:
+    """Tables for one round that keep repeat opponents as few as possible.
+
+    A local search: deal the players at random into tables of ``sizes``, then swap two
+    players of different tables while a swap lowers ``seating_cost`` (best swap first);
+    do this from ``restarts`` random deals and keep the cheapest (the first one on a tie).
+    Each table's seat order is then shuffled, so characters (seat 1 is Abberline) and who
+    holds the ABSINTHE card first vary. Everything random comes from ``rng``: the same
+    ``rng`` state gives the same seating."""
+    if sum(sizes) != len(players):
+        raise TournamentError("The table sizes do not add up to the number of players.")
+    met = meetings(history)
+    best: list[list[Any]] | None = None
+    best_cost = None
+    for _ in range(max(1, restarts)):
+        order = list(players)
+        rng.shuffle(order)
+        tables, start = [], 0
+        for size in sizes:
+            tables.append(order[start:start + size])
+            start += size
+        _improve(met, tables)
+        cost = seating_cost(met, tables)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = tables, cost
+        if best_cost == 0:
+            break
+    assert best is not None
+    for table in best:
+        rng.shuffle(table)
+    return best
+
+
+def parse_seating(text: str, present: Mapping[str, Any], names: Mapping[Any, str],
+                  ) -> list[list[Any]]:
+    """The organiser's own seating: one table per line, names separated by commas.
+
+    ``present`` maps each checked-in player's name (case-folded) to their id; ``names``
+    maps every id to its name. Every checked-in player sits at exactly one table."""
+    tables: list[list[Any]] = []
+    seen: dict[Any, int] = {}
+    lines = [line for line in str(text).splitlines() if line.strip()]
+    for number, line in enumerate(lines, start=1):
+        table = []
+        for raw in line.split(","):
+            name = " ".join(raw.split())
+            if not name:
+                continue
+            player = present.get(name.casefold())
+            if player is None:
+                raise TournamentError(f"Table {number}: “{name[:NAME_MAX]}” is not a "
+                                      "checked-in player.")
+            if player in seen:
+                where = ("twice at that table" if seen[player] == number
+                         else f"at table {seen[player]} and at table {number}")
+                raise TournamentError(f"{names[player]} cannot sit {where}: a player plays "
+                                      "at one table per round.")
+            seen[player] = number
+            table.append(player)
+        if not MIN_TABLE <= len(table) <= MAX_TABLE:
+            raise TournamentError(f"Table {number} has {len(table)} players: London 1888 is "
+                                  f"played by {MIN_TABLE} to {MAX_TABLE}.")
+        tables.append(table)
+    missing = [names[player] for player in present.values() if player not in seen]
+    if missing:
+        raise TournamentError("Every checked-in player needs a seat: " + ", ".join(missing)
+                              + (" is" if len(missing) == 1 else " are")
+                              + " missing (or drop them first).")
+    return tables
+
+
+# --- results ---------------------------------------------------------------------------
+
+def parse_result(form: Mapping[str, str], players: int) -> dict[str, Any]:
+    """An outcome typed in by the organiser (a table played without the app, or a
+    correction), in ``london1888.outcome_summary`` form. Fields: ``result`` (a key of
+    ``london1888.RESULTS``), ``jack`` (seat, 0-based as in the London module),
+    ``discovered`` (checkbox), ``murder_round`` (for the 5th murder) and
+    ``accomplice_<seat>`` checkboxes. The rules' own checks are
+    ``tournament_points``'s: an outcome they refuse raises TournamentError."""
+    try:
+        result = parse_choice(form.get("result"), list(london1888.RESULTS), "result")
+        winner, how, _label = london1888.RESULTS[result]
+        jack = parse_choice(form.get("jack"), list(range(players)),
+                            "player who was Jack the Ripper")
+        accomplices = sorted(seat for seat in range(players)
+                             if seat != jack and parse_bool(form.get(f"accomplice_{seat}")))
+        murder_round = None
+        if how == london1888.FIFTH_MURDER:
+            murder_round = parse_int(form.get("murder_round"),
+                                     london1888.FIFTH_MURDER_EARLIEST,
+                                     london1888.FIFTH_MURDER_LATEST, "round of the 5th murder")
+        outcome = {"winner": winner, "how": how, "murder_round": murder_round,
+                   "discovered": winner == london1888.INNOCENTS
+                   or parse_bool(form.get("discovered")),
+                   "jack": jack, "accomplices": accomplices, "players": players}
+        london1888.tournament_points(outcome, players)
+    except RuleError as error:
+        raise TournamentError(error.message) from None
+    return outcome
+
+
+def outcome_text(outcome: Mapping[str, Any], names: Sequence[str]) -> str:
+    """An outcome in words, naming the players."""
+    key = "innocents" if outcome["winner"] == london1888.INNOCENTS else f"jack_{outcome['how']}"
+    text = london1888.RESULTS[key][2]
+    if outcome.get("murder_round"):
+        text += f" in round {outcome['murder_round']}"
+    text += f". Jack: {names[outcome['jack']]}"
+    text += " (discovered)" if outcome.get("discovered") else " (never discovered)"
+    if outcome.get("accomplices"):
+        text += "; accomplices: " + ", ".join(names[seat] for seat in outcome["accomplices"])
+    return text + "."
+
+
+def game_points(outcome: Mapping[str, Any], seats: Sequence[Any],
+                undiscovered_late_murder: int = london1888.DEFAULT_UNDISCOVERED_LATE_MURDER,
+                ) -> dict[Any, int]:
+    """Each seated player's points for one game (the rulebook table via
+    ``london1888.tournament_points``, with the tournament's value for a late 5th murder by
+    an undiscovered Jack)."""
+    points = london1888.tournament_points(outcome, len(seats), undiscovered_late_murder)
+    return dict(zip(seats, points, strict=True))
+
+
+def _records(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str, Any]],
+             late: int) -> dict[Any, dict[str, Any]]:
+    records = {player["id"]: {"points": 0, "rounds": {}, "games": 0, "wins": 0,
+                              "jack_games": 0, "jack_wins": 0, "jack_points": 0}
+               for player in players}
+    for game in games:
+        outcome = game.get("outcome")
+        if outcome is None:
+            continue
+        points = game_points(outcome, game["seats"], late)
+        jack = game["seats"][outcome["jack"]]
+        for player, scored in points.items():
+            record = records[player]
+            record["points"] += scored
+            record["rounds"][game["round"]] = record["rounds"].get(game["round"], 0) + scored
+            record["games"] += 1
+            record["wins"] += scored > 0
+            if player == jack:
+                record["jack_games"] += 1
+                record["jack_wins"] += scored > 0
+                record["jack_points"] += scored
+    return records
+
+
+def _head_to_head(group: Sequence[Any], games: Sequence[Mapping[str, Any]],
+                  late: int) -> dict[Any, int]:
+    """Within a tied group: for every game two of them played at the same table, the one
+    who scored more beat the other; each player's value is the number of such beats."""
+    members = set(group)
+    beats = dict.fromkeys(group, 0)
+    for game in games:
+        if game.get("outcome") is None:
+            continue
+        points = game_points(game["outcome"], game["seats"], late)
+        here = [player for player in game["seats"] if player in members]
+        for a, b in combinations(here, 2):
+            if points[a] > points[b]:
+                beats[a] += 1
+            elif points[b] > points[a]:
+                beats[b] += 1
+    return beats
+
+
+def parse_tiebreaks(values: Sequence[str]) -> list[str]:
+    """The tiebreak order from the form: each known tiebreak once (unlisted ones keep their
+    default place after the listed ones)."""
+    order: list[str] = []
+    for value in values:
+        value = str(value).strip()
+        if not value:
+            continue
+        if value not in TIEBREAKS:
+            raise TournamentError(f"“{value[:30]}” is not a tiebreak.")
+        if value in order:
+            raise TournamentError(f"“{TIEBREAKS[value]}” is chosen twice in the tiebreak "
+                                  "order.")
+        order.append(value)
+    return order + [key for key in DEFAULT_TIEBREAKS if key not in order]
+
+
+def standings(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str, Any]],
+              tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+              undiscovered_late_murder: int = london1888.DEFAULT_UNDISCOVERED_LATE_MURDER,
+              ) -> list[dict[str, Any]]:
+    """The leaderboard. ``players``: dicts with ``id``, ``name`` and ``lot`` (a number drawn
+    at registration); ``games``: dicts with ``round``, ``seats`` (player ids in seat order)
+    and ``outcome`` (``outcome_summary`` form, or None while the game goes on).
+
+    Order: most points, then each tiebreak of ``tiebreaks`` in turn among the players still
+    tied (head-to-head counts only games between the players still tied), then drawn lots
+    (the lower lot first). Each row says what separated it from the row above
+    (``decided_by``: "points", a tiebreak key or "lots")."""
+    late = undiscovered_late_murder
+    records = _records(players, games, late)
+    by_id = {player["id"]: player for player in players}
+    criteria = ["points", *tiebreaks]
+
+    def value(criterion: str, group: Sequence[Any]) -> dict[Any, int]:
+        if criterion == "head_to_head":
+            return _head_to_head(group, games, late)
+        return {player: records[player][criterion] for player in group}
+
+    ranked: list[tuple[Any, str | None]] = []
+    head_to_head: dict[Any, int] = {}
+
+    def place(group: list[Any], level: int, decided: str | None) -> None:
+        if len(group) == 1:
+            ranked.append((group[0], decided))
+            return
+        if level == len(criteria):
+            for index, player in enumerate(sorted(group, key=lambda p: by_id[p]["lot"])):
+                ranked.append((player, decided if index == 0 else LOTS))
+            return
+        values = value(criteria[level], group)
+        if criteria[level] == "head_to_head":
+            head_to_head.update(values)
+        for index, score in enumerate(sorted(set(values.values()), reverse=True)):
+            tied = [player for player in group if values[player] == score]
+            place(tied, level + 1, decided if index == 0 else criteria[level])
+
+    place([player["id"] for player in players], 0, None)
+    rows = []
+    for position, (player, decided) in enumerate(ranked, start=1):
+        record = records[player]
+        rows.append({
+            "position": position, "id": player, "name": by_id[player]["name"],
+            "club": by_id[player].get("club") or "", "status": by_id[player].get("status"),
+            "points": record["points"], "rounds": dict(record["rounds"]),
+            "games": record["games"], "wins": record["wins"],
+            "jack_games": record["jack_games"], "jack_wins": record["jack_wins"],
+            "jack_points": record["jack_points"],
+            "head_to_head": head_to_head.get(player),
+            "decided_by": decided, "decided_label": DECIDED_BY.get(decided or "", ""),
+        })
+    return rows

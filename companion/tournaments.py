@@ -1,0 +1,519 @@
+"""Storage of London 1888 tournaments: players, rounds, the tables of a round, results.
+
+sqlite-utils style: small functions that take ``db`` and return dicts. Every change of a
+tournament is one ``BEGIN IMMEDIATE`` transaction that checks the tournament version the
+organiser's page showed, so a doubled or stale submission changes nothing.
+
+A round's tables are ordinary London 1888 tables of the platform (``companion.tables``),
+seats pre-named for their players. A table's result is, in this order: the organiser's
+latest entry for it (typed in, corrected or imported: ``tournament_results``), else the
+outcome its game recorded (``london1888.outcome_summary``), read live from the table, so a
+confirmed outcome reaches the leaderboard at once and an undo at the table takes it back.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlite_utils import Database
+
+from companion import tables
+from companion import tournament as logic
+from companion.db import immediate
+from companion.games import london1888
+from companion.games.base import RuleError, parse_int
+from companion.tournament import TournamentError
+
+STATUSES = {"registered": "Registered", "present": "Checked in", "dropped": "Dropped"}
+EXPORT_FORMAT = "companion-tournament/1"
+REASON_MAX = 200
+
+
+# --- reading -----------------------------------------------------------------------------
+
+def _one(db: Database, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
+    return next(iter(db.query(sql, list(params))), None)
+
+
+def _decode(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    row = dict(row)
+    row["tiebreaks"] = json.loads(row["tiebreaks"])
+    return row
+
+
+def get_tournament(db: Database, tournament_id: int) -> dict[str, Any] | None:
+    return _decode(_one(db, "SELECT * FROM tournaments WHERE id = ?", [tournament_id]))
+
+
+def list_tournaments(db: Database) -> list[dict[str, Any]]:
+    return list(db.query(
+        "SELECT t.id, t.name, t.rounds, t.created_at, "
+        "(SELECT COUNT(*) FROM tournament_rounds r WHERE r.tournament_id = t.id) AS started, "
+        "(SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id) AS players "
+        "FROM tournaments t ORDER BY t.id DESC LIMIT 50"))
+
+
+def is_organiser(tournament: Mapping[str, Any], token: str | None) -> bool:
+    return bool(token) and secrets.compare_digest(tables.hash_token(token),
+                                                  tournament["organiser_token_hash"])
+
+
+def get_players(db: Database, tournament_id: int) -> list[dict[str, Any]]:
+    return list(db.query("SELECT id, name, club, status, lot FROM tournament_players "
+                         "WHERE tournament_id = ? ORDER BY name COLLATE NOCASE, id",
+                         [tournament_id]))
+
+
+def get_player(db: Database, tournament_id: int, player_id: int) -> dict[str, Any] | None:
+    return _one(db, "SELECT id, name, club, status, lot FROM tournament_players "
+                    "WHERE tournament_id = ? AND id = ?", [tournament_id, player_id])
+
+
+def round_numbers(db: Database, tournament_id: int) -> list[int]:
+    return [row["number"] for row in db.query(
+        "SELECT number FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+        [tournament_id])]
+
+
+def table_outcome(db: Database, game_table_id: int | None) -> dict[str, Any] | None:
+    """The outcome a London table's game recorded, or None while it goes on. When the
+    host dealt a new game after an outcome, the latest game with an outcome counts."""
+    if game_table_id is None:
+        return None
+    table = _one(db, "SELECT game, state, game_no FROM tables WHERE id = ?", [game_table_id])
+    if table is None or table["game"] != london1888.NAME:
+        return None
+    if table["state"]:
+        summary = london1888.outcome_summary(json.loads(table["state"]))
+        if summary is not None:
+            return summary
+    for game_no in range(table["game_no"] - 1, 0, -1):
+        last = _one(db, "SELECT state FROM log WHERE table_id = ? AND game_no = ? AND "
+                        "kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 1",
+                    [game_table_id, game_no])
+        if last and last["state"]:
+            summary = london1888.outcome_summary(json.loads(last["state"]))
+            if summary is not None:
+                return summary
+    return None
+
+
+def _entries(db: Database, tournament_table_id: int) -> list[dict[str, Any]]:
+    entries = []
+    for row in db.query("SELECT * FROM tournament_results WHERE tournament_table_id = ? "
+                        "ORDER BY id", [tournament_table_id]):
+        row = dict(row)
+        row["outcome"] = json.loads(row["outcome"])
+        entries.append(row)
+    return entries
+
+
+def round_tables(db: Database, tournament_id: int, number: int) -> list[dict[str, Any]]:
+    """The tables of one round: seats, the platform table (code, status), the result that
+    counts and where it comes from ("table", "entered", "correction", "imported")."""
+    found = []
+    for row in db.query(
+            "SELECT tt.id, tt.number, tt.game_table_id, t.code, t.status AS table_status "
+            "FROM tournament_tables tt JOIN tournament_rounds r ON r.id = tt.round_id "
+            "LEFT JOIN tables t ON t.id = tt.game_table_id "
+            "WHERE r.tournament_id = ? AND r.number = ? ORDER BY tt.number",
+            [tournament_id, number]):
+        row = dict(row)
+        row["round"] = number
+        row["seats"] = list(db.query(
+            "SELECT s.position, p.id, p.name, p.club FROM tournament_seats s "
+            "JOIN tournament_players p ON p.id = s.player_id "
+            "WHERE s.tournament_table_id = ? ORDER BY s.position", [row["id"]]))
+        entries = _entries(db, row["id"])
+        row["entries"] = entries
+        if entries:
+            row["outcome"], row["source"] = entries[-1]["outcome"], entries[-1]["kind"]
+        else:
+            row["outcome"] = table_outcome(db, row["game_table_id"])
+            row["source"] = "table" if row["outcome"] is not None else None
+        found.append(row)
+    return found
+
+
+def games(db: Database, tournament_id: int) -> list[dict[str, Any]]:
+    """Every table of every round, in the form ``tournament.standings`` reads."""
+    played = []
+    for number in round_numbers(db, tournament_id):
+        for table in round_tables(db, tournament_id, number):
+            played.append({**table, "seats": [seat["id"] for seat in table["seats"]],
+                           "names": [seat["name"] for seat in table["seats"]]})
+    return played
+
+
+def standings(db: Database, tournament_id: int) -> list[dict[str, Any]]:
+    tournament = get_tournament(db, tournament_id)
+    assert tournament is not None
+    return logic.standings(get_players(db, tournament_id), games(db, tournament_id),
+                           tournament["tiebreaks"], tournament["late_murder"])
+
+
+def history(db: Database, tournament_id: int) -> list[dict[str, Any]]:
+    """The results history, newest first: every outcome that reached the leaderboard, from
+    a table or the organiser, with the reason of each correction."""
+    lines = []
+    for game in games(db, tournament_id):
+        names = game["names"]
+        if game["game_table_id"] is not None:
+            outcome = table_outcome(db, game["game_table_id"])
+            if outcome is not None:
+                lines.append({"round": game["round"], "table": game["number"],
+                              "kind": "table", "at": "", "reason": "",
+                              "text": logic.outcome_text(outcome, names)})
+        for entry in game["entries"]:
+            lines.append({"round": game["round"], "table": game["number"],
+                          "kind": entry["kind"], "at": entry["created_at"],
+                          "reason": entry["reason"],
+                          "text": logic.outcome_text(entry["outcome"], names)})
+    return sorted(lines, key=lambda line: (line["round"], line["table"], line["at"] != "",
+                                           line["at"]), reverse=True)
+
+
+def round_complete(db: Database, tournament_id: int, number: int) -> list[int]:
+    """The table numbers of round ``number`` still without a result."""
+    return [table["number"] for table in round_tables(db, tournament_id, number)
+            if table["outcome"] is None]
+
+
+# --- writing -----------------------------------------------------------------------------
+
+def _locked(db: Database, tournament_id: int, seen_version: int | None) -> dict[str, Any]:
+    tournament = get_tournament(db, tournament_id)
+    if tournament is None:
+        raise TournamentError("This tournament no longer exists.", 404)
+    if seen_version is not None and seen_version != tournament["version"]:
+        raise TournamentError("The tournament changed while you were deciding. Here is the "
+                              "current page: please check and try again.", 409)
+    return tournament
+
+
+def _bump(db: Database, tournament: Mapping[str, Any]) -> int:
+    version = tournament["version"] + 1
+    db.execute("UPDATE tournaments SET version = ? WHERE id = ?", [version, tournament["id"]])
+    return version
+
+
+def clean_name(name: str, what: str = "name", limit: int = logic.NAME_MAX,
+               required: bool = True) -> str:
+    name = " ".join(str(name or "").split())
+    if required and not name:
+        raise TournamentError(f"Please enter the {what}.")
+    if len(name) > limit:
+        raise TournamentError(f"Please keep the {what} to {limit} characters.")
+    return name
+
+
+def parse_settings(form: Mapping[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]:
+    """Name, rounds, preferred table size, the undiscovered late murder value, tiebreaks."""
+    name = clean_name(form.get("name", ""), "tournament's name", 60)
+    try:
+        rounds = parse_int(form.get("rounds"), 1, logic.MAX_ROUNDS, "number of rounds")
+        size = parse_int(form.get("table_size"), logic.MIN_TABLE, logic.MAX_TABLE,
+                         "table size")
+        late = parse_int(form.get("late_murder"), 0, 20,
+                         "points for an undiscovered Jack's 5th murder after round 11")
+    except RuleError as error:
+        raise TournamentError(error.message) from None
+    return {"name": name, "rounds": rounds, "table_size": size, "late_murder": late,
+            "tiebreaks": logic.parse_tiebreaks(tiebreaks)}
+
+
+def create_tournament(db: Database, settings: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """A new tournament and the organiser token that controls it."""
+    token = tables.new_token()
+    with immediate(db):
+        cursor = db.execute(
+            "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "
+            "organiser_token_hash) VALUES (?, ?, ?, ?, ?, ?)",
+            [settings["name"], settings["rounds"], settings["table_size"],
+             settings["late_murder"], json.dumps(list(settings["tiebreaks"])),
+             tables.hash_token(token)])
+    created = get_tournament(db, cursor.lastrowid)
+    assert created is not None
+    return created, token
+
+
+def add_player(db: Database, tournament_id: int, seen_version: int, name: str, club: str,
+               rng: random.Random) -> int:
+    """Register a player (checked in when ``present``). Names are unique, ignoring case."""
+    name = clean_name(name, "player's name")
+    club = clean_name(club, "club", logic.CLUB_MAX, required=False)
+    with immediate(db):
+        tournament = _locked(db, tournament_id, seen_version)
+        taken = {row["name"].casefold(): row["name"] for row in db.query(
+            "SELECT name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
+        if name.casefold() in taken:
+            raise TournamentError(f"{taken[name.casefold()]} is already registered: please "
+                                  "add an initial to tell the two apart.", 409)
+        if len(taken) >= logic.MAX_PLAYERS:
+            raise TournamentError(f"A tournament holds at most {logic.MAX_PLAYERS} players.")
+        db.execute("INSERT INTO tournament_players (tournament_id, name, club, lot) "
+                   "VALUES (?, ?, ?, ?)", [tournament_id, name, club, rng.randrange(1 << 30)])
+        return _bump(db, tournament)
+
+
+def set_status(db: Database, tournament_id: int, seen_version: int, player_id: int,
+               status: str) -> int:
+    """Check a player in, back to registered, or drop them (for the coming rounds)."""
+    if status not in STATUSES:
+        raise TournamentError("Choose check in, not here or drop.")
+    with immediate(db):
+        tournament = _locked(db, tournament_id, seen_version)
+        player = get_player(db, tournament_id, player_id)
+        if player is None:
+            raise TournamentError("That player is not registered in this tournament.", 404)
+        db.execute("UPDATE tournament_players SET status = ? WHERE id = ?", [status, player_id])
+        return _bump(db, tournament)
+
+
+def _present(db: Database, tournament_id: int) -> list[dict[str, Any]]:
+    return list(db.query("SELECT id, name FROM tournament_players WHERE tournament_id = ? "
+                         "AND status = 'present' ORDER BY id", [tournament_id]))
+
+
+def _history(db: Database, tournament_id: int) -> list[list[int]]:
+    grouped: dict[int, list[int]] = {}
+    for row in db.query(
+            "SELECT s.tournament_table_id AS t, s.player_id FROM tournament_seats s "
+            "JOIN tournament_rounds r ON r.id = s.round_id WHERE r.tournament_id = ? "
+            "ORDER BY s.tournament_table_id, s.position", [tournament_id]):
+        grouped.setdefault(row["t"], []).append(row["player_id"])
+    return list(grouped.values())
+
+
+def plan_round(db: Database, tournament_id: int, size: int | None, seating: str,
+               rng: random.Random) -> tuple[int, list[list[int]]]:
+    """Check that the next round may start and seat it: the organiser's seating when given,
+    else the automatic one. Returns the round number and the players of each table."""
+    tournament = _locked(db, tournament_id, None)
+    numbers = round_numbers(db, tournament_id)
+    number = len(numbers) + 1
+    if number > tournament["rounds"]:
+        raise TournamentError(f"All {tournament['rounds']} rounds of this tournament have "
+                              "been started.", 409)
+    if numbers:
+        waiting = round_complete(db, tournament_id, numbers[-1])
+        if waiting:
+            raise TournamentError(
+                f"Round {numbers[-1]} is not finished: table"
+                f"{'s' if len(waiting) > 1 else ''} {', '.join(map(str, waiting))} "
+                "still without a result (enter it by hand if the game was played on paper).",
+                409)
+    present = _present(db, tournament_id)
+    if str(seating or "").strip():
+        names = {row["id"]: row["name"] for row in db.query(
+            "SELECT id, name FROM tournament_players WHERE tournament_id = ?",
+            [tournament_id])}
+        groups = logic.parse_seating(seating, {row["name"].casefold(): row["id"]
+                                               for row in present}, names)
+        if len(present) < logic.MIN_TABLE:
+            raise TournamentError(f"A round needs at least {logic.MIN_TABLE} checked-in "
+                                  f"players; {len(present)} are checked in.")
+        return number, groups
+    sizes = logic.split_sizes(len(present), size or tournament["table_size"])
+    groups = logic.seat_round([row["id"] for row in present], sizes,
+                              _history(db, tournament_id), rng)
+    return number, groups
+
+
+def start_round(db: Database, tournament_id: int, seen_version: int, size: int | None,
+                seating: str, rng: random.Random) -> tuple[int, list[tuple[str, str]]]:
+    """Open the next round: one London 1888 table per group, seats kept for its players.
+
+    The platform opens each table in its own transaction, so the round is recorded last, in
+    one transaction that re-checks the version: if another submission won the race, the
+    tables just opened are closed again and nothing of the round remains. Returns the
+    round number and each table's (code, host token) for the organiser's browser."""
+    _locked(db, tournament_id, seen_version)
+    number, groups = plan_round(db, tournament_id, size, seating, rng)
+    names = {row["id"]: row["name"] for row in db.query(
+        "SELECT id, name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
+    opened = []
+    options = london1888.default_options()
+    for group in groups:
+        table, host_token = tables.create_table(db, london1888, options, len(group), rng)
+        tables.set_seat_names(db, table["id"], [names[player] for player in group])
+        opened.append((table, host_token))
+    try:
+        with immediate(db):
+            tournament = _locked(db, tournament_id, seen_version)
+            if number in round_numbers(db, tournament_id):
+                raise TournamentError(f"Round {number} has already started.", 409)
+            round_id = db.execute("INSERT INTO tournament_rounds (tournament_id, number) "
+                                  "VALUES (?, ?)", [tournament_id, number]).lastrowid
+            for table_no, (group, (table, _token)) in enumerate(zip(groups, opened,
+                                                                    strict=True), 1):
+                table_id = db.execute(
+                    "INSERT INTO tournament_tables (round_id, number, game_table_id) "
+                    "VALUES (?, ?, ?)", [round_id, table_no, table["id"]]).lastrowid
+                for position, player in enumerate(group):
+                    db.execute("INSERT INTO tournament_seats (tournament_table_id, round_id, "
+                               "position, player_id) VALUES (?, ?, ?, ?)",
+                               [table_id, round_id, position, player])
+            _bump(db, tournament)
+    except (TournamentError, sqlite3.IntegrityError):
+        for table, _token in opened:
+            tables.close_table(db, table["id"], None)
+        raise
+    return number, [(table["code"], token) for table, token in opened]
+
+
+def _table(db: Database, tournament_id: int, number: int, table_no: int) -> dict[str, Any]:
+    if number not in round_numbers(db, tournament_id):
+        raise TournamentError(f"There is no round {number} in this tournament.", 404)
+    found = next((table for table in round_tables(db, tournament_id, number)
+                  if table["number"] == table_no), None)
+    if found is None:
+        raise TournamentError(f"Round {number} has no table {table_no}.", 404)
+    return found
+
+
+def record_result(db: Database, tournament_id: int, seen_version: int, number: int,
+                  table_no: int, form: Mapping[str, str], reason: str = "",
+                  correction: bool = False) -> int:
+    """The organiser types in a table's result (a game played without the app) or corrects
+    the one that counts, with a reason; both are kept in the results history."""
+    reason = clean_name(reason, "reason for the correction", REASON_MAX,
+                        required=correction)
+    with immediate(db):
+        tournament = _locked(db, tournament_id, seen_version)
+        table = _table(db, tournament_id, number, table_no)
+        where = f"Table {table_no} of round {number}"
+        if correction and table["outcome"] is None:
+            raise TournamentError(f"{where} has no result to correct yet: enter it instead.",
+                                  409)
+        if not correction and table["outcome"] is not None:
+            source = "its game" if table["source"] == "table" else "the organiser"
+            raise TournamentError(f"{where} already has a result (from {source}). To change "
+                                  "it, correct it and give the reason.", 409)
+        outcome = logic.parse_result(form, len(table["seats"]))
+        db.execute("INSERT INTO tournament_results (tournament_table_id, kind, outcome, reason) "
+                   "VALUES (?, ?, ?, ?)",
+                   [table["id"], "correction" if correction else "entered",
+                    json.dumps(outcome, sort_keys=True), reason])
+        return _bump(db, tournament)
+
+
+# --- export and import -------------------------------------------------------------------
+
+def export_tournament(db: Database, tournament_id: int) -> dict[str, Any]:
+    """The whole tournament as JSON: settings, players, rounds with their tables and seats,
+    each table's result that counts and every organiser entry. Only finished games are in
+    it (their outcomes are public), so it holds no secret."""
+    tournament = get_tournament(db, tournament_id)
+    assert tournament is not None
+    rounds = []
+    for number in round_numbers(db, tournament_id):
+        rounds.append({"number": number, "tables": [
+            {"number": table["number"], "code": table["code"],
+             "seats": [seat["name"] for seat in table["seats"]],
+             "table_outcome": (table_outcome(db, table["game_table_id"])
+                               if table["game_table_id"] is not None else None),
+             "entries": [{"kind": entry["kind"], "outcome": entry["outcome"],
+                          "reason": entry["reason"], "created_at": entry["created_at"]}
+                         for entry in table["entries"]]}
+            for table in round_tables(db, tournament_id, number)]})
+    return {"format": EXPORT_FORMAT,
+            "tournament": {key: tournament[key] for key in (
+                "name", "rounds", "table_size", "late_murder", "tiebreaks", "created_at")},
+            "players": [{key: player[key] for key in ("name", "club", "status", "lot")}
+                        for player in get_players(db, tournament_id)],
+            "rounds": rounds}
+
+
+def import_tournament(db: Database, data: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """Load an exported tournament with a new organiser token. Tables are not moved between
+    laptops: each finished table's outcome comes along as an imported result, and a table
+    still playing when exported has no result here (type it in when its game ends)."""
+    token = tables.new_token()
+    try:
+        if data.get("format") != EXPORT_FORMAT:
+            raise TournamentError("This file is not a companion tournament export.")
+        info = data["tournament"]
+        settings = parse_settings({**info, "name": info["name"]}, list(info["tiebreaks"]))
+        with immediate(db):
+            tournament_id = db.execute(
+                "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "
+                "organiser_token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [settings["name"], settings["rounds"], settings["table_size"],
+                 settings["late_murder"], json.dumps(settings["tiebreaks"]),
+                 tables.hash_token(token), str(info["created_at"])]).lastrowid
+            ids: dict[str, int] = {}
+            for player in data["players"]:
+                name = clean_name(player["name"], "player's name")
+                if name.casefold() in ids:
+                    raise TournamentError(f"This export lists {name} twice.")
+                if player["status"] not in STATUSES:
+                    raise ValueError
+                ids[name.casefold()] = db.execute(
+                    "INSERT INTO tournament_players (tournament_id, name, club, status, lot) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [tournament_id, name, clean_name(player["club"], "club", logic.CLUB_MAX,
+                                                     required=False),
+                     player["status"], int(player["lot"])]).lastrowid
+            for expected, round_ in enumerate(data["rounds"], start=1):
+                if int(round_["number"]) != expected or expected > settings["rounds"]:
+                    raise TournamentError("This export's rounds are out of order.")
+                round_id = db.execute("INSERT INTO tournament_rounds (tournament_id, number) "
+                                      "VALUES (?, ?)", [tournament_id, expected]).lastrowid
+                seated: set[int] = set()
+                for table_no, table in enumerate(round_["tables"], start=1):
+                    _import_table(db, round_id, expected, table_no, table, ids, seated,
+                                  settings["late_murder"])
+    except RuleError as error:
+        raise TournamentError(f"This export holds an impossible result: {error.message}"
+                              ) from None
+    except (KeyError, TypeError, ValueError, AttributeError, sqlite3.IntegrityError) as error:
+        raise TournamentError(f"This export file is damaged ({error.__class__.__name__})."
+                              ) from None
+    imported = get_tournament(db, tournament_id)
+    assert imported is not None
+    return imported, token
+
+
+def _import_table(db: Database, round_id: int, number: int, table_no: int,
+                  table: Mapping[str, Any], ids: Mapping[str, int], seated: set[int],
+                  late: int) -> None:
+    seats = [ids.get(str(name).casefold()) for name in table["seats"]]
+    if None in seats:
+        raise TournamentError(f"Round {number}, table {table_no} seats someone who is not "
+                              "a player of this tournament.")
+    for player in seats:
+        if player in seated or seats.count(player) > 1:
+            raise TournamentError(f"Round {number}: a player sits at two tables.")
+        seated.add(player)
+    if not logic.MIN_TABLE <= len(seats) <= logic.MAX_TABLE:
+        raise TournamentError(f"Round {number}, table {table_no} has {len(seats)} players.")
+    table_id = db.execute("INSERT INTO tournament_tables (round_id, number) VALUES (?, ?)",
+                          [round_id, table_no]).lastrowid
+    for position, player in enumerate(seats):
+        db.execute("INSERT INTO tournament_seats (tournament_table_id, round_id, position, "
+                   "player_id) VALUES (?, ?, ?, ?)", [table_id, round_id, position, player])
+    entries = list(table["entries"])
+    if table.get("table_outcome") is not None:
+        entries.insert(0, {"kind": "imported", "outcome": table["table_outcome"],
+                           "reason": "", "created_at": None})
+    for entry in entries:
+        kind = entry["kind"]
+        if kind not in ("entered", "correction", "imported"):
+            raise ValueError
+        outcome = {key: value for key, value in dict(entry["outcome"]).items()
+                   if key != "points"}
+        logic.game_points(outcome, seats, late)
+        db.execute("INSERT INTO tournament_results (tournament_table_id, kind, outcome, reason"
+                   + (", created_at" if entry.get("created_at") else "") + ") VALUES (?, ?, ?, ?"
+                   + (", ?" if entry.get("created_at") else "") + ")",
+                   [table_id, kind, json.dumps(outcome, sort_keys=True),
+                    str(entry.get("reason") or "")[:REASON_MAX]]
+                   + ([str(entry["created_at"])] if entry.get("created_at") else []))

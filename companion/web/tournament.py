@@ -1,0 +1,380 @@
+"""London 1888 tournaments: the organiser's pages, the projector leaderboard, each
+player's games, and the exports. Organiser rights belong to the browser that created the
+tournament (a cookie token, hashed in the database, like a table's host token)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, request, url_for
+
+from companion import tables
+from companion import tournament as logic
+from companion import tournaments as store
+from companion.db import get_db
+from companion.games import london1888
+from companion.games.base import RuleError, parse_int
+from companion.tournament import TournamentError
+from companion.web import render
+from companion.web.context import COOKIE_AGE, base_url, host_cookie, qr, rng
+
+bp = Blueprint("tournament", __name__, url_prefix="/tournaments")
+
+SOURCES = {"table": "from its game", "entered": "entered by the organiser",
+           "correction": "corrected by the organiser", "imported": "imported"}
+
+
+def organiser_cookie(tournament_id: int) -> str:
+    return f"organiser_{tournament_id}"
+
+
+def _load(tournament_id: int) -> dict[str, Any]:
+    tournament = store.get_tournament(get_db(), tournament_id)
+    if tournament is None:
+        abort(404, "There is no such tournament on this laptop.")
+    return tournament
+
+
+def _organiser(tournament: dict[str, Any]) -> bool:
+    return store.is_organiser(tournament, request.cookies.get(
+        organiser_cookie(tournament["id"])))
+
+
+def _require_organiser(tournament: dict[str, Any]) -> None:
+    if not _organiser(tournament):
+        abort(403, "Only the organiser (the browser that created this tournament) can do "
+                   "that.")
+
+
+def _set_organiser(response: Response, tournament_id: int, token: str) -> Response:
+    response.set_cookie(organiser_cookie(tournament_id), token, max_age=COOKIE_AGE,
+                        httponly=True, samesite="Lax", path="/")
+    return response
+
+
+def _seen_version() -> int:
+    try:
+        return int(request.form.get("version", ""))
+    except ValueError:
+        abort(400, "That form was incomplete. Reload the page and try again.")
+
+
+# --- the list, creating and importing ---------------------------------------------------
+
+def _index(status: int = 200, error: str | None = None,
+           form: dict[str, Any] | None = None) -> Response:
+    defaults = {"name": "", "rounds": "3", "table_size": str(logic.DEFAULT_TABLE),
+                "late_murder": str(london1888.DEFAULT_UNDISCOVERED_LATE_MURDER),
+                "tiebreaks": list(logic.DEFAULT_TIEBREAKS)}
+    return render("tournament/index.html", "tournament/_index.html", status=status,
+                  tournaments=store.list_tournaments(get_db()), error=error,
+                  form={**defaults, **(form or {})}, tiebreaks=logic.TIEBREAKS,
+                  sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
+                  max_rounds=logic.MAX_ROUNDS)
+
+
+@bp.get("")
+def index() -> Response:
+    return _index()
+
+
+@bp.post("")
+def create() -> Response:
+    order = [request.form.get(f"tiebreak_{n}", "") for n in range(len(logic.TIEBREAKS))]
+    try:
+        settings = store.parse_settings(request.form, order)
+    except TournamentError as error:
+        return _index(error.status, error.message, {**request.form.to_dict(),
+                                                    "tiebreaks": order})
+    tournament, token = store.create_tournament(get_db(), settings)
+    return _set_organiser(redirect(url_for(".manage", tournament_id=tournament["id"]), 303),
+                          tournament["id"], token)
+
+
+@bp.post("/import")
+def import_tournament() -> Response:
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _index(422, "Please choose an exported tournament file (.json).")
+    try:
+        data = json.loads(upload.read().decode("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError
+    except (UnicodeDecodeError, ValueError):
+        return _index(422, "That file is not a tournament export (it is not JSON).")
+    try:
+        tournament, token = store.import_tournament(get_db(), data)
+    except TournamentError as error:
+        return _index(error.status, error.message)
+    return _set_organiser(redirect(url_for(".manage", tournament_id=tournament["id"]), 303),
+                          tournament["id"], token)
+
+
+# --- the organiser's page ---------------------------------------------------------------
+
+def _manage(tournament_id: int, status: int = 200, error: str | None = None,
+            **extra: Any) -> Response:
+    db = get_db()
+    tournament = _load(tournament_id)
+    numbers = store.round_numbers(db, tournament_id)
+    players = store.get_players(db, tournament_id)
+    waiting = store.round_complete(db, tournament_id, numbers[-1]) if numbers else []
+    return render("tournament/manage.html", "tournament/_manage.html", status=status,
+                  tournament=tournament, players=players, rounds=numbers, waiting=waiting,
+                  present=sum(player["status"] == "present" for player in players),
+                  statuses=store.STATUSES, history=store.history(db, tournament_id),
+                  sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
+                  tiebreaks=logic.TIEBREAKS, error=error, name=extra.get("name", ""),
+                  club=extra.get("club", ""), seating=extra.get("seating", ""))
+
+
+@bp.get("/<int:tournament_id>")
+def manage(tournament_id: int) -> Response:
+    tournament = _load(tournament_id)
+    if not _organiser(tournament):
+        return redirect(url_for(".board", tournament_id=tournament_id), 303)
+    return _manage(tournament_id)
+
+
+def _change(tournament_id: int, do: Callable[[dict[str, Any]], Any], back: str,
+            failure: Callable[[str, int], Response]) -> Response:
+    """One organiser change; on a refusal the page again with the message, nothing
+    changed."""
+    tournament = _load(tournament_id)
+    _require_organiser(tournament)
+    try:
+        do(tournament)
+    except TournamentError as error:
+        return failure(error.message, error.status)
+    return redirect(back, 303)
+
+
+@bp.post("/<int:tournament_id>/players")
+def add_player(tournament_id: int) -> Response:
+    name, club = request.form.get("name", ""), request.form.get("club", "")
+    return _change(
+        tournament_id,
+        lambda t: store.add_player(get_db(), t["id"], _seen_version(), name, club, rng()),
+        url_for(".manage", tournament_id=tournament_id),
+        lambda message, status: _manage(tournament_id, status, message, name=name, club=club))
+
+
+@bp.post("/<int:tournament_id>/players/<int:player_id>/status")
+def set_status(tournament_id: int, player_id: int) -> Response:
+    return _change(
+        tournament_id,
+        lambda t: store.set_status(get_db(), t["id"], _seen_version(), player_id,
+                                   request.form.get("status", "")),
+        url_for(".manage", tournament_id=tournament_id),
+        lambda message, status: _manage(tournament_id, status, message))
+
+
+@bp.post("/<int:tournament_id>/rounds")
+def start_round(tournament_id: int) -> Response:
+    """Open the next round's tables; this browser becomes the host of each of them."""
+    tournament = _load(tournament_id)
+    _require_organiser(tournament)
+    seating = request.form.get("seating", "")
+    try:
+        size = parse_int(request.form.get("table_size") or tournament["table_size"],
+                         logic.MIN_TABLE, logic.MAX_TABLE, "table size")
+        number, opened = store.start_round(get_db(), tournament_id, _seen_version(), size,
+                                           seating, rng())
+    except RuleError as error:
+        return _manage(tournament_id, 422, error.message, seating=seating)
+    except TournamentError as error:
+        return _manage(tournament_id, error.status, error.message, seating=seating)
+    response = redirect(url_for(".round_page", tournament_id=tournament_id, number=number),
+                        303)
+    for code, host_token in opened:
+        response.set_cookie(host_cookie(code), host_token, max_age=COOKIE_AGE,
+                            httponly=True, samesite="Lax", path="/")
+    return response
+
+
+# --- a round: its tables, their QR codes, results ---------------------------------------
+
+def _seat_labels(game_table_id: int | None, count: int) -> list[str]:
+    if game_table_id is None:
+        return london1888.seat_labels(count, london1888.default_options())
+    return [seat["label"] for seat in tables.get_seats(get_db(), game_table_id)]
+
+
+def _describe(table: dict[str, Any], tournament: dict[str, Any]) -> dict[str, Any]:
+    """A table of a round for the templates: seats with labels, result and points."""
+    names = [seat["name"] for seat in table["seats"]]
+    labels = _seat_labels(table["game_table_id"], len(names))
+    claimed = {}
+    if table["game_table_id"] is not None:
+        claimed = {seat["position"]: seat["claimed"]
+                   for seat in tables.get_seats(get_db(), table["game_table_id"])}
+    outcome = table["outcome"]
+    points = (logic.game_points(outcome, list(range(len(names))), tournament["late_murder"])
+              if outcome is not None else {})
+    seats = []
+    for seat in table["seats"]:
+        position = seat["position"]
+        role = None
+        if outcome is not None:
+            role = ("Jack the Ripper" if position == outcome["jack"] else
+                    "Accomplice" if position in outcome["accomplices"] else "Innocent")
+        seats.append({**seat, "label": labels[position] if position < len(labels) else "",
+                      "joined": claimed.get(position, False), "role": role,
+                      "points": points.get(position)})
+    join = (base_url() + url_for("seat.join", code=table["code"])) if table["code"] else None
+    return {**table, "seats": seats, "join_url": join, "join_qr": qr(join) if join else None,
+            "result_text": logic.outcome_text(outcome, names) if outcome else None,
+            "source_text": SOURCES.get(table["source"] or "", "")}
+
+
+def _round(tournament_id: int, number: int, status: int = 200, error: str | None = None,
+           form_table: int | None = None) -> Response:
+    db = get_db()
+    tournament = _load(tournament_id)
+    if number not in store.round_numbers(db, tournament_id):
+        abort(404, f"There is no round {number} in this tournament.")
+    described = [_describe(table, tournament)
+                 for table in store.round_tables(db, tournament_id, number)]
+    return render("tournament/round.html", "tournament/_round.html", status=status,
+                  tournament=tournament, number=number, tables=described,
+                  organiser=_organiser(tournament), error=error, form_table=form_table,
+                  results=london1888.RESULTS, earliest=london1888.FIFTH_MURDER_EARLIEST,
+                  latest=london1888.FIFTH_MURDER_LATEST)
+
+
+@bp.get("/<int:tournament_id>/rounds/<int:number>")
+def round_page(tournament_id: int, number: int) -> Response:
+    return _round(tournament_id, number)
+
+
+def _result(tournament_id: int, number: int, table_no: int, correction: bool) -> Response:
+    def failure(message: str, status: int) -> Response:
+        if number not in store.round_numbers(get_db(), tournament_id):
+            return _manage(tournament_id, status, message)
+        return _round(tournament_id, number, status, message, table_no)
+
+    return _change(
+        tournament_id,
+        lambda t: store.record_result(get_db(), t["id"], _seen_version(), number, table_no,
+                                      request.form.to_dict(), request.form.get("reason", ""),
+                                      correction),
+        url_for(".round_page", tournament_id=tournament_id, number=number), failure)
+
+
+@bp.post("/<int:tournament_id>/rounds/<int:number>/tables/<int:table_no>/result")
+def enter_result(tournament_id: int, number: int, table_no: int) -> Response:
+    return _result(tournament_id, number, table_no, correction=False)
+
+
+@bp.post("/<int:tournament_id>/rounds/<int:number>/tables/<int:table_no>/correct")
+def correct_result(tournament_id: int, number: int, table_no: int) -> Response:
+    return _result(tournament_id, number, table_no, correction=True)
+
+
+# --- the leaderboard and the players' pages ---------------------------------------------
+
+def _progress(tournament_id: int) -> dict[str, Any]:
+    db = get_db()
+    numbers = store.round_numbers(db, tournament_id)
+    if not numbers:
+        return {"round": 0, "done": 0, "tables": 0}
+    current = store.round_tables(db, tournament_id, numbers[-1])
+    return {"round": numbers[-1], "tables": len(current),
+            "done": sum(table["outcome"] is not None for table in current)}
+
+
+@bp.get("/<int:tournament_id>/board")
+def board(tournament_id: int) -> Response:
+    """The projector page: big type, refreshed every few seconds by htmx, and a QR code
+    that opens the same page on a phone."""
+    tournament = _load(tournament_id)
+    url = base_url() + url_for(".board", tournament_id=tournament_id)
+    return render("tournament/board.html", "tournament/_board.html", tournament=tournament,
+                  rows=store.standings(get_db(), tournament_id),
+                  rounds=range(1, tournament["rounds"] + 1), progress=_progress(tournament_id),
+                  board_url=url, board_qr=qr(url), decided=logic.DECIDED_BY,
+                  organiser=_organiser(tournament))
+
+
+@bp.get("/<int:tournament_id>/players/<int:player_id>")
+def player_page(tournament_id: int, player_id: int) -> Response:
+    tournament = _load(tournament_id)
+    player = store.get_player(get_db(), tournament_id, player_id)
+    if player is None:
+        abort(404, "That player is not registered in this tournament.")
+    played = []
+    for game in store.games(get_db(), tournament_id):
+        if player_id in game["seats"]:
+            table = _describe({**game, "seats": [
+                {"position": position, "id": pid, "name": name, "club": ""}
+                for position, (pid, name) in enumerate(zip(game["seats"], game["names"],
+                                                           strict=True))]}, tournament)
+            mine = next(seat for seat in table["seats"] if seat["id"] == player_id)
+            played.append({"table": table, "me": mine})
+    row = next(row for row in store.standings(get_db(), tournament_id)
+               if row["id"] == player_id)
+    return render("tournament/player.html", "tournament/_player.html", tournament=tournament,
+                  player=player, games=played, row=row, statuses=store.STATUSES)
+
+
+# --- exports ----------------------------------------------------------------------------
+
+def _csv(rows: list[list[Any]], filename: str) -> Response:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    return Response(out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": f"attachment; filename={filename}"})
+
+
+@bp.get("/<int:tournament_id>/standings.csv")
+def standings_csv(tournament_id: int) -> Response:
+    tournament = _load(tournament_id)
+    rounds = range(1, tournament["rounds"] + 1)
+    rows: list[list[Any]] = [["position", "player", "club", "status", "points",
+                              *[f"round {n}" for n in rounds], "games", "wins",
+                              "games as Jack", "games won as Jack", "points as Jack",
+                              "head-to-head", "placed by"]]
+    for row in store.standings(get_db(), tournament_id):
+        rows.append([row["position"], row["name"], row["club"], row["status"], row["points"],
+                     *[row["rounds"].get(n, "") for n in rounds], row["games"], row["wins"],
+                     row["jack_games"], row["jack_wins"], row["jack_points"],
+                     "" if row["head_to_head"] is None else row["head_to_head"],
+                     row["decided_label"]])
+    return _csv(rows, f"tournament-{tournament_id}-standings.csv")
+
+
+@bp.get("/<int:tournament_id>/results.csv")
+def results_csv(tournament_id: int) -> Response:
+    """One line per player and finished game."""
+    tournament = _load(tournament_id)
+    rows: list[list[Any]] = [["round", "table", "code", "seat", "player", "role", "result",
+                              "Jack discovered", "round of 5th murder", "points", "source"]]
+    for game in store.games(get_db(), tournament_id):
+        outcome = game["outcome"]
+        if outcome is None:
+            continue
+        points = logic.game_points(outcome, game["seats"], tournament["late_murder"])
+        key = ("innocents" if outcome["winner"] == london1888.INNOCENTS
+               else f"jack_{outcome['how']}")
+        for position, (player, name) in enumerate(zip(game["seats"], game["names"],
+                                                      strict=True)):
+            role = ("Jack" if position == outcome["jack"] else
+                    "accomplice" if position in outcome["accomplices"] else "innocent")
+            rows.append([game["round"], game["number"], game["code"] or "", position + 1,
+                         name, role, london1888.RESULTS[key][2],
+                         "yes" if outcome["discovered"] else "no",
+                         outcome.get("murder_round") or "", points[player], game["source"]])
+    return _csv(rows, f"tournament-{tournament_id}-results.csv")
+
+
+@bp.get("/<int:tournament_id>/export.json")
+def export(tournament_id: int) -> Response:
+    tournament = _load(tournament_id)
+    _require_organiser(tournament)
+    data = json.dumps(store.export_tournament(get_db(), tournament_id), indent=1)
+    return Response(data, mimetype="application/json", headers={
+        "Content-Disposition": f"attachment; filename=tournament-{tournament_id}.json"})
