@@ -908,8 +908,9 @@ def _prompt(state: State) -> tuple[str | None, str]:
         return "Jack", f"{alarm}Jack: make your move (square {square} of {LAST_SQUARE})."
     if phase == "police":
         order = ", ".join(_police_order(state))
-        return "Police", (f"{alarm}Police: move the policemen (0-2 crossings each, "
-                          f"{order}), then each looks for clues or makes an arrest.")
+        return "Police", (f"{alarm}Police, from the Head of the Investigation clockwise "
+                          f"({order}): move each policeman 0-2 crossings, then each looks "
+                          "for clues or makes an arrest.")
     return None, _outcome(state)["text"]
 
 

@@ -1,0 +1,174 @@
+"""Letters from Whitechapel in a real Chromium: Jack's phone, two detectives'
+phones and the table screen play a whole game, four nights to Jack's escape."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import shot
+from tests.browser.test_platform import sit
+
+HIDEOUT = "187"
+
+
+def tap(page, selector: str) -> None:
+    page.locator(selector).first.click()
+
+
+def confirm(page, selector: str) -> None:
+    """A tap-again button: arm it, then tap it again."""
+    page.locator(selector).first.click()
+    page.locator("button.armed").first.click()
+
+
+def keypad(page, number: str) -> None:
+    for digit in number:
+        page.locator(f"[data-keypad] [data-key='{digit}']").first.click()
+
+
+def head_of(phones, laptop):
+    """The detective phone that shows the Head of the Investigation's button."""
+    expect(laptop.locator("[data-phase]").first).to_have_attribute("data-phase", "patrols")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for page in phones:
+            if page.locator("[data-act=patrols_placed]").count():
+                return page
+        time.sleep(0.1)
+    raise AssertionError("no detective phone offers the patrols button")
+
+
+def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> None:
+    """Hell: the marked women, the patrols, maybe a letter."""
+    expect(jack.locator("[data-woman]")).to_have_count(len(women))
+    for field, circle in zip(jack.locator("[data-woman]").all(), women, strict=True):
+        field.fill(circle)
+    tap(jack, "[data-act=women]")
+    tap(head_of(detectives, laptop), "[data-act=patrols_placed]")
+    if letter:
+        tap(jack, "[data-act=letter]")
+    expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
+
+
+def kill(jack, circle: str) -> None:
+    keypad(jack, circle)
+    tap(jack, "[data-act=kill]")
+
+
+def move(jack, circle: str) -> None:
+    expect(jack.locator("[data-act=move]")).to_be_visible()
+    keypad(jack, circle)
+    tap(jack, "[data-act=move]")
+
+
+def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
+    laptop.goto(server.url + "/new/whitechapel")
+    laptop.select_option("select[name=players]", "3")
+    laptop.check("input[name=letters]")
+    shot(laptop, "whitechapel-setup")
+    laptop.click("button:has-text('Create the table')")
+    code = laptop.locator(".code-big").inner_text().strip()
+    url = f"{server.url}/j/{code}"
+    jack, ann, bob = phone(), phone(), phone()
+    sit(jack, url, "Jack", 0)
+    sit(ann, url, "Ann", 1)
+    sit(bob, url, "Bob", 2)
+    laptop.click("button:has-text('Start the game')")
+    detectives = [ann, bob]
+
+    # Before night 1: the hideout, from the keypad.
+    expect(jack.locator("[data-prompt]").first).to_contain_text("hideout")
+    keypad(jack, HIDEOUT)
+    jack.click("button:has-text('Write it')")
+    expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
+
+    # Night 1: women, patrols, a wait, then the crime.
+    hell(jack, detectives, laptop, ["3", "21", "27", "65", "84"])
+    prompt = laptop.locator("[data-prompt]").first
+    expect(prompt).to_contain_text("wretched pawns on 3, 21, 27, 65, 84")
+    confirm(jack, "button:has-text('Wait')")
+    expect(laptop.locator("[data-prompt]").first).to_contain_text("Time of the crime to II")
+    for page in detectives:
+        if page.locator("[data-act=wretched_moved]").count():
+            tap(page, "[data-act=wretched_moved]")
+            break
+    else:
+        laptop.click("[data-act=wretched_moved]")
+    kill(jack, "82")
+    expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
+    shot(laptop, "whitechapel-table-alarm")
+
+    # Hunting: a move, searches from Ann's phone, an arrest from Bob's.
+    move(jack, "83")
+    expect(ann.locator("[data-act=search]")).to_be_visible()
+    ann.locator("label.wc-pick").first.click()
+    keypad(ann, "99")
+    tap(ann, "[data-act=search]")
+    expect(laptop.locator("[data-log]").first).to_contain_text("99: no clue")
+    keypad(ann, "83")
+    tap(ann, "[data-act=search]")
+    expect(laptop.locator("[data-clues]").first).to_contain_text("83")
+    expect(jack.locator("[data-questions]")).to_contain_text("83: clue")
+    shot(ann, "whitechapel-detective-search")
+    bob.locator("label.wc-pick").first.click()
+    keypad(bob, "84")
+    confirm(bob, "button:has-text('Arrest here')")
+    expect(laptop.locator("[data-log]").first).to_contain_text("84: not here")
+    confirm(laptop, "button:has-text('The police are done')")
+
+    # A Coach, then home: the escape ends the night.
+    expect(jack.locator("[data-act=move]")).to_be_visible()
+    jack.click("summary:has-text('Coach')")
+    jack.fill("[data-coach='1']", "101")
+    jack.fill("[data-coach='2']", "102")
+    tap(jack, "[data-act=coach]")
+    expect(laptop.locator("[data-track] [data-token=coach]")).to_have_count(2)
+    shot(laptop, "whitechapel-table-coach")
+    confirm(laptop, "button:has-text('The police are done')")
+    expect(jack.locator("[data-act=move]")).to_be_visible()
+    expect(jack.locator("[data-peek]").first).to_be_visible()
+    jack.locator("[data-peek]").first.scroll_into_view_if_needed()
+    box = jack.locator("[data-peek]").first.bounding_box()
+    jack.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    jack.mouse.down()
+    expect(jack.locator("[data-location]")).to_be_visible()
+    shot(jack, "whitechapel-jack-peek")
+    jack.mouse.up()
+    expect(jack.locator("[data-location]")).to_be_hidden()
+    confirm(jack, "button:has-text('Escape')")
+    expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
+    expect(laptop.locator("[data-prompt]").first).to_contain_text("Dawn")
+
+    # Night 2 with a letter, night 3 the double event, night 4 home again.
+    hell(jack, detectives, laptop, ["3", "21", "27", "84"], letter=True)
+    expect(laptop.locator("[data-letters]").first).to_contain_text("Jack's letter 1")
+    kill(jack, "84")
+    confirm(jack, "button:has-text('Escape')")
+    expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "3")
+    hell(jack, detectives, laptop, ["3", "21", "27"], letter=True)
+    jack.fill("[data-crime='1']", "27")
+    jack.fill("[data-crime='2']", "3")
+    confirm(jack, "button:has-text('Kill both')")
+    expect(laptop.locator("[data-crime-scenes]").first).to_contain_text("night 3: 3 & 27")
+    expect(ann.locator("[data-act=search]")).to_be_visible()  # the detectives act first
+    shot(jack, "whitechapel-jack-night3")
+    confirm(ann, "button:has-text('The police are done')")
+    confirm(jack, "button:has-text('Escape')")
+    expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "4")
+    hell(jack, detectives, laptop, ["21"], letter=True)
+    kill(jack, "21")
+    move(jack, "22")
+    confirm(bob, "button:has-text('The police are done')")
+    confirm(jack, "button:has-text('Escape')")
+
+    # The end: the whole sheet for everyone.
+    for page in (laptop, jack, ann, bob):
+        expect(page.locator("[data-outcome]").first).to_have_attribute("data-outcome", "jack")
+        expect(page.locator("[data-hideout]").first).to_have_text(HIDEOUT)
+        expect(page.locator("[data-sheet-night='3']").first).to_contain_text("27")
+    shot(laptop, "whitechapel-table-end")
+    shot(jack, "whitechapel-jack-end")
+    shot(ann, "whitechapel-detective-end")
+    shot(bob, "whitechapel-detective2-end")
