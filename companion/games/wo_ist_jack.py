@@ -557,10 +557,8 @@ def _seat_prompt(state: State, seat: int) -> str:
     if seat != state["active"]:
         return f"It is {_name(state, state['active'])}'s turn."
     left = state["investigations"] - state["prints_this_turn"]
-    return (f"Your turn: {state['investigations']} investigations (meld a Research card, draw "
-            "one, or print the current story) and 1 action (play or draw an Action card). "
-            f"Print “{state['current']}” here once your melded cards fulfil it"
-            f"{'' if left > 0 else ' (no investigation left this turn)'}.")
+    return (f"Your turn: {state['investigations']} investigations (meld, draw or print) and "
+            f"1 action{'' if left > 0 else '; no investigation left to print'}.")
 
 
 def _print_form(state: State) -> dict[str, Any]:

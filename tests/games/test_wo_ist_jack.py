@@ -399,6 +399,9 @@ def test_two_investigations_allow_two_prints_a_turn_not_three():
     state = print_current(print_current(new_game(3), 1), 1)
     assert "print" not in game.actions(state, 0)
     assert game.view(state, 0)["you"]["print"] is None
+    assert game.view(state, 0)["prompt"] == ("Your turn: 2 investigations (meld, draw or "
+                                             "print) and 1 action; no investigation left "
+                                             "to print.")
     refused(state, 0, "used all 2 investigations", type="print", story=state["current"],
             points="1")
     state = end_turn(end_turn(end_turn(state)))
