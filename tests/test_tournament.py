@@ -1,0 +1,287 @@
+"""London 1888 tournaments, pure logic: points of every row of the rulebook table through
+``london1888.tournament_points``, accomplices, tiebreaks, table sizes and the seating."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from companion import tournament as t
+from companion.games import london1888
+from companion.games.base import RuleError
+
+SEATS = ["ann", "bob", "cy", "di", "ed"]
+
+
+def jack_win(jack: int, how: str, discovered: bool = True, murder_round: int | None = None,
+             accomplices: tuple[int, ...] = (), players: int = 5) -> dict:
+    return {"winner": "jack", "how": how, "murder_round": murder_round,
+            "discovered": discovered, "jack": jack, "accomplices": list(accomplices),
+            "players": players}
+
+
+def innocents(jack: int, accomplices: tuple[int, ...] = (), players: int = 5) -> dict:
+    return {"winner": "innocents", "how": None, "murder_round": None, "discovered": True,
+            "jack": jack, "accomplices": list(accomplices), "players": players}
+
+
+# --- every row of the rulebook table ----------------------------------------------------
+
+@pytest.mark.parametrize("outcome, jack_points", [
+    (jack_win(1, "suicide"), 2),
+    (jack_win(1, "killed_everyone"), 3),
+    (jack_win(1, "fifth_murder", murder_round=11), 4),
+    (jack_win(1, "fifth_murder", murder_round=12), 5),
+    (jack_win(1, "fifth_murder", murder_round=16), 5),
+    (jack_win(1, "fifth_murder", murder_round=17), 6),
+    (jack_win(1, "fifth_murder", murder_round=21), 6),
+    (jack_win(1, "killed_everyone", discovered=False), 7),
+    (jack_win(1, "fifth_murder", discovered=False, murder_round=11), 8),
+])
+def test_every_jack_row_gives_jack_and_only_jack_his_points(outcome, jack_points):
+    points = t.game_points(outcome, SEATS)
+    assert points == {name: jack_points if name == "bob" else 0 for name in SEATS}
+
+
+def test_innocents_win_one_point_each_but_not_jack():
+    assert t.game_points(innocents(3), SEATS) == {"ann": 1, "bob": 1, "cy": 1, "di": 0,
+                                                  "ed": 1}
+
+
+def test_accomplices_share_jacks_win_and_lose_with_him():
+    won = t.game_points(jack_win(0, "fifth_murder", murder_round=14, accomplices=(2, 4)),
+                        SEATS)
+    assert won == {"ann": 5, "bob": 0, "cy": 5, "di": 0, "ed": 5}
+    lost = t.game_points(innocents(0, accomplices=(2,)), SEATS)
+    assert lost == {"ann": 0, "bob": 1, "cy": 0, "di": 1, "ed": 1}
+
+
+def test_the_undiscovered_late_murder_uses_the_tournament_value():
+    late = jack_win(4, "fifth_murder", discovered=False, murder_round=15)
+    assert t.game_points(late, SEATS)["ed"] == london1888.DEFAULT_UNDISCOVERED_LATE_MURDER
+    assert t.game_points(late, SEATS, undiscovered_late_murder=6)["ed"] == 6
+    early = jack_win(4, "fifth_murder", discovered=False, murder_round=11)
+    assert t.game_points(early, SEATS, undiscovered_late_murder=6)["ed"] == 8
+
+
+def test_an_outcome_the_rules_refuse_is_refused():
+    with pytest.raises(RuleError, match="suicide"):
+        t.game_points(jack_win(1, "suicide", discovered=False), SEATS)
+
+
+# --- the organiser's result form --------------------------------------------------------
+
+def test_a_typed_result_becomes_an_outcome():
+    outcome = t.parse_result({"result": "jack_fifth_murder", "jack": "2", "murder_round": "13",
+                              "discovered": "on", "accomplice_0": "on", "accomplice_2": "on"},
+                             5)
+    assert outcome == jack_win(2, "fifth_murder", murder_round=13, accomplices=(0,))
+    assert t.parse_result({"result": "innocents", "jack": "1"}, 4)["discovered"] is True
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"result": "jack_suicide", "jack": "1"}, "undiscovered"),
+    ({"result": "jack_fifth_murder", "jack": "1", "murder_round": "9"}, "between 11 and 21"),
+    ({"result": "jack_fifth_murder", "jack": "1"}, "round of the 5th murder"),
+    ({"result": "draw", "jack": "1"}, "not a result"),
+    ({"result": "innocents", "jack": "7"}, "not a player who was Jack"),
+    ({"result": "innocents"}, "choose the player who was Jack"),
+])
+def test_a_typed_result_the_rules_refuse(form, message):
+    with pytest.raises(t.TournamentError, match=message):
+        t.parse_result(form, 5)
+
+
+# --- tables of a round ------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", range(4, 61))
+@pytest.mark.parametrize("preferred", range(4, 9))
+def test_table_sizes_are_legal_and_even(count, preferred):
+    sizes = t.split_sizes(count, preferred)
+    assert sum(sizes) == count
+    assert all(4 <= size <= 8 for size in sizes)
+    assert max(sizes) - min(sizes) <= 1
+    assert sizes == sorted(sizes, reverse=True)
+    # No other legal number of tables gets the average closer to the preferred size.
+    for tables in range(-(-count // 8), count // 4 + 1):
+        assert abs(count / len(sizes) - preferred) <= abs(count / tables - preferred)
+
+
+def test_table_sizes_examples():
+    assert t.split_sizes(13) == [5, 4, 4]
+    assert t.split_sizes(24) == [5, 5, 5, 5, 4]
+    assert t.split_sizes(13, 6) == [7, 6]
+    assert t.split_sizes(8, 8) == [8]
+    assert t.split_sizes(4) == [4]
+
+
+def test_too_few_players_or_an_impossible_size():
+    with pytest.raises(t.TournamentError, match="at least 4 checked-in players; 3 are"):
+        t.split_sizes(3)
+    with pytest.raises(t.TournamentError, match="4 to 8 players; 9"):
+        t.split_sizes(20, 9)
+
+
+# --- seating ----------------------------------------------------------------------------
+
+def random_round(players, sizes, rng):
+    order = list(players)
+    rng.shuffle(order)
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(order[start:start + size])
+        start += size
+    return tables
+
+
+def test_every_player_sits_once_and_the_same_rng_gives_the_same_seating():
+    players = list(range(17))
+    sizes = t.split_sizes(17)
+    first = t.seat_round(players, sizes, [[0, 1, 2, 3]], random.Random(5))
+    again = t.seat_round(players, sizes, [[0, 1, 2, 3]], random.Random(5))
+    assert first == again
+    assert sorted(p for table in first for p in table) == players
+    assert [len(table) for table in first] == sizes
+
+
+def test_a_pair_that_met_is_kept_apart_when_possible():
+    history = [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]
+    tables = t.seat_round(list(range(10)), [5, 5], history, random.Random(1))
+    for table in tables:
+        # Two tables of 5 from two earlier tables of 5: the best is 3 + 2 from each.
+        counts = sorted([sum(p < 5 for p in table), sum(p >= 5 for p in table)])
+        assert counts == [2, 3]
+
+
+def test_seating_24_players_over_4_rounds_beats_random_seating():
+    players = list(range(24))
+    sizes = t.split_sizes(24)
+    better = 0
+    for seed in range(8):
+        history: list[list[int]] = []
+        baseline: list[list[int]] = []
+        rng, base_rng = random.Random(seed), random.Random(1000 + seed)
+        for _ in range(4):
+            history += t.seat_round(players, sizes, history, rng)
+            baseline += random_round(players, sizes, base_rng)
+        ours, theirs = t.repeat_meetings(history), t.repeat_meetings(baseline)
+        assert ours <= theirs, (seed, ours, theirs)
+        better += ours < theirs
+    assert better >= 6
+
+
+def test_repeat_meetings_counts_meetings_after_the_first():
+    # (1, 2) meet three times: 2 repeats; (1, 3) and (2, 3) twice: 1 each.
+    assert t.repeat_meetings([[1, 2, 3, 4], [1, 2, 5, 6], [1, 2, 3, 7]]) == 4
+    met = t.meetings([[1, 2, 3, 4], [2, 1, 5, 6]])
+    assert met[(1, 2)] == 2 and met[(3, 4)] == 1
+    assert sum(met.values()) == 2 * len(list(combinations(range(4), 2)))
+
+
+# --- the organiser's own seating --------------------------------------------------------
+
+NAMES = {n: f"P{n}" for n in range(10)}
+PRESENT = {f"p{n}": n for n in range(9)}
+
+
+def test_own_seating_is_read_line_by_line():
+    tables = t.parse_seating("P0, P1, P2, P3, P4\n\n p5,P6 ,P7,  P8 ", PRESENT, NAMES)
+    assert tables == [[0, 1, 2, 3, 4], [5, 6, 7, 8]]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("P0,P1,P2,P3,P4\nP5,P6,P7,P0,P8", "P0 cannot sit at table 1 and at table 2"),
+    ("P0,P1,P2,P3,P0\nP5,P6,P7,P4,P8", "P0 cannot sit twice"),
+    ("P0,P1,P2,P3,P4,P9\nP5,P6,P7,P8", "“P9” is not a checked-in player"),
+    ("P0,P1,P2\nP3,P4,P5,P6,P7,P8", "Table 1 has 3 players"),
+    ("P0,P1,P2,P3\nP4,P5,P6,P7", "P8 is missing"),
+])
+def test_own_seating_refusals(text, message):
+    with pytest.raises(t.TournamentError, match=message):
+        t.parse_seating(text, PRESENT, NAMES)
+
+
+# --- standings and tiebreaks ------------------------------------------------------------
+
+def people(*names):
+    return [{"id": name, "name": name, "lot": index} for index, name in enumerate(names)]
+
+
+def game(round_, seats, outcome):
+    return {"round": round_, "seats": list(seats), "outcome": outcome}
+
+
+def by_name(rows):
+    return {row["name"]: row for row in rows}
+
+
+def test_points_per_round_games_and_jack_figures():
+    players = people("A", "B", "C", "D", "E")
+    games = [game(1, "ABCDE", jack_win(0, "fifth_murder", murder_round=12, accomplices=(4,))),
+             game(2, "EDCBA", innocents(1)),
+             game(3, "ABCD", None)]
+    rows = by_name(t.standings(players, games))
+    assert rows["A"]["rounds"] == {1: 5, 2: 1} and rows["A"]["points"] == 6
+    assert rows["E"]["rounds"] == {1: 5, 2: 1}
+    assert rows["D"]["rounds"] == {1: 0, 2: 0} and rows["D"]["jack_games"] == 1
+    assert rows["A"]["jack_wins"] == 1 and rows["A"]["jack_points"] == 5
+    assert rows["A"]["games"] == 2 and rows["A"]["wins"] == 2
+    assert [row["position"] for row in t.standings(players, games)] == [1, 2, 3, 4, 5]
+
+
+def test_most_games_won_as_jack_breaks_a_tie_first_by_default():
+    players = people("A", "B", "X", "Y", "Z", "W")
+    games = [game(1, "AXYZ", jack_win(0, "fifth_murder", murder_round=11)),  # A 4
+             *[game(n, "BXYW", innocents(3)) for n in range(1, 5)]]        # B 1+1+1+1
+    rows = t.standings(players, games)
+    order = [row["name"] for row in rows if row["name"] in "AB"]
+    assert order == ["A", "B"]
+    assert by_name(rows)["B"]["decided_by"] == "jack_wins"
+    reordered = t.standings(players, games, t.parse_tiebreaks(["wins"]))
+    assert [row["name"] for row in reordered if row["name"] in "AB"] == ["B", "A"]
+    assert by_name(reordered)["A"]["decided_by"] == "wins"
+    assert by_name(reordered)["A"]["decided_label"] == "Most wins"
+
+
+def test_most_points_as_jack_breaks_equal_wins_as_jack():
+    players = people("A", "B", "X", "Y", "Z")
+    games = [game(1, "AXYZ", jack_win(0, "fifth_murder", murder_round=13)),  # A 5 as Jack
+             game(1, "BXYZ", jack_win(0, "suicide")),                        # B 2 as Jack
+             *[game(n, "BXYZ", innocents(1)) for n in range(2, 5)]]          # B +3
+    rows = by_name(t.standings(players, games))
+    assert rows["A"]["points"] == rows["B"]["points"] == 5
+    assert rows["A"]["position"] < rows["B"]["position"]
+    assert rows["B"]["decided_by"] == "jack_points"
+
+
+def test_head_to_head_counts_games_between_the_tied_players():
+    players = people("A", "B", "X", "Y", "P", "Q", "R")
+    games = [game(1, "ABXY", innocents(2)),  # A 1, B 1
+             game(2, "ABXY", innocents(1)),  # A 1, B (Jack) 0: A beats B
+             game(3, "BPQR", innocents(1))]  # B 1
+    rows = by_name(t.standings(players, games, t.parse_tiebreaks(["head_to_head"])))
+    assert rows["A"]["points"] == rows["B"]["points"] == 2
+    assert rows["A"]["position"] < rows["B"]["position"]
+    assert rows["B"]["decided_by"] == "head_to_head"
+    assert (rows["A"]["head_to_head"], rows["B"]["head_to_head"]) == (1, 0)
+
+
+def test_drawn_lots_decide_last_and_say_so():
+    players = [{"id": "A", "name": "A", "lot": 9}, {"id": "B", "name": "B", "lot": 2},
+               {"id": "C", "name": "C", "lot": 5}, {"id": "D", "name": "D", "lot": 1}]
+    games = [game(1, "ABCD", innocents(3))]
+    rows = t.standings(players, games)
+    assert [row["name"] for row in rows] == ["B", "C", "A", "D"]
+    assert [row["decided_by"] for row in rows] == [None, "lots", "lots", "points"]
+    assert rows[1]["decided_label"] == "Drawn lots"
+
+
+def test_tiebreak_order_from_the_form():
+    assert t.parse_tiebreaks(["wins", "", "jack_wins"]) == [
+        "wins", "jack_wins", "jack_points", "head_to_head"]
+    with pytest.raises(t.TournamentError, match="chosen twice"):
+        t.parse_tiebreaks(["wins", "wins"])
+    with pytest.raises(t.TournamentError, match="not a tiebreak"):
+        t.parse_tiebreaks(["coin"])
