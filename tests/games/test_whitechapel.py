@@ -670,14 +670,26 @@ def test_full_game_square_15_on_the_fourth_night():
     assert state["outcome"]["reason"] == "square15"
 
 
-def test_full_game_no_legal_move_on_the_third_night():
+def test_full_game_no_legal_move_on_the_fourth_night():
     state = new_game(players=5)
-    for _ in (1, 2):
+    for _ in (1, 2, 3):
         state = play_night(state)
     state = play_night(state, escape=False)
     state = act(state, 4, type="no_legal_move")
     state = act(state, JACK, type="confirm_trapped")
-    assert state["outcome"] == {"winner": "detectives", "reason": "no_legal_move", "night": 3}
+    assert state["outcome"] == {"winner": "detectives", "reason": "no_legal_move", "night": 4}
+    assert [n["escaped"] for n in wc.view(state, 2)["reveal"]["nights"]] == [
+        True, True, True, False]
+
+
+def test_the_double_event_can_end_the_game_before_jack_moves():
+    state = new_game()
+    for _ in (1, 2):
+        state = play_night(state)
+    state = to_hunting(state, "27", "3", women="3 21 27")
+    assert wc.actions(state, JACK) == []
+    state = act(state, TABLE, type="arrest", policeman="yellow", circle="3")
+    assert state["outcome"] == {"winner": "detectives", "reason": "arrest", "night": 3}
 
 
 # --- views ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import re
 from companion import tables
 from companion.games import whitechapel as wc
 from companion.games.base import TABLE
-from tests.noninterference import assert_indistinguishable
+from tests.noninterference import assert_indistinguishable, play_both
 from tests.webflow import Device, seated_table
 
 HIDEOUT = 187
@@ -214,3 +214,24 @@ def test_rendered_double_event_order_is_indistinguishable(app):
         return run(state, [(0, {"type": "kill", "circle": order[0], "circle2": order[1]})])
 
     assert_indistinguishable(app, wc, night3(("27", "3")), night3(("3", "27")), NOT_JACK)
+
+
+def test_rendered_night_with_two_hideouts_step_by_step(app):
+    """The same public night, played from two hideouts: every step looks the same."""
+    steps = [(0, {"type": "women", "circles": "3 21 27 65 84"}),
+             (TABLE, {"type": "patrols_placed"}),
+             (0, {"type": "wait"}),
+             (TABLE, {"type": "wretched_moved"}),
+             (0, {"type": "kill", "circle": "100"}),
+             (0, {"type": "move", "circle": "101"}),
+             (1, {"type": "search", "policeman": "blue", "circle": "100"}),
+             (2, {"type": "arrest", "policeman": "red", "circle": "5"}),
+             (TABLE, {"type": "end_turn"}),
+             (0, {"type": "alley", "circle": "120"}),
+             (TABLE, {"type": "end_turn"}),
+             (2, {"type": "no_legal_move"}),
+             (0, {"type": "deny_trapped"})]
+    first = run(fresh(), [(0, {"type": "hideout", "circle": "90"})])
+    second = run(fresh(), [(0, {"type": "hideout", "circle": "33"})])
+    for state_a, state_b in play_both(wc, first, second, steps):
+        assert_indistinguishable(app, wc, state_a, state_b, NOT_JACK)
