@@ -46,6 +46,8 @@ JACK = 0
 DETECTIVE = 1
 FIXED_SEATS = frozenset({JACK, DETECTIVE})
 ROLES = ("Jack", "Detective")
+# How the rulebook names the two players in a sentence.
+WHO = ("Jack", "the detective")
 
 # Every character of the base game and the extension, in RULINGS.md order.
 CHARACTERS = {
@@ -90,7 +92,6 @@ ABILITIES = {
             "(never across an exit), before or after moving.",
     "moriarty": "Has the movement and ability of the character he impersonates.",
 }
-READ_THE_CARD = "Read the character card."
 ALIBI_DRAWER = "holmes"
 
 # Game Play I. A/B and Extension II.: who chooses each of the four cards.
@@ -189,7 +190,8 @@ def _deal_draft(state: State, rng: random.Random) -> None:
     state["draft"] = {"hands": hands, "kept": [None, None]}
     _log(state, "The 4 basic characters are set aside; the 10 additional characters are "
                 "dealt one by one, 5 to each player.",
-         {seat: f"{ROLES[seat]} was dealt: {_names(hands[seat])}." for seat in (JACK, DETECTIVE)})
+         {seat: f"{_who(seat, True)} was dealt {_names(hands[seat])}."
+          for seat in (JACK, DETECTIVE)})
 
 
 def _deal_alibi(state: State, rng: random.Random) -> None:
@@ -241,8 +243,8 @@ def _keep(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
             f"Keep exactly {DRAFT_KEEP} of your {DRAFT_HAND} characters "
             f"({len(kept)} chosen).")
     draft["kept"][seat] = kept
-    _log(state, f"{ROLES[seat]} has chosen 2 characters.",
-         {seat: f"{ROLES[seat]} kept {_names(kept)}."})
+    _log(state, f"{_who(seat, True)} has chosen 2 characters.",
+         {seat: f"{_who(seat, True)} kept {_names(kept)}."})
     if all(draft["kept"]):
         _reveal_draft(state, rng)
 
@@ -270,7 +272,7 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str], rng: random.R
     card = _card_of_round(state, action.get("character"), "placed")
     state["round"]["picks"].append({"character": card, "seat": seat})
     note = " and the Barricade between two street hexes" if card == "lane" else ""
-    _log(state, f"{ROLES[seat]} places {CHARACTERS[card]}{note}.")
+    _log(state, f"{_who(seat, True)} places {CHARACTERS[card]}{note}.")
     if len(state["round"]["picks"]) < CARDS_PER_TURN:
         return
     if state["deck"]:
@@ -288,7 +290,7 @@ def _pick(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
     seat = int(actor)
     card = _card_of_round(state, action.get("character"), "played")
     state["round"]["picks"].append({"character": card, "seat": seat})
-    _log(state, f"{ROLES[seat]} plays {CHARACTERS[card]}.")
+    _log(state, f"{_who(seat, True)} plays {CHARACTERS[card]}.")
     if card == "moriarty":
         moriarty = state["moriarty"]
         # Extension, Professor Moriarty: a new activation removes the previous impersonation.
@@ -321,8 +323,8 @@ def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
     card = draw(state["alibi_deck"])[0]
     state["alibi_draws"].append({"seat": seat, "character": card, "turn": state["turn"],
                                  "published": False})
-    _log(state, f"{ROLES[seat]} draws an alibi card in secret.",
-         {seat: f"{ROLES[seat]}'s alibi card: {CHARACTERS[card]}."})
+    _log(state, f"{_who(seat, True)} draws an alibi card in secret.",
+         {seat: f"{_who(seat, True)} drew the alibi card of {CHARACTERS[card]}."})
 
 
 def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
@@ -335,7 +337,7 @@ def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
                         "drawn alibi card")
     next(entry for entry in mine if entry["character"] == card)["published"] = True
     _clear(state, [card])
-    _log(state, f"{ROLES[seat]} shows the alibi card of {CHARACTERS[card]}: "
+    _log(state, f"{_who(seat, True)} shows the alibi card of {CHARACTERS[card]}: "
                 f"{CHARACTERS[card]} is innocent.")
 
 
@@ -441,7 +443,7 @@ def _refusal(state: State, actor: Viewer, kind: str) -> str | None:
         if phase != "placement":
             return "The characters are not being placed now."
         if actor not in (TABLE, _due(state)):
-            return f"It is the {ROLES[_due(state)].lower()}'s turn to place a character."
+            return f"It is {_who(_due(state))}'s turn to place a character."
         return None
     if phase != "play":
         return ("Finish the draft first." if phase == "draft"
@@ -455,7 +457,7 @@ def _refusal(state: State, actor: Viewer, kind: str) -> str | None:
     if moriarty and moriarty["pending"] is not None:
         if kind == "impersonate" and actor == moriarty["pending"]:
             return None
-        return (f"Professor Moriarty is activated: the {ROLES[moriarty['pending']].lower()} "
+        return (f"Professor Moriarty is activated: {_who(moriarty['pending'])} "
                 f"first chooses whom he impersonates.")
     if kind == "impersonate":
         return "Professor Moriarty is not being activated now."
@@ -479,7 +481,7 @@ def _pick_refusal(state: State, actor: Viewer) -> str | None:
     if due is None:
         return "All four characters of this turn have been played."
     if actor != due:
-        return f"It is the {ROLES[due].lower()}'s turn to choose a character."
+        return f"It is {_who(due)}'s turn to choose a character."
     return None
 
 
@@ -594,7 +596,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "round": _round_view(state),
         "witness": {"side": state["witness"], "label": WITNESS_SIDES[state["witness"]],
                     "answer": ANSWERS[state["answer"]] if state["answer"] else None},
-        "escape_possible": state["phase"] == "play" and state["witness"] == "not_seen",
+        "escape_possible": _escape_open(state),
         "escape_note": _escape_note(state),
         "alibi_deck_count": len(state["alibi_deck"]),
         "alibi_draws": [_alibi_draw(entry, seat, over) for entry in state["alibi_draws"]],
@@ -626,8 +628,14 @@ def _check_viewer(viewer: Any) -> None:
         raise RuleError("Mr. Jack has only two seats: Jack and the detective.")
 
 
-def _card(card: str) -> dict[str, str]:
-    return {"id": card, "name": CHARACTERS[card], "ability": ABILITIES.get(card, READ_THE_CARD)}
+def _card(card: str) -> dict[str, str | None]:
+    """A character card; ``ability`` is None where the table reads the physical card."""
+    return {"id": card, "name": CHARACTERS[card], "ability": ABILITIES.get(card)}
+
+
+def _who(seat: int, capital: bool = False) -> str:
+    who = WHO[seat]
+    return who[0].upper() + who[1:] if capital else who
 
 
 def _character(state: State, card: str) -> dict[str, Any]:
@@ -776,10 +784,18 @@ def _reminders(state: State) -> list[str]:
     return notes
 
 
+def _escape_open(state: State) -> bool:
+    """Game Play II. note: Jack may leave in the turn after a "not seen" call."""
+    return state["phase"] == "play" and state["answer"] is None and state["witness"] == "not_seen"
+
+
 def _escape_note(state: State) -> str | None:
     if state["phase"] != "play":
         return None
-    if state["witness"] == "not_seen":
+    if state["answer"] is not None:
+        chance = "may" if state["answer"] == "not_seen" else "cannot"
+        return f"Jack {chance} try to leave the district next turn."
+    if _escape_open(state):
         return ("The Witness card shows 'Jack not seen': Jack may try to leave the district "
                 "this turn.")
     return "The Witness card shows 'Jack seen': Jack cannot leave the district this turn."
@@ -791,19 +807,18 @@ def _status(state: State) -> str:
     if phase == "over":
         return state["outcome"]["text"]
     if phase == "draft":
-        waiting = [ROLES[seat].lower() for seat in (JACK, DETECTIVE)
-                   if not state["draft"]["kept"][seat]]
-        return f"Draft: waiting for the {' and the '.join(waiting)} to keep 2 characters."
+        waiting = [_who(seat) for seat in (JACK, DETECTIVE) if not state["draft"]["kept"][seat]]
+        return f"Draft: waiting for {' and '.join(waiting)} to keep 2 characters."
     due = _due(state)
     if phase == "placement":
-        return f"Placement: the {ROLES[due].lower()} places a character token."
+        return f"Placement: {_who(due)} places a character token."
     moriarty = state["moriarty"]
     if moriarty and moriarty["pending"] is not None:
-        return (f"Turn {state['turn']}: the {ROLES[moriarty['pending']].lower()} chooses whom "
+        return (f"Turn {state['turn']}: {_who(moriarty['pending'])} chooses whom "
                 f"Professor Moriarty impersonates.")
     if due is not None:
         number = len(state["round"]["picks"]) + 1
-        return (f"Turn {state['turn']}: the {ROLES[due].lower()} chooses a character "
+        return (f"Turn {state['turn']}: {_who(due)} chooses a character "
                 f"({number} of {CARDS_PER_TURN}).")
     if state["turn"] == LAST_TURN:
         return f"Turn {LAST_TURN}: when Jack's last character has moved, dawn breaks."
@@ -818,7 +833,7 @@ def _prompt(state: State, viewer: Viewer) -> str:
     mine = actions(state, viewer)
     if viewer == TABLE:
         if "place" in mine:
-            return (f"Tap the character the {ROLES[_due(state)].lower()} places "
+            return (f"Tap the character {_who(_due(state))} places "
                     f"(on any street hex).")
         return _status(state)
     if "keep" in mine:

@@ -168,7 +168,7 @@ def test_odd_turn_pick_order_detective_jack_jack_detective():
     first, second, third, fourth = state["round"]["cards"]
     refused(state, JACK, {"type": "pick", "character": first}, "detective's turn")
     state = act(state, DETECTIVE, "pick", character=first)
-    refused(state, DETECTIVE, {"type": "pick", "character": second}, "jack's turn")
+    refused(state, DETECTIVE, {"type": "pick", "character": second}, "Jack's turn")
     state = act(state, JACK, "pick", character=second)
     state = act(state, JACK, "pick", character=third)
     refused(state, JACK, {"type": "pick", "character": fourth}, "detective's turn")
@@ -203,7 +203,7 @@ def test_pick_refuses_cards_outside_this_turns_four_and_played_cards():
     played = state["round"]["cards"][0]
     state = act(state, DETECTIVE, "pick", character=played)
     refused(state, JACK, {"type": "pick", "character": played}, "has already been played")
-    refused(state, TABLE, {"type": "pick", "character": pending(state)[0]}, "jack's turn")
+    refused(state, TABLE, {"type": "pick", "character": pending(state)[0]}, "Jack's turn")
 
 
 def test_table_view_shows_turn_cards_next_picker_and_played_marks():
@@ -245,6 +245,11 @@ def test_witness_call_seen_clears_every_suspect_not_seen():
 def test_witness_call_not_seen_clears_the_seen_and_allows_an_escape_next_turn():
     state = play_cards(new_game(8))
     state = act(state, JACK, "witness", answer="not_seen")
+    # The chance is for the next turn, not for what is left of this one.
+    for viewer in VIEWERS:
+        view = mrjack.view(state, viewer)
+        assert view["escape_possible"] is False
+        assert view["escape_note"] == "Jack may try to leave the district next turn."
     state = act(state, DETECTIVE, "mark_seen", seen_holmes="on", seen_bert="on",
                 seen_nobody="on", seen_="on")
     assert state["cleared"] == ["holmes", "bert"]

@@ -1,0 +1,159 @@
+"""Mr. Jack in a real Chromium: the laptop and two phones play a whole base game,
+and the London extension's draft and placement."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import shot
+
+ODD = ("detective", "jack", "jack", "detective")
+EVEN = ("jack", "detective", "detective", "jack")
+
+
+def sit(page, url: str, name: str, seat: int) -> None:
+    page.goto(url)
+    page.fill("input[name=name]", name)
+    page.check(f"input[name=seat][value='{seat}']")
+    page.click("button[type=submit]")
+    expect(page.locator("[data-seat-label]")).to_be_visible()
+
+
+def open_table(server, laptop, phone, london: bool = False) -> dict:
+    laptop.goto(server.url + "/new/mrjack")
+    if london:
+        laptop.check("input[name=london]")
+    laptop.click("text=Create the table")
+    code = laptop.locator(".code-big").inner_text().strip()
+    jack, detective = phone(), phone()
+    sit(jack, f"{server.url}/j/{code}", "Ann", 0)
+    sit(detective, f"{server.url}/j/{code}", "Bob", 1)
+    laptop.click("button:has-text('Start the game')")
+    return {"jack": jack, "detective": detective}
+
+
+def peek_alibi(jack) -> str:
+    """Hold the alibi box: the name shows while held and hides on release."""
+    secret = jack.locator("[data-secret-alibi]")
+    expect(secret).to_be_hidden()
+    box = jack.locator("[data-peek]").first.bounding_box()
+    jack.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    jack.mouse.down()
+    expect(secret).to_be_visible()
+    name = secret.inner_text().strip()
+    return name
+
+
+def release(jack) -> None:
+    jack.mouse.up()
+    expect(jack.locator("[data-secret-alibi]")).to_be_hidden()
+
+
+def play_turn(laptop, phones: dict, turn: int, answer: str = "seen") -> None:
+    expect(laptop.locator("[data-turn]")).to_have_text(str(turn))
+    for number, role in enumerate(ODD if turn % 2 else EVEN, start=1):
+        page = phones[role]
+        button = page.locator("[data-pick]").first
+        card = button.get_attribute("data-pick")
+        button.click()
+        expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
+            "data-taken-by", role.capitalize())
+        if turn == 1 and number == 1:
+            shot(laptop, "mrjack-table-turn1")
+    if turn == 8:
+        return
+    phones["jack"].click(f"[data-answer={answer}]")
+    expect(laptop.locator("[data-witness]")).to_have_attribute("data-witness", answer)
+    detective = phones["detective"]
+    expect(detective.locator("[data-mark-submit]")).to_be_visible()
+    if turn == 1:
+        detective.locator("[data-seen]").first.check()
+        shot(detective, "mrjack-detective-marks")
+    detective.click("[data-mark-submit]")
+    expect(laptop.locator("[data-turn]")).to_have_text(str(turn + 1))
+
+
+def test_a_whole_base_game_on_three_screens(server, laptop, phone):
+    phones = open_table(server, laptop, phone)
+    jack, detective = phones["jack"], phones["detective"]
+    expect(laptop.locator("[data-setup]")).to_contain_text("Witness card")
+    expect(detective.locator("[data-pick]")).to_have_count(4)
+    expect(jack.locator("[data-pick]")).to_have_count(0)
+    alibi = peek_alibi(jack)
+    shot(jack, "mrjack-jack-peek")
+    release(jack)
+    # The alibi is nowhere on the detective's phone and the table screen.
+    expect(detective.locator("[data-secret-alibi]")).to_have_count(0)
+    expect(laptop.locator("[data-secret-alibi]")).to_have_count(0)
+
+    play_turn(laptop, phones, 1, answer="not_seen")
+    expect(laptop.locator("[data-reminders]")).to_contain_text("gaslight tile numbered 1")
+    expect(jack.locator("[data-escape]")).to_have_attribute("data-escape", "possible")
+    expect(detective.locator("[data-escape]")).to_have_attribute("data-escape", "possible")
+    expect(laptop.locator("[data-suspect=no]")).to_have_count(1)
+    shot(laptop, "mrjack-table-turn2")
+    shot(jack, "mrjack-jack-turn2")
+    for turn in range(2, 9):
+        play_turn(laptop, phones, turn)
+    shot(jack, "mrjack-jack-turn8")
+    laptop.locator("button", has_text="Dawn: end turn 8").click()
+    laptop.locator("button.armed").click()
+    for page in (laptop, jack, detective):
+        expect(page.locator("[data-outcome]")).to_have_attribute("data-outcome", "Jack")
+        expect(page.locator("[data-outcome]")).to_contain_text(alibi)
+        expect(page.locator("[data-history]")).to_contain_text(f"Jack's alibi card: {alibi}.")
+    shot(laptop, "mrjack-table-over")
+    shot(detective, "mrjack-detective-over")
+
+
+def test_the_london_draft_and_placement(server, laptop, phone):
+    phones = open_table(server, laptop, phone, london=True)
+    jack, detective = phones["jack"], phones["detective"]
+    expect(jack.locator("[data-keep]")).to_have_count(5)
+    expect(detective.locator("[data-keep]")).to_have_count(5)
+    expect(laptop.locator("[data-keep]")).to_have_count(0)
+    # Three cards: refused with a clear message, nothing kept.
+    for box in jack.locator("[data-keep]").all()[:3]:
+        box.check()
+    shot(jack, "mrjack-jack-draft")
+    jack.click("[data-keep-submit]")
+    expect(jack.locator("[data-error]")).to_contain_text("Keep exactly 2 of your 5 characters")
+    shot(jack, "mrjack-jack-draft-error")
+    # The page came back with the hand unticked: tick two.
+    boxes = jack.locator("[data-keep]")
+    boxes.nth(0).check()
+    boxes.nth(1).check()
+    kept = [boxes.nth(0).get_attribute("data-keep"), boxes.nth(1).get_attribute("data-keep")]
+    jack.click("[data-keep-submit]")
+    expect(laptop.locator("[data-draft-status]")).to_contain_text("Jack: has chosen")
+    expect(laptop.locator("[data-draft-status]")).to_contain_text("Detective: choosing")
+    for box in detective.locator("[data-keep]").all()[3:]:
+        box.check()
+    detective.click("[data-keep-submit]")
+    revealed = laptop.locator("[data-draft-revealed]")
+    expect(revealed).to_contain_text("Jack chose")
+    shot(laptop, "mrjack-table-draft-revealed")
+    # Placement from the table screen: detective 1, Jack 2, detective 1, then the reverse.
+    order = ["Detective", "Jack", "Jack", "Detective", "Jack", "Detective", "Detective", "Jack"]
+    for index, role in enumerate(order):
+        who = "Jack" if role == "Jack" else "the detective"
+        expect(laptop.locator("[data-status]")).to_contain_text(f"Tap the character {who} places")
+        if index == 1:
+            shot(laptop, "mrjack-table-placement")
+        button = laptop.locator("[data-place]").first
+        card = button.get_attribute("data-place")
+        button.click()
+        if index % 4 != 3:          # the fourth card turns over the next four
+            expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
+                "data-taken-by", role)
+    expect(laptop.locator("[data-turn]")).to_have_text("1")
+    expect(detective.locator("[data-pick]")).to_have_count(4)
+    characters = laptop.locator("[data-character]")
+    expect(characters).to_have_count(8)
+    ids = [item.get_attribute("data-character") for item in characters.all()]
+    assert set(kept) <= set(ids)
+    assert {"bert", "holmes", "lestrade", "smith"} <= set(ids)
+    alibi = peek_alibi(jack)
+    shot(jack, "mrjack-jack-london-alibi")
+    release(jack)
+    assert alibi
