@@ -742,6 +742,9 @@ def test_phone_only_for_seats_and_table_actions_only_for_the_table():
     refused(state, "host", "Unknown player", type="end_turn")
     refused(state, TABLE, "not something you can do", type="teleport")
     refused(state, TABLE, "not something you can do")
+    for garbage in ("end_turn", None, ["type", "end_turn"]):
+        with pytest.raises(RuleError, match="not something you can do"):
+            game.apply(state, TABLE, garbage, random.Random(0))
 
 
 # --- the end ------------------------------------------------------------------------------
