@@ -183,15 +183,17 @@ def _deal_for(options: Mapping[str, Any], count: int) -> dict[str, int]:
 
 def default_options() -> dict[str, Any]:
     """Optional rules off, policemen dealt evenly, the letters' default names."""
-    return {"false_clues": False, "letters": False, "policemen": {},
+    return {"false_clues": False, "letters": False, "deduction_map": False, "policemen": {},
             "letter_names": list(DEFAULT_LETTERS)}
 
 
 def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     """The setup form: ``false_clues``, ``letters`` (checkboxes),
     ``policeman_<colour>`` (the detective seat 1..count-1 controlling it; all
-    blank deals them evenly), ``letter_names`` (four lines, optional) and
-    ``board`` (a loaded board's name, optional)."""
+    blank deals them evenly), ``letter_names`` (four lines, optional),
+    ``deduction_map`` (checkbox: with a board, the detectives' pages show where
+    Jack can be, ``companion/boardmap.py``) and ``board`` (a loaded board's
+    name, optional)."""
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
             f"Letters from Whitechapel is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
     given = {c: str(form.get(f"policeman_{c}", "") or "").strip() for c in POLICEMEN}
@@ -212,6 +214,7 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     options: dict[str, Any] = {
         "false_clues": parse_bool(form.get("false_clues")),
         "letters": parse_bool(form.get("letters")),
+        "deduction_map": parse_bool(form.get("deduction_map")),
         "policemen": deal,
         "letter_names": letters,
     }
@@ -225,7 +228,7 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
 def form_from(options: Mapping[str, Any]) -> dict[str, str]:
     """The setup form that ``parse_options`` reads back into ``options``."""
     form = {f"policeman_{c}": str(s) for c, s in dict(options.get("policemen") or {}).items()}
-    for flag in ("false_clues", "letters"):
+    for flag in ("false_clues", "letters", "deduction_map"):
         if options.get(flag):
             form[flag] = "on"
     form["letter_names"] = "\n".join(options.get("letter_names") or DEFAULT_LETTERS)
@@ -246,6 +249,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "players": [str(p) for p in players],
         "options": {"false_clues": bool(options.get("false_clues")),
                     "letters": bool(options.get("letters")),
+                    "deduction_map": bool(options.get("deduction_map")),
                     "letter_names": list(letters)},
         "board": board if isinstance(board, str) and board else None,
         "policemen": _deal_for(options, count),
@@ -810,7 +814,9 @@ def _public_view(state: State) -> dict[str, Any]:
         "letters": [{"night": n["number"], "letter": n["letter"]}
                     for n in state["nights"] if n["letter"]],
         "options": {"false_clues": state["options"]["false_clues"],
-                    "letters": state["options"]["letters"], "board": state["board"]},
+                    "letters": state["options"]["letters"],
+                    "deduction_map": state["options"].get("deduction_map", False),
+                    "board": state["board"]},
         "trapped_claim": state["trapped_claim"],
         "outcome": _outcome(state),
         "reveal": _sheet(state) if is_over(state) else None,

@@ -153,6 +153,8 @@ def test_bad_options_are_refused(form, message):
 def test_options_default_off_and_board_kept():
     options = wc.parse_options({"board": "whitechapel"}, 4)
     assert options["false_clues"] is False and options["letters"] is False
+    assert options["deduction_map"] is False
+    assert wc.parse_options({"deduction_map": "on"}, 4)["deduction_map"] is True
     state = wc.setup(options, ["a", "b", "c", "d"], random.Random(1))
     assert state["board"] == "whitechapel"
     assert wc.view(state, TABLE)["options"]["board"] == "whitechapel"
