@@ -37,8 +37,11 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
+
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 TABLE = "table"
 """The viewer (and actor) for the public table screen."""
@@ -88,10 +91,12 @@ def parse_int(value: Any, low: int, high: int, what: str) -> int:
     text = str(value if value is not None else "").strip()
     if not text:
         raise RuleError(f"Please enter the {what}.")
-    try:
-        number = int(text)
-    except ValueError:
-        raise RuleError(f"The {what} must be a whole number, not “{text[:20]}”.") from None
+    # Plain ASCII digits only: int() would also take "1_000" and other scripts' digits.
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise RuleError(f"The {what} must be a whole number, not “{text[:20]}”.")
+    if len(text) > 12:
+        raise RuleError(f"The {what} must be between {low} and {high}; {text[:12]}… is not.")
+    number = int(text)
     if not low <= number <= high:
         raise RuleError(f"The {what} must be between {low} and {high}; {number} is not.")
     return number

@@ -72,6 +72,18 @@ def test_parse_int_refuses_what_is_not_a_whole_number(value):
     assert caught.value.message == f"The point value must be a whole number, not “{value}”."
 
 
+@pytest.mark.parametrize("value", ["1_000", "٣", "²", "1e3", "0x10"])
+def test_parse_int_takes_only_plain_digits(value):
+    with pytest.raises(RuleError):
+        parse_int(value, 0, 10_000, "number")
+
+
+def test_parse_int_refuses_absurdly_long_numbers_without_converting_them():
+    with pytest.raises(RuleError) as caught:
+        parse_int("9" * 5000, 1, 6, "die roll")
+    assert caught.value.message == "The die roll must be between 1 and 6; 999999999999… is not."
+
+
 def test_parse_int_quotes_at_most_twenty_characters():
     with pytest.raises(RuleError) as caught:
         parse_int("x" * 500, 1, 6, "round")
