@@ -611,9 +611,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     if over or seat == JACK:
         result["alibi"] = _card(state["alibi"]) if state["alibi"] else None
     if seat == JACK and state["alibi"] in state["cleared"] and not over:
+        # No name here: the phone shows this openly, the alibi only behind hold-to-peek.
         result["alibi_warning"] = (
-            f"Your character, {CHARACTERS[state['alibi']]}, is on the cleared list. "
-            "Check the board with the detective: the host can undo a wrong marking.")
+            "Your own character is on the cleared list. Check the board with the detective: "
+            "the host can undo a wrong marking.")
     if seat is not None:
         result["my_alibi_cards"] = [
             dict(_card(entry["character"]), published=entry["published"])

@@ -140,8 +140,14 @@ def test_the_london_draft_and_placement(server, laptop, phone):
         expect(laptop.locator("[data-status]")).to_contain_text(f"Tap the character {who} places")
         if index == 1:
             shot(laptop, "mrjack-table-placement")
-        button = laptop.locator("[data-place]").first
-        card = button.get_attribute("data-place")
+        if index == 0:
+            # The placing player may also tap the card on his own phone.
+            button = detective.locator("[data-place]").first
+            card = button.get_attribute("data-place")
+            shot(detective, "mrjack-detective-placement")
+        else:
+            button = laptop.locator("[data-place]").first
+            card = button.get_attribute("data-place")
         button.click()
         if index % 4 != 3:          # the fourth card turns over the next four
             expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(

@@ -64,6 +64,8 @@ def test_jacks_phone_holds_the_alibi_behind_a_peek_and_the_detective_sees_none(a
     alibi = mrjack.CHARACTERS[state["alibi"]]
     page = jack.phone().text
     assert re.search(r'data-peek.*data-secret-alibi>' + re.escape(alibi), page, re.S)
+    # The history keeps Jack's own secret line for the end: a glance sees only the peek box.
+    assert "Jack&#39;s alibi card" not in page
     assert "data-secret-alibi" not in detective.phone().text
     assert "data-secret-alibi" not in laptop.screen().text
     screen = laptop.screen().text
