@@ -1,0 +1,478 @@
+"""London 1888 tournaments through the Flask client: a 3-round tournament of 13 players
+played on real London 1888 tables to final standings, the CSV against figures computed by
+hand, and every refusal (a clear message, nothing changed)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+
+from companion import tables
+from companion import tournaments as store
+from companion.games import london1888 as game
+from companion.games.base import TABLE
+from tests.webflow import Device, join
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Mo"]
+LATE = 6  # this tournament's points for an undiscovered Jack's 5th murder after round 11
+SETTINGS = {"name": "Whitechapel Cup", "rounds": "3", "table_size": "5",
+            "late_murder": str(LATE), "tiebreak_0": "jack_wins", "tiebreak_1": "jack_points",
+            "tiebreak_2": "wins", "tiebreak_3": "head_to_head"}
+
+
+def read(app, fn, *args):
+    with app.app_context():
+        from companion.db import get_db
+
+        return fn(get_db(), *args)
+
+
+class Organiser(Device):
+    """The laptop that created the tournament."""
+
+    tid: int
+
+    def page(self):
+        return self.get(f"/tournaments/{self.tid}")
+
+    def tversion(self) -> int:
+        return int(re.search(r'data-version="(\d+)"', self.page().text).group(1))
+
+    def send(self, path: str, version: int | None = None, **fields):
+        return self.post(f"/tournaments/{self.tid}{path}", {
+            "version": self.tversion() if version is None else version,
+            **{key: str(value) for key, value in fields.items()}})
+
+
+def new_tournament(app, **changes) -> Organiser:
+    organiser = Organiser(app)
+    response = organiser.post("/tournaments", {**SETTINGS, **changes})
+    assert response.status_code == 303, response.text
+    organiser.tid = int(response.headers["Location"].rsplit("/", 1)[-1])
+    return organiser
+
+
+def player_ids(app, organiser) -> dict[str, int]:
+    return {p["name"]: p["id"] for p in read(app, store.get_players, organiser.tid)}
+
+
+def register(app, organiser, names=NAMES, check_in=True) -> dict[str, int]:
+    for name in names:
+        assert organiser.send("/players", name=name, club="Club " + name[0]).status_code == 303
+    ids = player_ids(app, organiser)
+    if check_in:
+        for name in names:
+            response = organiser.send(f"/players/{ids[name]}/status", status="present")
+            assert response.status_code == 303
+    return ids
+
+
+def state_of(app, code):
+    return read(app, tables.get_table, code)["state"]
+
+
+def jack_of(state) -> int:
+    return next(seat for seat, line in enumerate(state["lines"]) if "jack" in line)
+
+
+# --- playing one London 1888 table through its real actions ---------------------------
+
+def end_turns_until(app, host: Device, seat: int) -> None:
+    for _ in range(30):
+        state = state_of(app, host.code)
+        current = game.view(state, TABLE)["current"]
+        if current == seat and not state["decided"]:
+            return
+        assert host.table_act("end_turn" if current is not None else "next_round"
+                              ).status_code == 303
+    raise AssertionError("the seat never got a turn")
+
+
+def discover_jack(app, host, phones, jack) -> int:
+    """Someone questions Jack and turns his Jack the Ripper card; returns the asker."""
+    asker = 0 if jack != 0 else 1
+    end_turns_until(app, host, asker)
+    line = state_of(app, host.code)["lines"][jack]
+    position = line.index("jack") + 1
+    response = phones[asker].act("question", target=jack, **{f"position_{position}": "on"})
+    assert response.status_code == 303, response.text
+    return asker
+
+
+def play(app, host: Device, phones: list[Device], scenario: str) -> dict:
+    """Play the table to ``scenario``'s outcome; returns what a scorer writes down."""
+    state = state_of(app, host.code)
+    count = len(phones)
+    jack = jack_of(state)
+    helper = (jack + 1) % count
+    accomplices = [helper]
+    if scenario in ("innocents", "suicide"):
+        asker = discover_jack(app, host, phones, jack)
+        if scenario == "innocents":
+            assert host.table_act("mark_dead", target=jack, killer=asker).status_code == 303
+            result = "innocents"
+        else:
+            result = "jack_suicide"
+    elif scenario == "killed_everyone":
+        for seat in range(count):
+            if seat not in (jack, helper):
+                assert host.table_act("mark_dead", target=seat).status_code == 303
+        result = "jack_killed_everyone"
+    else:
+        for _ in range(400):
+            view = game.view(state_of(app, host.code), TABLE)
+            if view["phase"] == "awaiting_outcome":
+                break
+            if view["current"] is not None:
+                assert phones[view["current"]].act("end_turn").status_code == 303
+            else:
+                assert host.table_act("next_round").status_code == 303
+        result = "jack_fifth_murder"
+    response = host.table_act("record_outcome", result=result,
+                              **{f"accomplice_{seat}": "on" for seat in accomplices})
+    assert response.status_code == 303, response.text
+    final = state_of(app, host.code)
+    return {"scenario": scenario, "jack": jack, "accomplices": accomplices,
+            "murder_round": final["round"] if scenario == "fifth_murder" else None}
+
+
+def hand_points(facts: dict, count: int) -> list[int]:
+    """The rulebook's tournament table, by hand, for the scenarios played here."""
+    side = {facts["jack"], *facts["accomplices"]}
+    if facts["scenario"] == "innocents":
+        return [0 if seat in side else 1 for seat in range(count)]
+    jack_scores = {"suicide": 2, "killed_everyone": 7,  # suicide: discovered; else not
+                   "fifth_murder": 8 if facts["murder_round"] == 11 else LATE,
+                   "fifth_murder_discovered_13": 5}[facts["scenario"]]
+    return [jack_scores if seat in side else 0 for seat in range(count)]
+
+
+SCENARIOS = [["fifth_murder", "innocents", "killed_everyone"],
+             ["suicide", "innocents", "fifth_murder"],
+             ["killed_everyone", "suicide", "innocents"]]
+
+
+def play_round(app, organiser, number: int) -> list[dict]:
+    response = organiser.send("/rounds", table_size="5")
+    assert response.status_code == 303, response.text
+    assert response.headers["Location"].endswith(f"/rounds/{number}")
+    round_tables = read(app, store.round_tables, organiser.tid, number)
+    assert sorted(len(t["seats"]) for t in round_tables) == [4, 4, 5]
+    page = organiser.get(response.headers["Location"]).text
+    played = []
+    for table, scenario in zip(round_tables, SCENARIOS[number - 1], strict=True):
+        code = table["code"]
+        assert f"/j/{code}" in page and page.count("<svg") >= 3
+        join_page = Device(app).get(f"/j/{code}").text
+        names = [seat["name"] for seat in table["seats"]]
+        for name in names:
+            assert f"kept for {name}" in join_page
+        phones = [join(app, code, position, name) for position, name in enumerate(names)]
+        host = Device(app, code)
+        host.client = organiser.client  # the organiser's browser hosts every table
+        host.csrf = organiser.csrf
+        assert host.host("start").status_code == 303
+        facts = play(app, host, phones, scenario)
+        played.append({"round": number, "table": table["number"], "names": names,
+                       "facts": facts, "points": hand_points(facts, len(names))})
+    return played
+
+
+def csv_rows(organiser, kind: str) -> list[dict]:
+    response = organiser.get(f"/tournaments/{organiser.tid}/{kind}.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    return list(csv.DictReader(io.StringIO(response.text)))
+
+
+def test_a_three_round_tournament_of_13_players_to_final_standings(app):
+    organiser = new_tournament(app)
+    register(app, organiser)
+    played = []
+    for number in (1, 2, 3):
+        played += play_round(app, organiser, number)
+        if number == 1:
+            # The first table's confirmed outcome is on the leaderboard at once.
+            board = organiser.get(f"/tournaments/{organiser.tid}/board").text
+            assert "3 of 3 tables finished" in board
+
+    # Every opponent met at most twice: 13 players, 3 rounds of 4-5 players.
+    pairs = {}
+    for entry in played:
+        for a in entry["names"]:
+            for b in entry["names"]:
+                if a < b:
+                    pairs[a, b] = pairs.get((a, b), 0) + 1
+    assert max(pairs.values()) <= 2
+
+    # The organiser corrects round 1, table 2: it was a discovered Jack's 5th murder in
+    # round 13 (5 points), not the Innocents' win.
+    fixed = next(e for e in played if e["round"] == 1 and e["table"] == 2)
+    jack, helper = fixed["facts"]["jack"], fixed["facts"]["accomplices"][0]
+    response = organiser.send("/rounds/1/tables/2/correct", result="jack_fifth_murder",
+                              jack=jack, discovered="on", murder_round=13,
+                              **{f"accomplice_{helper}": "on"},
+                              reason="The scoresheet was misread")
+    assert response.status_code == 303, response.text
+    fixed["facts"] = {**fixed["facts"], "scenario": "fifth_murder_discovered_13"}
+    fixed["points"] = hand_points(fixed["facts"], len(fixed["names"]))
+    history = organiser.page().text
+    assert "Reason: The scoresheet was misread" in history and "corrected" in history
+
+    expected = {name: {"points": 0, "rounds": {}, "jack_games": 0, "jack_wins": 0,
+                       "jack_points": 0, "wins": 0, "games": 0} for name in NAMES}
+    for entry in played:
+        for seat, name in enumerate(entry["names"]):
+            scored = entry["points"][seat]
+            mine = expected[name]
+            mine["points"] += scored
+            mine["rounds"][entry["round"]] = scored
+            mine["games"] += 1
+            mine["wins"] += scored > 0
+            if seat == entry["facts"]["jack"]:
+                mine["jack_games"] += 1
+                mine["jack_wins"] += scored > 0
+                mine["jack_points"] += scored
+
+    standings = csv_rows(organiser, "standings")
+    assert [int(row["position"]) for row in standings] == list(range(1, 14))
+    assert [int(row["points"]) for row in standings] == sorted(
+        (e["points"] for e in expected.values()), reverse=True)
+    for row in standings:
+        mine = expected[row["player"]]
+        assert int(row["points"]) == mine["points"], row
+        assert [int(row[f"round {n}"]) for n in (1, 2, 3)] == [mine["rounds"][n]
+                                                            for n in (1, 2, 3)]
+        assert int(row["games"]) == 3 and int(row["wins"]) == mine["wins"]
+        assert int(row["games as Jack"]) == mine["jack_games"]
+        assert int(row["games won as Jack"]) == mine["jack_wins"]
+        assert int(row["points as Jack"]) == mine["jack_points"]
+        assert row["club"] == "Club " + row["player"][0]
+
+    results = csv_rows(organiser, "results")
+    assert len(results) == 13 * 3
+    for entry in played:
+        lines = [r for r in results if int(r["round"]) == entry["round"]
+                 and int(r["table"]) == entry["table"]]
+        assert [r["player"] for r in lines] == entry["names"]
+        assert [int(r["points"]) for r in lines] == entry["points"]
+        assert lines[entry["facts"]["jack"]]["role"] == "Jack"
+    assert {r["source"] for r in results} == {"table", "correction"}
+
+    # The leaderboard and a player's page show the same figures.
+    board = organiser.get(f"/tournaments/{organiser.tid}/board").text
+    leader = standings[0]
+    assert re.search(rf'data-row="{leader["player"]}".*?data-total>{leader["points"]}<',
+                     board, re.S)
+    ids = player_ids(app, organiser)
+    mine = Device(app).get(f"/tournaments/{organiser.tid}/players/{ids['Ann']}").text
+    assert f"data-total>{expected['Ann']['points']}<" in mine
+    assert mine.count("data-game=") == 3
+
+    # A fourth round does not exist.
+    more = organiser.send("/rounds", table_size="5")
+    assert more.status_code == 409 and "All 3 rounds" in more.text
+
+    # The whole tournament goes out as JSON and comes back with the same standings.
+    exported = organiser.get(f"/tournaments/{organiser.tid}/export.json")
+    assert exported.status_code == 200
+    elsewhere = Organiser(app)
+    imported = elsewhere.post("/tournaments/import",
+                              {"file": (io.BytesIO(exported.data), "t.json")},
+                              content_type="multipart/form-data")
+    assert imported.status_code == 303, imported.text
+    elsewhere.tid = int(imported.headers["Location"].rsplit("/", 1)[-1])
+    again = csv_rows(elsewhere, "standings")
+    assert [(r["player"], r["points"]) for r in again] == [
+        (r["player"], r["points"]) for r in standings]
+    assert "Reason: The scoresheet was misread" in elsewhere.page().text
+
+
+# --- the organiser's pages and rights -------------------------------------------------
+
+def test_pages_and_rights(app):
+    organiser = new_tournament(app)
+    ids = register(app, organiser, NAMES[:5])
+    lobby = Device(app).get("/").text
+    assert 'href="/tournaments"' in lobby
+    listing = Device(app).get("/tournaments").text
+    assert "Whitechapel Cup" in listing
+    stranger = Device(app)
+    assert stranger.get(f"/tournaments/{organiser.tid}").status_code == 303
+    refused = stranger.post(f"/tournaments/{organiser.tid}/players",
+                            {"name": "Eve", "version": organiser.tversion()})
+    assert refused.status_code == 403 and "Only the organiser" in refused.text
+    assert stranger.get(f"/tournaments/{organiser.tid}/export.json").status_code == 403
+    assert stranger.get(f"/tournaments/{organiser.tid}/board").status_code == 200
+    assert stranger.get(f"/tournaments/{organiser.tid}/players/{ids['Ann']}").status_code \
+        == 200
+    assert stranger.get("/tournaments/999/board").status_code == 404
+    assert stranger.get(f"/tournaments/{organiser.tid}/players/999").status_code == 404
+    assert stranger.get(f"/tournaments/{organiser.tid}/rounds/1").status_code == 404
+    component = stranger.get(f"/tournaments/{organiser.tid}/board",
+                             headers={"HX-Request": "true"}).text
+    assert component.lstrip().startswith("<main") and 'hx-trigger="every 3s"' in component
+    assert "<svg" in component and "<html" not in component
+    # Check-in, not here, drop.
+    assert organiser.send(f"/players/{ids['Ann']}/status", status="dropped").status_code == 303
+    assert 'data-player="Ann" class="tn-dropped"' in organiser.page().text
+    bad = organiser.send(f"/players/{ids['Ann']}/status", status="asleep")
+    assert bad.status_code == 422
+    assert organiser.send("/players/999/status", status="present").status_code == 404
+
+
+def test_a_dropped_player_is_not_seated_and_a_latecomer_is(app):
+    organiser = new_tournament(app)
+    ids = register(app, organiser, NAMES[:9])
+    organiser.send(f"/players/{ids['Ann']}/status", status="dropped")
+    organiser.send("/players", name="Zed")
+    organiser.send(f"/players/{player_ids(app, organiser)['Zed']}/status", status="present")
+    assert organiser.send("/rounds", table_size="4").status_code == 303
+    seated = {seat["name"] for t in read(app, store.round_tables, organiser.tid, 1)
+              for seat in t["seats"]}
+    assert "Ann" not in seated and "Zed" in seated and len(seated) == 9
+
+
+# --- bad input: a clear message, nothing changed ------------------------------------------
+
+def test_duplicate_names_are_refused(app):
+    organiser = new_tournament(app)
+    register(app, organiser, ["Ann"], check_in=False)
+    version = organiser.tversion()
+    response = organiser.send("/players", version=version, name="  ann ")
+    assert response.status_code == 409 and "Ann is already registered" in response.text
+    assert organiser.tversion() == version
+    assert len(read(app, store.get_players, organiser.tid)) == 1
+    empty = organiser.send("/players", name=" ")
+    assert empty.status_code == 422 and "enter the player&#39;s name" in empty.text
+
+
+def test_a_round_needs_four_checked_in_players(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:5], check_in=False)
+    ids = player_ids(app, organiser)
+    for name in NAMES[:3]:
+        organiser.send(f"/players/{ids[name]}/status", status="present")
+    version = organiser.tversion()
+    response = organiser.send("/rounds", version=version, table_size="5")
+    assert response.status_code == 422
+    assert "at least 4 checked-in players; 3 are checked in" in response.text
+    assert organiser.tversion() == version
+    assert read(app, store.round_numbers, organiser.tid) == []
+    assert read(app, tables.open_tables) == []
+
+
+def test_a_player_in_two_tables_is_refused(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:8])
+    version = organiser.tversion()
+    response = organiser.send("/rounds", version=version, table_size="4",
+                              seating="Ann, Bob, Cy, Di\nEd, Flo, Gus, Ann")
+    assert response.status_code == 422
+    assert "Ann cannot sit at table 1 and at table 2" in response.text
+    assert "Ed, Flo, Gus, Ann" in response.text  # the organiser's seating is kept to fix
+    assert organiser.tversion() == version and read(app, tables.open_tables) == []
+    missing = organiser.send("/rounds", table_size="4", seating="Ann, Bob, Cy, Di\nEd, Flo, Gus")
+    assert missing.status_code == 422 and "Table 2 has 3 players" in missing.text
+    ok = organiser.send("/rounds", table_size="4", seating="Ann, Bob, Cy, Hal\nEd, Flo, Gus, Di")
+    assert ok.status_code == 303
+    names = [[s["name"] for s in t["seats"]]
+             for t in read(app, store.round_tables, organiser.tid, 1)]
+    assert names == [["Ann", "Bob", "Cy", "Hal"], ["Ed", "Flo", "Gus", "Di"]]
+
+
+def test_results_entered_twice_corrections_and_rounds_that_do_not_exist(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:4])
+    assert organiser.send("/rounds", table_size="4").status_code == 303
+    entry = {"result": "jack_killed_everyone", "jack": "2", "accomplice_0": "on"}
+    # Nothing to correct yet; the reason is needed.
+    early = organiser.send("/rounds/1/tables/1/correct", **entry, reason="typo")
+    assert early.status_code == 409 and "no result to correct yet" in early.text
+    # The second round cannot start while the first has no result.
+    waiting = organiser.send("/rounds", table_size="4")
+    assert waiting.status_code == 409 and "Round 1 is not finished: table 1" in waiting.text
+    # An impossible outcome is refused by the rules.
+    bad = organiser.send("/rounds/1/tables/1/result", result="jack_suicide", jack="1")
+    assert bad.status_code == 422 and "undiscovered" in bad.text
+    assert organiser.send("/rounds/1/tables/1/result", **entry).status_code == 303
+    version = organiser.tversion()
+    twice = organiser.send("/rounds/1/tables/1/result", version=version, **entry)
+    assert twice.status_code == 409 and "already has a result (from the organiser)" in twice.text
+    no_reason = organiser.send("/rounds/1/tables/1/correct", version=version, **entry)
+    assert no_reason.status_code == 422 and "reason for the correction" in no_reason.text
+    nowhere = organiser.send("/rounds/7/tables/1/correct", version=version, **entry,
+                             reason="wrong table")
+    assert nowhere.status_code == 404 and "There is no round 7" in nowhere.text
+    no_table = organiser.send("/rounds/1/tables/4/correct", version=version, **entry,
+                              reason="wrong table")
+    assert no_table.status_code == 404 and "Round 1 has no table 4" in no_table.text
+    stale = organiser.send("/rounds/1/tables/1/correct", version=version - 1, **entry,
+                           reason="again")
+    assert stale.status_code == 409 and "changed while you were deciding" in stale.text
+    assert organiser.tversion() == version
+    points = [int(r["points"]) for r in csv_rows(organiser, "results")]
+    assert sorted(points) == [0, 0, 7, 7]
+
+
+def test_a_result_from_the_table_cannot_be_entered_again(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:4])
+    assert organiser.send("/rounds", table_size="4").status_code == 303
+    table = read(app, store.round_tables, organiser.tid, 1)[0]
+    phones = [join(app, table["code"], s["position"], s["name"]) for s in table["seats"]]
+    host = Device(app, table["code"])
+    host.client, host.csrf = organiser.client, organiser.csrf
+    host.host("start")
+    facts = play(app, host, phones, "killed_everyone")
+    version = organiser.tversion()
+    twice = organiser.send("/rounds/1/tables/1/result", version=version, result="innocents",
+                           jack=facts["jack"])
+    assert twice.status_code == 409 and "already has a result (from its game)" in twice.text
+    assert organiser.tversion() == version
+    # An undo at the table takes the result back off the leaderboard.
+    assert host.host("undo").status_code == 303
+    assert read(app, store.round_complete, organiser.tid, 1) == [1]
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"name": ""}, "enter the tournament&#39;s name"),
+    ({"rounds": "0"}, "number of rounds must be between 1 and 12"),
+    ({"table_size": "3"}, "table size must be between 4 and 8"),
+    ({"late_murder": "x"}, "must be a whole number"),
+    ({"tiebreak_1": "jack_wins"}, "chosen twice"),
+])
+def test_bad_settings_are_refused(app, changes, message):
+    response = Organiser(app).post("/tournaments", {**SETTINGS, **changes})
+    assert response.status_code == 422 and message in response.text
+    assert read(app, store.list_tournaments) == []
+
+
+@pytest.mark.parametrize("payload, message", [
+    (b"nope", "not JSON"),
+    (b'{"format": "other"}', "not a companion tournament export"),
+    (b'{"format": "companion-tournament/1"}', "damaged"),
+])
+def test_import_refuses_bad_files(app, payload, message):
+    response = Organiser(app).post("/tournaments/import",
+                                   {"file": (io.BytesIO(payload), "t.json")},
+                                   content_type="multipart/form-data")
+    assert response.status_code == 422 and message in response.text
+    assert read(app, store.list_tournaments) == []
+
+
+def test_import_refuses_a_player_in_two_tables(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:8])
+    organiser.send("/rounds", table_size="4")
+    data = json.loads(organiser.get(f"/tournaments/{organiser.tid}/export.json").data)
+    data["rounds"][0]["tables"][1]["seats"][0] = data["rounds"][0]["tables"][0]["seats"][0]
+    before = read(app, store.list_tournaments)
+    response = Organiser(app).post(
+        "/tournaments/import", {"file": (io.BytesIO(json.dumps(data).encode()), "t.json")},
+        content_type="multipart/form-data")
+    assert response.status_code == 422 and "a player sits at two tables" in response.text
+    assert read(app, store.list_tournaments) == before
