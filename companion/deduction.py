@@ -54,7 +54,9 @@ escapes, that are not red (Setup 6).
 The computation is a forward search over states (circle, which clue circles
 not yet due have been visited), pruned by searches, arrests and by whether a
 clue circle can still be reached in time. It is exact: a circle is in the
-set if and only if some path consistent with the facts ends there.
+set if and only if some path consistent with the facts ends there. (Only
+when many clues found late would make the search too slow does it drop the
+latest of them, still sound; see ``_Search``.)
 """
 
 from __future__ import annotations
@@ -283,89 +285,151 @@ def _movements(graph: _Graph, start: int, kind: str, forbidden: int, closed: int
     return reached
 
 
-def night_positions(board: Board, night: NightFacts) -> frozenset[int]:
-    """Where Jack can be after all of ``night.moves``, given that night's facts.
+def _maximal(masks: list[int]) -> list[int]:
+    """Drop every clue mask that another includes: at the same circle, having
+    visited more clue circles is never worse."""
+    kept: list[int] = []
+    for mask in sorted(set(masks), key=int.bit_count, reverse=True):
+        if not any(mask & other == mask for other in kept):
+            kept.append(mask)
+    return kept
 
-    States are grouped by which pending clue circles were visited: a dict
-    clue mask -> mask of circles. A state with more clues visited makes one
-    with fewer at the same circle redundant.
+
+STATE_LIMIT = 3000
+"""States (circle, clue circles visited) kept per step before loosening: see _Search."""
+
+
+class _Search:
+    """One night's forward search over states (circle, pending clue circles visited).
+
+    States are grouped by their clue mask: a dict clue mask -> mask of
+    circles. Pending clues are those whose deadline (the movement after which
+    they were found) is still to come. Each step, states that break a fact
+    are dropped: an arrest here now, a clue due but never visited, a clue not
+    reachable in time (``_reach_masks``), or more clues still to visit than
+    the row has squares left before their deadline.
+
+    Many clues all found late can make the states explode. Past
+    ``STATE_LIMIT`` the search forgets the pending clue found last, which
+    only drops a constraint: the answer stays sound (a superset), exact in
+    every other case.
     """
-    if not night.crime_scenes:
-        return frozenset()
-    graph = _graph(board)
-    at = graph.index
-    steps = len(night.moves)
-    scenes = {at[c] for c in night.crime_scenes}
-    empty_until: dict[int, int] = {}
-    for circle, step in night.searched_empty:
-        empty_until[at[circle]] = max(empty_until.get(at[circle], -1), step)
-    deadline: dict[int, int] = {}
-    for circle, step in night.clues:
-        if at[circle] not in scenes:
-            deadline[at[circle]] = min(deadline.get(at[circle], steps), step)
-    if scenes & empty_until.keys() or any(
-            empty_until.get(i, -1) >= step for i, step in deadline.items()):
-        return frozenset()
-    clue_bit = {i: 1 << k for k, i in enumerate(sorted(deadline))}
-    forbidden = [sum(1 << i for i, until in empty_until.items() if until >= step)
-                 for step in range(steps + 1)]
-    due = [0] * (steps + 1)
-    for i, step in deadline.items():
-        due[step] |= clue_bit[i]
-    still_needed = [0] * (steps + 1)
-    for step in range(steps - 1, -1, -1):
-        still_needed[step] = still_needed[step + 1] | due[step + 1]
-    reach = {clue_bit[i]: _reach_masks(graph, night.moves, i, step)
-             for i, step in deadline.items()}
-    not_here = [0] * (steps + 1)
-    for circle, step in night.failed_arrests:
-        not_here[step] |= 1 << at[circle]
-    closed: list[dict[int, int]] = [defaultdict(int) for _ in range(steps + 2)]
-    for (a, b), move in night.blocked:
-        for step in ([move] if move is not None else range(1, steps + 1)):
-            closed[step][at[a]] |= 1 << at[b]
-            closed[step][at[b]] |= 1 << at[a]
 
-    def settle(groups: Mapping[int, int], step: int) -> dict[int, int]:
-        """Apply the facts of ``step`` (arrests, clues due, clues still reachable)."""
+    def __init__(self, board: Board, night: NightFacts) -> None:
+        graph = self.graph = _graph(board)
+        at = graph.index
+        self.night = night
+        steps = self.steps = len(night.moves)
+        self.scenes = {at[c] for c in night.crime_scenes}
+        empty_until: dict[int, int] = {}
+        for circle, step in night.searched_empty:
+            empty_until[at[circle]] = max(empty_until.get(at[circle], -1), step)
+        deadline: dict[int, int] = {}
+        for circle, step in night.clues:
+            if at[circle] not in self.scenes:
+                deadline[at[circle]] = min(deadline.get(at[circle], steps), step)
+        self.impossible = bool(self.scenes & empty_until.keys()) or any(
+            empty_until.get(i, -1) >= step for i, step in deadline.items())
+        self.clue_bit = {i: 1 << k for k, i in enumerate(sorted(deadline))}
+        self.deadline = {self.clue_bit[i]: step for i, step in deadline.items()}
+        self.tracked = sum(self.clue_bit.values())
+        self.forbidden = [sum(1 << i for i, until in empty_until.items() if until >= step)
+                          for step in range(steps + 1)]
+        self.due = [0] * (steps + 1)
+        for bit, step in self.deadline.items():
+            self.due[step] |= bit
+        self.still_needed = [0] * (steps + 1)
+        for step in range(steps - 1, -1, -1):
+            self.still_needed[step] = self.still_needed[step + 1] | self.due[step + 1]
+        self.reach = {self.clue_bit[i]: _reach_masks(graph, night.moves, i, step)
+                      for i, step in deadline.items()}
+        # Each movement writes one circle on the row, a Coach two: k clue
+        # circles still unvisited before movement d need k circles by then.
+        written = [0]
+        for kind in night.moves:
+            written.append(written[-1] + (2 if kind == "coach" else 1))
+        self.budget: list[list[tuple[int, int]]] = [[] for _ in range(steps + 1)]
+        for step in range(steps + 1):
+            upto = 0
+            for until in range(step + 1, steps + 1):
+                upto |= self.due[until]
+                if self.due[until]:
+                    self.budget[step].append((upto, written[until] - written[step]))
+        self.not_here = [0] * (steps + 1)
+        for circle, step in night.failed_arrests:
+            self.not_here[step] |= 1 << at[circle]
+        self.closed: list[dict[int, int]] = [defaultdict(int) for _ in range(steps + 2)]
+        for (a, b), move in night.blocked:
+            for step in ([move] if move is not None else range(1, steps + 1)):
+                self.closed[step][at[a]] |= 1 << at[b]
+                self.closed[step][at[b]] |= 1 << at[a]
+
+    def settle(self, groups: Mapping[int, int], step: int) -> dict[int, int]:
+        """The states of ``groups`` that fit the facts known after ``step`` movements."""
+        due = self.due[step] & self.tracked
+        needed = self.still_needed[step] & self.tracked
         kept: dict[int, int] = defaultdict(int)
         for visited, here in groups.items():
-            if visited & due[step] != due[step]:
+            if visited & due != due:
                 continue
-            here &= ~not_here[step]
-            missing = still_needed[step] & ~visited
+            here &= ~self.not_here[step]
+            missing = needed & ~visited
+            if any((missing & upto).bit_count() > room for upto, room in self.budget[step]):
+                continue
             while missing and here:
                 bit = missing & -missing
-                here &= reach[bit][step]
+                here &= self.reach[bit][step]
                 missing ^= bit
             if here:
-                kept[visited & ~due[step]] |= here
-        ranked = sorted(kept, key=int.bit_count, reverse=True)
-        for rank, visited in enumerate(ranked):
-            for better in ranked[:rank]:
-                if better & visited == visited:
-                    kept[visited] &= ~kept[better]
-        return {visited: here for visited, here in kept.items() if here}
+                kept[visited & ~due] |= here
+        while sum(here.bit_count() for here in kept.values()) > STATE_LIMIT:
+            pending = [bit for bit in self.deadline
+                       if bit & self.tracked and self.deadline[bit] > step]
+            if not pending:
+                break
+            self.tracked &= ~max(pending, key=lambda bit: (self.deadline[bit], bit))
+            merged: dict[int, int] = defaultdict(int)
+            for visited, here in kept.items():
+                merged[visited & self.tracked] |= here
+            kept = merged
+        return kept
 
-    groups = settle({0: sum(1 << i for i in scenes)}, 0)
-    for step, kind in enumerate(night.moves, start=1):
+    def advance(self, groups: Mapping[int, int], step: int, kind: str) -> dict[int, int]:
+        """Every state one ``kind`` movement (movement number ``step``) after ``groups``."""
         visits: dict[int, list[int]] = defaultdict(list)
         for visited, here in groups.items():
             for i in _bits(here):
                 visits[i].append(visited)
         following: dict[int, int] = defaultdict(int)
         for i, visited_sets in visits.items():
-            for gained, ends in _movements(graph, i, kind, forbidden[step],
-                                           closed[step].get(i, 0), clue_bit).items():
+            if len(visited_sets) > 1:
+                visited_sets = _maximal(visited_sets)
+            for gained, ends in _movements(self.graph, i, kind, self.forbidden[step],
+                                           self.closed[step].get(i, 0), self.clue_bit).items():
+                gained &= self.tracked
                 for visited in visited_sets:
                     following[visited | gained] |= ends
-        groups = settle(following, step)
-        if not groups:
+        return following
+
+    def positions(self) -> frozenset[int]:
+        if self.impossible:
             return frozenset()
-    found = 0
-    for here in groups.values():
-        found |= here
-    return frozenset(graph.numbers[i] for i in _bits(found))
+        groups = self.settle({0: sum(1 << i for i in self.scenes)}, 0)
+        for step, kind in enumerate(self.night.moves, start=1):
+            groups = self.settle(self.advance(groups, step, kind), step)
+            if not groups:
+                return frozenset()
+        found = 0
+        for here in groups.values():
+            found |= here
+        return frozenset(self.graph.numbers[i] for i in _bits(found))
+
+
+def night_positions(board: Board, night: NightFacts) -> frozenset[int]:
+    """Where Jack can be after all of ``night.moves``, given that night's facts."""
+    if not night.crime_scenes:
+        return frozenset()
+    return _Search(board, night).positions()
 
 
 # --- the public entry points --------------------------------------------------

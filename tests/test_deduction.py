@@ -235,3 +235,17 @@ def test_escapes_that_do_not_fit_the_nights_are_refused(tiny, facts, message):
 def test_read_night_refuses_what_is_not_an_object(tiny):
     with pytest.raises(FactsError, match="must be an object"):
         read_night(tiny, [1, 2])  # type: ignore[arg-type]
+
+
+def test_past_the_state_limit_the_map_loosens_but_still_holds_jack(tiny, monkeypatch):
+    """Many clues found late: the search forgets the latest clue, never Jack."""
+    from companion import deduction
+
+    path = [1, 2, 6, 7, 11, 10, 9, 13]  # crime on 1, then seven normal moves
+    facts = night([1], ["move"] * 7,
+                  clues=[(circle, 7) for circle in path[1:-1]], empty=[(17, 7)])
+    exact = deduce(tiny, facts)
+    assert 13 in exact
+    monkeypatch.setattr(deduction, "STATE_LIMIT", 2)
+    loose = possible_positions(tiny, facts)
+    assert exact < loose and 13 in loose
