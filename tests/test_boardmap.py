@@ -35,7 +35,8 @@ def act(state, actor, **action):
 
 def first_night(board: Board, hideout: int = 90, deduction: bool = True):
     """Jack kills on 65 and moves to 82; a search on 83 finds nothing; Jack to move."""
-    options = {**whitechapel.default_options(), "board": board.name}
+    options = {**whitechapel.default_options(), "board": board.name,
+               "deduction_map": deduction}
     state = whitechapel.setup(options, ["Jack", "Ann", "Bob"], random.Random(7))
     state = act(state, JACK, type="hideout", circle=hideout)
     state = act(state, JACK, type="women", circles="3 21 27 65 84")
@@ -45,16 +46,11 @@ def first_night(board: Board, hideout: int = 90, deduction: bool = True):
     state = act(state, TABLE, type="search", policeman="blue", circle=83)
     state = act(state, TABLE, type="end_turn")
     assert state["phase"] == "jack"
-    if deduction:
-        state["options"]["deduction_map"] = True
     return state
 
 
 def view_of(state, viewer):
-    view = whitechapel.view(state, viewer)
-    # Until the rules module offers the table option, switch it on in the view.
-    view["options"]["deduction_map"] = state["options"].get("deduction_map", False)
-    return view
+    return whitechapel.view(state, viewer)
 
 
 def marked(context, mark: str) -> set[int]:
