@@ -201,14 +201,19 @@ def create_table(db: Database, game: Game, options: Mapping[str, Any], count: in
         for position, label in enumerate(labels):
             db.execute("INSERT INTO seats (table_id, position, label) VALUES (?, ?, ?)",
                        [table_id, position, label])
-        db.execute("INSERT INTO remembered_options (game, options) VALUES (?, ?) "
-                   "ON CONFLICT (game) DO UPDATE SET options = excluded.options",
-                   [game.NAME, json.dumps(dict(options), sort_keys=True)])
+        _remember(db, game.NAME, options)
         table = {"id": table_id, "game_no": 0}
         _log(db, table, 1, "host", "create", {"game": game.NAME})
     created = get_table(db, code)
     assert created is not None
     return created, host_token
+
+
+def _remember(db: Database, game: str, options: Mapping[str, Any]) -> None:
+    """Options that pre-fill the next new table of this game on this laptop."""
+    db.execute("INSERT INTO remembered_options (game, options) VALUES (?, ?) "
+               "ON CONFLICT (game) DO UPDATE SET options = excluded.options",
+               [game, json.dumps(dict(options), sort_keys=True)])
 
 
 def set_seat_names(db: Database, table_id: int, names: Sequence[str | None]) -> None:
@@ -276,9 +281,16 @@ def start_game(db: Database, game: Game, table_id: int, seen_version: int,
         if empty:
             raise TableError("Waiting for " + ", ".join(empty) + " to join "
                              "(or remove the empty seats).")
-        state = game.setup(table["options"], [seat["name"] for seat in players], rng)
+        options = table["options"]
+        carry_over = getattr(game, "options_for_next_game", None)
+        if table["state"] is not None and carry_over is not None:
+            # What the last game taught the table (a card's printed value, say) is kept.
+            options = {**options, **carry_over(table["state"])}
+            _remember(db, game.NAME, options)
+        state = game.setup(options, [seat["name"] for seat in players], rng)
         game_no = table["game_no"] + 1
-        version = _bump(db, table, state=state, status="playing", game_no=game_no)
+        version = _bump(db, table, state=state, status="playing", game_no=game_no,
+                        options=options)
         _log(db, table, version, "host", "start", {}, state, game_no=game_no)
     return version
 

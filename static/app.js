@@ -109,7 +109,58 @@
     var current = view();
     if (current) { current.classList.remove("busy"); }
   });
+  /* A live refresh keeps what the player was typing or choosing: fields of the same
+     form (same action and type) get their values back, and the focus returns. */
+  var kept = null;
+  function formKey(field) {
+    var form = field.form;
+    if (!form) { return null; }
+    var type = form.querySelector("input[name=type]");
+    return (form.getAttribute("action") || "") + "|" + (type ? type.value : "");
+  }
+  function keepable(field) {
+    return field.name && field.type !== "hidden" && field.type !== "submit" &&
+      field.type !== "button" && field.type !== "file" && formKey(field) !== null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var current = view();
+    kept = null;
+    if (!current || event.detail.elt !== current) { return; }
+    kept = { fields: [], focus: null };
+    current.querySelectorAll("input, select, textarea").forEach(function (field) {
+      if (!keepable(field)) { return; }
+      var entry = { key: formKey(field), name: field.name, value: field.value,
+                    checkable: field.type === "checkbox" || field.type === "radio",
+                    checked: field.checked };
+      kept.fields.push(entry);
+      if (field === document.activeElement) { kept.focus = entry; }
+    });
+  });
+  function restore() {
+    var current = view();
+    if (!kept || !current) { return; }
+    current.querySelectorAll("input, select, textarea").forEach(function (field) {
+      if (!keepable(field)) { return; }
+      kept.fields.forEach(function (entry) {
+        if (entry.key !== formKey(field) || entry.name !== field.name) { return; }
+        if (entry.checkable) {
+          if (field.value === entry.value) { field.checked = entry.checked; }
+        } else if (!field.disabled && (field.tagName !== "SELECT" ||
+                   Array.prototype.some.call(field.options, function (option) {
+                     return option.value === entry.value;
+                   }))) {
+          field.value = entry.value;
+        }
+        if (kept.focus === entry && (!entry.checkable || field.value === entry.value)) {
+          field.focus();
+        }
+      });
+    });
+    kept = null;
+  }
+
   document.addEventListener("htmx:afterSwap", function () {
+    restore();
     var error = document.querySelector("[data-error]");
     if (error) { error.scrollIntoView({ block: "center" }); }
     lock();

@@ -27,6 +27,12 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     The action types ``viewer`` may submit now.
 ``is_over(state) -> bool``
     Whether the game has ended.
+``form_from(options) -> dict[str, str]``
+    The setup form's fields for ``options`` (the inverse of ``parse_options``),
+    so a remembered table pre-fills the form.
+``options_for_next_game(state) -> dict`` (optional)
+    Options the table learnt during a game (a card's value, say); the next game
+    at the table, and the next new table of this game, start from them.
 
 The host is deliberately not a viewer: host controls are the platform's
 business, so no game can leak a secret to the host by mistake. The host's
@@ -77,6 +83,7 @@ class Game(Protocol):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]: ...
     def actions(self, state: State, viewer: Viewer) -> list[str]: ...
     def is_over(self, state: State) -> bool: ...
+    def form_from(self, options: Mapping[str, Any]) -> dict[str, str]: ...
 
 
 # --- helpers for apply() -------------------------------------------------

@@ -71,9 +71,14 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
     ann.mouse.up()
     expect(secret).to_be_hidden()
 
+    # A live refresh keeps what the host was choosing.
+    handover = laptop.locator("form[action$='/hand-host'] select[name=seat]")
+    handover.select_option("1")
     ann.fill("input[name=amount]", "2")
     ann.click("[data-add]")
     expect(bob.locator("[data-total]")).to_have_text("2")
+    expect(laptop.locator("[data-total]")).to_have_text("2")
+    expect(handover).to_have_value("1")
     expect(laptop.locator("[data-total]")).to_have_text("2")
 
     # An out-of-range number gets an inline message, and changes nothing.
