@@ -451,3 +451,18 @@ def test_host_on_a_phone_gets_a_link_to_the_table_screen(app):
     assert f'href="/t/{laptop.code}"' in ann.phone().text
     screen = ann.screen().text
     assert "data-host-controls" in screen and "Skip this turn" in screen
+
+
+def test_a_new_game_and_the_next_table_start_from_what_the_last_game_learnt(app):
+    from companion.games import wo_ist_jack
+
+    laptop, phones = seated_table(app, "wo_ist_jack", ["Ann", "Bob", "Cy"],
+                                  **wo_ist_jack.form_from(wo_ist_jack.default_options()))
+    assert laptop.table_act("start_player", seat=0).status_code == 303
+    story = state_of(app, laptop.code)["state"]["current"]
+    assert phones[0].act("print", story=story, points=4).status_code == 303
+    assert laptop.host("start").status_code == 303  # a new game, same seats
+    table = state_of(app, laptop.code)
+    assert table["options"]["story_points"][story] == 4
+    assert table["state"]["story_points"][story] == 4
+    assert f"{story} = 4" in Device(app).get("/new/wo_ist_jack").text
