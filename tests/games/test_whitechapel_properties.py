@@ -16,7 +16,7 @@ from companion.games.base import TABLE, RuleError
 
 JACK = 0
 CIRCLES = range(wc.FIRST_CIRCLE, wc.LAST_CIRCLE + 1)
-FAST = settings(max_examples=20, deadline=None,
+FAST = settings(max_examples=12, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -212,7 +212,7 @@ FIELD_VALUES = st.one_of(
 ACTION_TYPES = st.one_of(st.sampled_from(sorted(wc.HANDLERS)), st.text(max_size=8))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 120),
        actor=st.one_of(st.integers(-3, 8), st.just(TABLE), st.text(max_size=4)),
        kind=ACTION_TYPES,
@@ -240,7 +240,7 @@ def replay(state: dict, history: list, hideout: int) -> dict:
     return state
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), other=st.integers(1, 195))
 def test_the_hideout_never_shows_before_the_end(seed, other):
     played, history = play(seed, 3, False, False, steps=150, check=False)
@@ -325,7 +325,7 @@ def board_walk(board, state: dict, r: random.Random) -> tuple[object, dict[str, 
     return random_action(state, r)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), false_clues=st.booleans())
 def test_deduction_from_public_facts_always_holds_jack(seed, false_clues):
     from companion import deduction
