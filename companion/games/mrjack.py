@@ -584,6 +584,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "phase": state["phase"],
         "viewer": ROLES[seat] if seat is not None else "Table",
         "players": {ROLES[index]: name for index, name in enumerate(state["players"])},
+        "who": dict(zip(ROLES, WHO, strict=True)),
         "turn": state["turn"],
         "last_turn": LAST_TURN,
         "status": _status(state),
