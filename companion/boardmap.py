@@ -170,8 +170,13 @@ def map_context(board: Board, view: Mapping[str, Any],
         for night in shown:
             trail += _trail(board, night)
             mark(night.get("crimes", []), "crime" if night["night"] == number else "old-crime")
+            if view.get("reveal"):
+                focus |= set(night.get("crimes", []))
+                focus |= {c for move in night.get("moves", []) for c in move["circles"]}
         if sheet.get("hideout") is not None:
             mark([sheet["hideout"]], "hideout")
+            if view.get("reveal"):
+                focus.add(sheet["hideout"])
     if role == "jack" and jack.get("location") is not None:
         mark([jack["location"]], "jack")
         focus.add(jack["location"])
@@ -190,7 +195,7 @@ def map_context(board: Board, view: Mapping[str, Any],
         exits = [_segment(board, here, n) for n in sorted(choices)
                  if any(way["type"] in ("move", "escape") for way in choices[n])]
 
-    layers = _deduction(board, view)
+    layers = None if view.get("reveal") else _deduction(board, view)
     if layers:
         mark(layers["possible"], "possible")
         mark(layers["hideouts"] or [], "candidate")
