@@ -171,6 +171,11 @@ def test_the_reveal_draws_every_night_for_everyone(real):
         assert marked(context, "hideout") == {90}
         assert [s["kind"] for s in context["trail"]] == ["move"]
         assert not tappable(context)
+        assert context["layers"] is None  # the true path replaces the deduction
+    phone = [float(v) for v in map_context(real, view_of(state, DETECTIVE))["viewbox"].split()]
+    for circle in (65, 82, 90):
+        x, y = real.positions[circle]
+        assert phone[0] < x < phone[0] + phone[2] and phone[1] < y < phone[1] + phone[3]
 
 
 def test_the_table_sees_the_whole_board_and_a_phone_a_close_up(real):
