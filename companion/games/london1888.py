@@ -619,8 +619,10 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
 # --- the outcome ("Reveals and End of Game") ---------------------------------------------
 
 def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """Refuses an ending the rules do not allow. Checks use public facts wherever the rules
-    allow; only "Jack killed everyone" with Jack undiscovered needs his hidden seat."""
+    """Refuses an ending the rules do not allow, from public facts only: a refusal that
+    depended on Jack's hidden seat would let the host find him by trying outcomes. So "Jack
+    killed everyone" with Jack undiscovered takes the one living player left unticked as
+    Jack; the reveal that follows shows the truth (and the host can undo)."""
     result = parse_choice(action.get("result"), list(RESULTS), "result")
     winner, how, _label = RESULTS[result]
     accomplices = []
@@ -630,7 +632,6 @@ def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]
             if parse_bool(value):
                 accomplices.append(seat)
     known = _jack_known(state)
-    jack = _jack_seat(state)
     caught = known is not None and (not state["alive"][known] or _in_prison(state, known))
     if winner == INNOCENTS:
         require(known is not None,
@@ -656,12 +657,16 @@ def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]
                             "identity was discovered: the Innocents win." if known is not None
                 else "")
     else:
-        require(state["alive"][jack] and all(
-            not state["alive"][seat] for seat in range(_count(state))
-            if seat != jack and seat not in accomplices),
-            "Jack killed everyone only if every player except Jack and his accomplices is "
-            "dead and Jack is alive: mark the deaths first.")
+        survivors = [seat for seat in range(_count(state))
+                     if state["alive"][seat] and seat not in accomplices]
+        require(len(survivors) == 1,
+                "When Jack has killed everyone, only Jack and his accomplices are alive: tick "
+                "the living accomplices and leave Jack unticked (mark the deaths first).")
+        require(known is None or survivors == [known],
+                f"{_who(state, survivors[0])} is alive and not Jack the Ripper: mark the deaths "
+                "first." if known is not None and survivors else "")
         require(not caught, "Jack the Ripper is in prison: the Innocents win.")
+    jack = _jack_seat(state)
     # The host may tick Jack's own seat by mistake: dropping it quietly keeps Jack secret.
     state["outcome"] = {"winner": winner, "how": how,
                         "accomplices": sorted(seat for seat in set(accomplices)

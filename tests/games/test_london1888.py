@@ -814,12 +814,14 @@ def test_suicide_needs_a_discovered_living_jack():
 
 def test_killed_everyone_needs_everyone_but_jack_and_accomplices_dead():
     state = seed_where(lambda s: jack_of(s) == 2, count=4)
-    refused(state, TABLE, "every player except Jack and his accomplices is dead",
+    refused(state, TABLE, "only Jack and his accomplices are alive",
             type="record_outcome", result="jack_killed_everyone", accomplice_1="on")
     for victim in (0, 3):
         state = act(state, TABLE, type="mark_dead", target=str(victim))
-    refused(state, TABLE, "every player except Jack", type="record_outcome",
+    refused(state, TABLE, "leave Jack unticked", type="record_outcome",
             result="jack_killed_everyone")
+    refused(state, TABLE, "leave Jack unticked", type="record_outcome",
+            result="jack_killed_everyone", accomplice_1="on", accomplice_2="on")
     state = record(state, "jack_killed_everyone", 1)
     summary = game.outcome_summary(state)
     assert summary["discovered"] is False and summary["points"] == [0, 7, 7, 0]
@@ -828,11 +830,38 @@ def test_killed_everyone_needs_everyone_but_jack_and_accomplices_dead():
 def test_killed_everyone_discovered_scores_three():
     state = seed_where(lambda s: jack_of(s) == 0, count=4)
     state = reveal_role(state, 0, by=1)
-    for victim in (1, 2, 3):
+    for victim in (1, 2):
         state = act(state, TABLE, type="mark_dead", target=str(victim), killer="0")
     assert state["prison"][0] is None, "killing is free once Jack is known"
+    refused(state, TABLE, "Warren \\(Dan\\) is alive and not Jack the Ripper",
+            type="record_outcome", result="jack_killed_everyone", accomplice_0="on")
+    state = act(state, TABLE, type="mark_dead", target="3", killer="0")
     state = record(state, "jack_killed_everyone")
     assert game.outcome_summary(state)["points"] == [3, 0, 0, 0]
+
+
+def test_trying_outcomes_never_tells_the_host_who_jack_is():
+    """The same outcome attempts on two games that differ only in which of two unrevealed
+    players is Jack are accepted or refused alike, with the same message."""
+    state = seed_where(lambda s: jack_of(s) == 0)
+    twin = copy.deepcopy(state)
+    twin["lines"][0][twin["lines"][0].index("jack")] = "innocent"
+    twin["lines"][1][role_position(state, 1) - 1] = "jack"
+    state = act(state, TABLE, type="mark_dead", target="4")
+    twin = act(twin, TABLE, type="mark_dead", target="4")
+    attempts = [{"result": result, **{f"accomplice_{seat}": "on" for seat in ticked}}
+                for result in game.RESULTS
+                for ticked in ((), (1, 2, 3), (0, 2, 3), (0, 1, 2, 3), (2,))]
+    for fields in attempts:
+        outcomes = []
+        for game_state in (state, twin):
+            try:
+                game.apply(game_state, TABLE, {"type": "record_outcome", **fields},
+                           random.Random(0))
+                outcomes.append("accepted")
+            except RuleError as error:
+                outcomes.append(error.message)
+        assert outcomes[0] == outcomes[1], fields
 
 
 def test_fifth_murder_outcome_needs_the_round_finished():

@@ -265,11 +265,11 @@ def test_non_interference_positions_and_the_deck(count, seed, moves, data):
 
 @settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts, seeds, seeds, st.data())
-def test_non_interference_who_is_jack(count, seed, moves, data):
+def test_non_interference_who_is_jack(count, seed, play, data):
     """Whose line holds Jack is invisible to everyone but those two players while none of
     their role cards is revealed."""
     state = new_game(count, seed)
-    moves = public_moves(state, random.Random(moves), 80)
+    moves = public_moves(state, random.Random(play), 80)
     first = replay(state, moves)
     end = first[-1]
     jack = next(s for s, line in enumerate(state["lines"]) if "jack" in line)
@@ -290,7 +290,23 @@ def test_non_interference_who_is_jack(count, seed, moves, data):
                      if card in ("jack", "innocent"))
         twin["lines"][seat][index] = role
     watchers = [TABLE, *[seat for seat in range(count) if seat not in (jack, other)]]
-    same_for(first, replay(twin, moves), watchers)
+    second = replay(twin, moves)
+    same_for(first, second, watchers)
+    # Trying outcomes at the table never tells the host who Jack is.
+    rnd = random.Random(play)
+    for one, two in zip(first, second, strict=True):
+        if game.is_over(one):
+            break
+        attempt_fields = random_fields(one, "record_outcome", rnd)
+        assert refusal(one, attempt_fields) == refusal(two, attempt_fields)
+
+
+def refusal(state: dict, action: dict) -> str | None:
+    try:
+        game.apply(state, TABLE, action, random.Random(0))
+    except RuleError as error:
+        return error.message
+    return None
 
 
 @FAST
