@@ -782,20 +782,22 @@ def _phase(state: State) -> str:
 
 
 def _prompt(state: State, phase: str, viewer: Viewer) -> str:
+    """What the screen asks for now; the table's buttons are the host's, a phone's its own."""
     current = _current(state)
     known = _jack_known(state)
+    record = "Record the outcome." if viewer == TABLE else "The table records the outcome."
     if phase == "over":
         return "The game is over: every line of suspicion and the whole event deck are shown."
     if known is not None and (not state["alive"][known] or _in_prison(state, known)):
         caught = "dead" if not state["alive"][known] else "in prison"
-        return (f"Jack the Ripper, {_who(state, known)}, is {caught}: the Innocents win. "
-                "Record the outcome.")
+        return f"Jack the Ripper, {_who(state, known)}, is {caught}: the Innocents win. {record}"
     if phase == "awaiting_outcome":
         return (f"The 5th murder was discovered in round {state['round']} and the round is "
-                "over: the game is over. Record the outcome.")
+                f"over: the game is over. {record}")
     if current is None:
-        return (f"Round {state['round']} is over: press Next round to turn the next event "
-                "card.")
+        return (f"Round {state['round']} is over: "
+                + ("press Next round to turn the next event card." if viewer == TABLE
+                   else "the table turns the next event card."))
     if viewer == current:
         if state["prison"][current] == SERVING:
             return ("Your turn, spent in PRISON: you may still question a visitor (never "

@@ -358,6 +358,8 @@ def test_turns_follow_the_order_and_only_the_player_or_table_ends_one():
     state = act(state, 3, type="end_turn")
     assert current(state) is None
     assert game.view(state, TABLE)["phase"] == "round_over"
+    assert "press Next round" in game.view(state, TABLE)["prompt"]
+    assert "the table turns the next event card" in game.view(state, 2)["prompt"]
     refused(state, TABLE, "not something you can do", type="end_turn")
     assert game.actions(state, TABLE)[0] == "next_round"
     assert game.actions(state, 0) == []
