@@ -1,0 +1,111 @@
+"""A London 1888 tournament in a real Chromium: the organiser's laptop, four phones and the
+projector. The projector's leaderboard follows the table's confirmed outcome by itself."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from companion import tables
+from companion import tournaments as store
+from companion.db import connect
+from tests.browser.conftest import LAPTOP, shot
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+
+
+def from_db(server, fn, *args):
+    db = connect(str(server.db))
+    try:
+        return fn(db, *args)
+    finally:
+        db.close()
+
+
+def confirm(page, button) -> None:
+    """A tap-again button: the first click arms it, the second acts."""
+    button.click()
+    page.locator("button.armed").click()
+
+
+def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser):
+    laptop.goto(server.url + "/")
+    laptop.click("[data-tournaments-link]")
+    laptop.fill("input[name=name]", "Friday Cup")
+    laptop.fill("input[name=rounds]", "2")
+    laptop.click("button:has-text('Create the tournament')")
+    for name in PLAYERS:
+        laptop.fill("[data-add-player] input[name=name]", name)
+        laptop.click("[data-add-player] button:has-text('Register')")
+        expect(laptop.locator(f"tr[data-player='{name}']")).to_be_visible()
+    for name in PLAYERS:
+        laptop.click(f"tr[data-player='{name}'] button:has-text('Check in')")
+        expect(laptop.locator(f"tr[data-player='{name}'] [data-status]")).to_have_text(
+            "Checked in")
+    shot(laptop, "tournament-organiser")
+    board_url = laptop.locator("a:has-text('Leaderboard (projector)')").get_attribute("href")
+    tid = int(board_url.split("/")[2])
+
+    projector = browser.new_context(**LAPTOP).new_page()
+    projector.goto(server.url + board_url)
+    expect(projector.locator("[data-progress]")).to_contain_text("Waiting for round 1")
+
+    laptop.click("button:has-text('Start round 1')")
+    expect(laptop.locator("[data-table='1'] [data-qr] svg")).to_be_visible()
+    expect(projector.locator("[data-progress]")).to_contain_text("0 of 1 tables finished")
+    shot(laptop, "tournament-round")
+    table = from_db(server, store.round_tables, tid, 1)[0]
+    code = table["code"]
+    assert laptop.locator("[data-code]").inner_text().strip() == code
+
+    phones = []
+    for seat in table["seats"]:
+        page = phone()
+        page.goto(f"{server.url}/j/{code}")
+        expect(page.locator(f"input[name=seat][value='{seat['position']}'] ~ .seat-name")
+               ).to_have_text(f"kept for {seat['name']}")
+        page.fill("input[name=name]", seat["name"])
+        page.check(f"input[name=seat][value='{seat['position']}']")
+        page.click("button[type=submit]")
+        expect(page.locator("[data-seat-label]")).to_be_visible()
+        phones.append(page)
+    shot(phones[0], "tournament-phone-seated")
+
+    laptop.click("a:has-text('Table screen')")
+    laptop.click("button:has-text('Start the game')")
+    expect(laptop.locator("[data-prompt]")).to_be_visible()
+    state = from_db(server, tables.get_table, code)["state"]
+    jack = next(seat for seat, line in enumerate(state["lines"]) if "jack" in line)
+    helper = (jack + 1) % 4
+    for victim in range(4):
+        if victim in (jack, helper):
+            continue
+        form = laptop.locator("form:has(input[name=type][value=mark_dead])")
+        form.locator("select[name=target]").select_option(str(victim))
+        confirm(laptop, form.locator("button:has-text('Mark dead')"))
+        expect(laptop.locator("[data-error]")).to_have_count(0)
+    # A fresh page, so that no pending live refresh closes the outcome form under us.
+    laptop.reload()
+    laptop.click(".l88-record summary")
+    laptop.check("input[name=result][value=jack_killed_everyone]")
+    laptop.check(f"input[name=accomplice_{helper}]")
+    confirm(laptop, laptop.locator("button:has-text('Record the outcome')"))
+    expect(laptop.locator("[data-outcome]")).to_be_visible()
+
+    # No reload: the projector's component refreshes itself every few seconds.
+    expect(projector.locator("[data-progress]")).to_contain_text("1 of 1 tables finished")
+    names = [seat["name"] for seat in table["seats"]]
+    for seat, name in enumerate(names):
+        points = "7" if seat in (jack, helper) else "0"
+        expect(projector.locator(f"tr[data-row='{name}'] [data-total]")).to_have_text(points)
+    expect(projector.locator("tr").nth(1)).to_contain_text("7")
+    shot(projector, "tournament-projector")
+
+    # The QR code on the projector opens the same leaderboard on a phone.
+    reader = phone()
+    reader.goto(server.url + board_url)
+    expect(reader.locator(f"tr[data-row='{names[jack]}'] [data-total]")).to_have_text("7")
+    shot(reader, "tournament-board-phone")
+    reader.click(f"tr[data-row='{names[jack]}'] a")
+    expect(reader.locator("[data-points]")).to_have_text("7")
+    shot(reader, "tournament-player-phone")
+    projector.context.close()
