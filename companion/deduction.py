@@ -444,6 +444,8 @@ def possible_positions(board: Board, facts: Mapping[str, Any]) -> set[int]:
 
 
 def _nights(board: Board, facts: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
+    if not isinstance(facts, Mapping):
+        raise FactsError(f"the public facts must be an object, not {facts!r}")
     nights: dict[int, Mapping[str, Any]] = {}
     for index, night in enumerate(_list(facts, "prior_nights")):
         if not isinstance(night, Mapping):

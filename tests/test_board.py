@@ -10,6 +10,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.board import Board, BoardError, find_boards, load_board, parse_board
 from tests.boardfiles import TINY_BOARD, real_board, tiny_board
@@ -352,3 +354,37 @@ def test_a_missing_real_board_skips_outside_ci_and_fails_in_ci(monkeypatch, tmp_
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI requires it"):
         boardfiles.real_board_path()
+
+
+# --- garbage in, a clear refusal out ---------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 300) | st.floats(allow_nan=True)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["board", "circles", "roads", "alleys", "n", "x", "y", "red"]),
+        inner, max_size=5),
+    max_leaves=25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_any_json_is_a_board_or_a_board_error(data):
+    try:
+        board = parse_board(data)
+    except BoardError as error:
+        assert error.problems and str(error).startswith("Board: ")
+    else:
+        assert board.numbers and all(board.neighbours(n) for n in board.numbers)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["circles", "roads", "alleys"]), st.integers(0, 40), JSON)
+def test_a_damaged_tiny_board_is_a_board_or_a_board_error(key, index, value):
+    data = tiny_data()
+    items = data[key]
+    items[index % len(items)] = value
+    try:
+        parse_board(data)
+    except BoardError as error:
+        assert error.problems

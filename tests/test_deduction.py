@@ -11,6 +11,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.board import Board
 from companion.deduction import (
@@ -232,9 +234,14 @@ def test_escapes_that_do_not_fit_the_nights_are_refused(tiny, facts, message):
         candidate_hideouts(tiny, facts)
 
 
-def test_read_night_refuses_what_is_not_an_object(tiny):
+@pytest.mark.parametrize("facts", [[1, 2], "facts", None, 7])
+def test_facts_that_are_not_an_object_are_refused(tiny, facts):
     with pytest.raises(FactsError, match="must be an object"):
-        read_night(tiny, [1, 2])  # type: ignore[arg-type]
+        read_night(tiny, facts)
+    with pytest.raises(FactsError, match="must be an object"):
+        possible_positions(tiny, facts)
+    with pytest.raises(FactsError, match="must be an object"):
+        candidate_hideouts(tiny, facts)
 
 
 def test_past_the_state_limit_the_map_loosens_but_still_holds_jack(tiny, monkeypatch):
@@ -249,3 +256,39 @@ def test_past_the_state_limit_the_map_loosens_but_still_holds_jack(tiny, monkeyp
     monkeypatch.setattr(deduction, "STATE_LIMIT", 2)
     loose = possible_positions(tiny, facts)
     assert exact < loose and 13 in loose
+
+
+ENTRY = st.fixed_dictionaries({}, optional={
+    "circle": st.integers(-2, 20) | st.text(max_size=2) | st.none() | st.booleans(),
+    "after_move": st.integers(-2, 5) | st.text(max_size=2) | st.none(),
+    "search": st.booleans() | st.integers(0, 2)})
+FACTS = st.fixed_dictionaries({}, optional={
+    "night": st.integers(-1, 6) | st.text(max_size=2),
+    "crime_scenes": st.lists(st.integers(-1, 20) | st.text(max_size=2), max_size=3)
+    | st.integers() | st.none(),
+    "moves": st.lists(st.sampled_from(["move", "coach", "alley", "walk", 3]), max_size=4)
+    | st.text(max_size=3),
+    "clues": st.lists(ENTRY | st.integers(0, 20) | st.text(max_size=2), max_size=3),
+    "searched_empty": st.lists(ENTRY | st.integers(0, 20), max_size=3),
+    "failed_arrests": st.lists(ENTRY | st.integers(0, 20), max_size=3) | st.booleans(),
+    "blocked": st.lists(st.lists(st.integers(-1, 20) | st.text(max_size=1), max_size=4),
+                        max_size=2),
+    "false_clues": st.booleans() | st.text(max_size=2),
+    "escapes": st.lists(st.integers(-1, 6) | st.text(max_size=1), max_size=2),
+    "prior_nights": st.lists(st.dictionaries(st.sampled_from(
+        ["night", "crime_scenes", "moves", "clues"]), st.integers(0, 5) | st.lists(
+        st.integers(0, 20), max_size=2)), max_size=2) | st.text(max_size=2),
+})
+
+
+@settings(max_examples=400, deadline=None)
+@given(FACTS)
+def test_any_facts_give_circles_of_the_board_or_a_facts_error(facts):
+    board = tiny_board()
+    for compute in (possible_positions, candidate_hideouts):
+        try:
+            found = compute(board, facts)
+        except FactsError as error:
+            assert str(error)
+        else:
+            assert found <= set(board.numbers)
