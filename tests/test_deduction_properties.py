@@ -13,11 +13,13 @@ candidate.
 from __future__ import annotations
 
 from collections import deque
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import deduction
 from companion.board import Board, link
 from companion.deduction import candidate_hideouts, possible_positions
 from tests import deduction_oracle
@@ -158,7 +160,7 @@ def nights(draw, board: Board, max_moves: int = 12, hideout: int | None = None,
     return night
 
 
-QUICK = settings(max_examples=100, deadline=None,
+QUICK = settings(max_examples=60, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -218,3 +220,15 @@ def test_the_hideout_stays_a_candidate_and_escapes_narrow_them(board, data):
         assert hideout in narrower
         assert narrower <= candidates
         candidates = narrower
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), limit=st.integers(1, 40))
+def test_a_loosened_search_still_holds_jack(board, data, limit):
+    """Past the state limit the search forgets clues: never Jack, never a tighter map."""
+    night = data.draw(nights(board))
+    exact = possible_positions(board, night.facts)
+    with mock.patch.object(deduction, "STATE_LIMIT", limit):
+        loose = possible_positions(board, night.facts)
+    assert exact <= loose and night.position in loose
