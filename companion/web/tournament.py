@@ -231,24 +231,39 @@ def _describe(table: dict[str, Any], tournament: dict[str, Any]) -> dict[str, An
             "source_text": SOURCES.get(table["source"] or "", "")}
 
 
-def _round(tournament_id: int, number: int, status: int = 200, error: str | None = None,
-           form_table: int | None = None) -> Response:
+def _round_context(tournament_id: int, number: int) -> dict[str, Any]:
     db = get_db()
     tournament = _load(tournament_id)
     if number not in store.round_numbers(db, tournament_id):
         abort(404, f"There is no round {number} in this tournament.")
     described = [_describe(table, tournament)
                  for table in store.round_tables(db, tournament_id, number)]
+    return {"tournament": tournament, "number": number, "tables": described,
+            "organiser": _organiser(tournament), "results": london1888.RESULTS,
+            "earliest": london1888.FIFTH_MURDER_EARLIEST,
+            "latest": london1888.FIFTH_MURDER_LATEST}
+
+
+def _round(tournament_id: int, number: int, status: int = 200, error: str | None = None,
+           form_table: int | None = None) -> Response:
     return render("tournament/round.html", "tournament/_round.html", status=status,
-                  tournament=tournament, number=number, tables=described,
-                  organiser=_organiser(tournament), error=error, form_table=form_table,
-                  results=london1888.RESULTS, earliest=london1888.FIFTH_MURDER_EARLIEST,
-                  latest=london1888.FIFTH_MURDER_LATEST)
+                  error=error, form_table=form_table, **_round_context(tournament_id, number))
 
 
 @bp.get("/<int:tournament_id>/rounds/<int:number>")
 def round_page(tournament_id: int, number: int) -> Response:
     return _round(tournament_id, number)
+
+
+@bp.get("/<int:tournament_id>/rounds/<int:number>/tables/<int:table_no>")
+def table_card(tournament_id: int, number: int, table_no: int) -> Response:
+    """One table of the round: the round's page, or with htmx just that table's card."""
+    context = _round_context(tournament_id, number)
+    table = next((t for t in context["tables"] if t["number"] == table_no), None)
+    if table is None:
+        abort(404, f"Round {number} has no table {table_no}.")
+    return render("tournament/round.html", "tournament/_table_card.html", table=table,
+                  error=None, form_table=None, **context)
 
 
 def _result(tournament_id: int, number: int, table_no: int, correction: bool) -> Response:

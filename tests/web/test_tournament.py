@@ -476,3 +476,35 @@ def test_import_refuses_a_player_in_two_tables(app):
         content_type="multipart/form-data")
     assert response.status_code == 422 and "a player sits at two tables" in response.text
     assert read(app, store.list_tournaments) == before
+
+
+def test_a_doubled_round_start_opens_one_round(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:9])
+    version = organiser.tversion()
+    assert organiser.send("/rounds", version=version, table_size="4").status_code == 303
+    opened = read(app, tables.open_tables)
+    doubled = organiser.send("/rounds", version=version, table_size="4")
+    assert doubled.status_code == 409 and "changed while you were deciding" in doubled.text
+    assert read(app, tables.open_tables) == opened
+    assert read(app, store.round_numbers, organiser.tid) == [1]
+
+
+def test_each_table_card_refreshes_itself(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:4])
+    organiser.send("/rounds", table_size="4")
+    table = read(app, store.round_tables, organiser.tid, 1)[0]
+    url = f"/tournaments/{organiser.tid}/rounds/1/tables/1"
+    page = organiser.get(f"/tournaments/{organiser.tid}/rounds/1").text
+    assert f'hx-get="{url}"' in page and "This browser hosts every table" in page
+    first = table["seats"][0]
+    join(app, table["code"], 0, first["name"])
+    card = Device(app).get(url, headers={"HX-Request": "true"}).text
+    assert card.lstrip().startswith('<div id="table-1"') and "<main" not in card
+    assert f"{first['name']}</span>" in card and "(not yet joined)" in card
+    public = Device(app).get(url).text
+    assert "<main" in public and "This browser hosts" not in public
+    assert "data-result-form" not in public  # only the organiser corrects results
+    assert Device(app).get(f"/tournaments/{organiser.tid}/rounds/1/tables/5").status_code \
+        == 404
