@@ -169,14 +169,44 @@ class Board:
     def is_legal_move(self, start: int, kind: str, route: Iterable[int],
                       blocked: Iterable[Iterable[int]] = ()) -> bool:
         """Whether ``route`` (one circle, or two for a "coach") is a legal ``kind`` move."""
+        return self.move_problem(start, kind, route, blocked) is None
+
+    def move_problem(self, start: int, kind: str, route: Iterable[int],
+                     blocked: Iterable[Iterable[int]] = ()) -> str | None:
+        """Why ``route`` is not a legal ``kind`` move from ``start``, for the player; None if it is.
+
+        The rules module's refusal message when a board is loaded.
+        """
+        if kind not in ("move", "coach", "alley"):
+            return "A movement is a move, a Coach or an Alley."
         circles = tuple(route)
-        if kind == "move":
-            return len(circles) == 1 and circles[0] in self.normal_moves(start, blocked)
+        unknown = [n for n in (start, *circles) if not self.has_circle(n)]
+        if unknown:
+            return f"There is no circle {unknown[0]} on the board {self.name}."
         if kind == "coach":
-            return len(circles) == 2 and circles in self.coach_routes(start)
+            if len(circles) != 2:
+                return "A Coach goes to two circles."
+            first, second = circles
+            if first not in self.neighbours(start):
+                return f"No road joins {start} and {first}: a Coach follows two roads."
+            if second not in self.neighbours(first):
+                return f"No road joins {first} and {second}: a Coach follows two roads."
+            if len({start, first, second}) < 3:
+                return ("The two circles of a Coach must be different from each other "
+                        "and from the circle you start from.")
+            return None
+        if len(circles) != 1:
+            return "A move goes to one circle."
+        (end,) = circles
         if kind == "alley":
-            return len(circles) == 1 and circles[0] in self.alley_moves(start)
-        return False
+            if end not in self.alley_moves(start):
+                return f"No alley crosses a block of houses from {start} to {end}."
+            return None
+        if end not in self.neighbours(start):
+            return f"No road joins {start} and {end}."
+        if end not in self.normal_moves(start, blocked):
+            return f"A policeman blocks the road from {start} to {end}."
+        return None
 
     def is_legal_hideout(self, n: int) -> bool:
         """A hideout may be "any numbered circle on the game board except a red" one (Setup 6)."""

@@ -388,3 +388,32 @@ def test_a_damaged_tiny_board_is_a_board_or_a_board_error(key, index, value):
         parse_board(data)
     except BoardError as error:
         assert error.problems
+
+
+# --- refusals a player understands ----------------------------------------------------
+
+@pytest.mark.parametrize("start, kind, route, blocked, message", [
+    (6, "move", [8], [], "No road joins 6 and 8."),
+    (6, "move", [7], [[7, 6]], "A policeman blocks the road from 6 to 7."),
+    (6, "move", [99], [], "There is no circle 99 on the board Tiny test district."),
+    (6, "move", [7, 8], [], "A move goes to one circle."),
+    (6, "coach", [8, 12], [], "No road joins 6 and 8: a Coach follows two roads."),
+    (6, "coach", [7, 16], [], "No road joins 7 and 16: a Coach follows two roads."),
+    (6, "coach", [7, 6], [], "must be different from each other and from the circle"),
+    (6, "coach", [7], [], "A Coach goes to two circles."),
+    (1, "alley", [9], [], "No alley crosses a block of houses from 1 to 9."),
+    (1, "walk", [2], [], "A movement is a move, a Coach or an Alley."),
+])
+def test_an_illegal_move_is_explained(tiny, start, kind, route, blocked, message):
+    assert message in tiny.move_problem(start, kind, route, blocked)
+    assert not tiny.is_legal_move(start, kind, route, blocked)
+
+
+def test_a_legal_move_has_no_problem_and_every_listed_destination_is_legal(tiny):
+    for start in tiny.numbers:
+        for end in tiny.normal_moves(start):
+            assert tiny.move_problem(start, "move", [end]) is None
+        for route in tiny.coach_routes(start):
+            assert tiny.move_problem(start, "coach", route, blocked=[[start, route[0]]]) is None
+        for end in tiny.alley_moves(start):
+            assert tiny.move_problem(start, "alley", [end]) is None
