@@ -8,6 +8,7 @@ import csv
 import io
 import json
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, request, url_for
@@ -231,6 +232,10 @@ def _describe(table: dict[str, Any], tournament: dict[str, Any]) -> dict[str, An
             "source_text": SOURCES.get(table["source"] or "", "")}
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+
+
 def _round_context(tournament_id: int, number: int) -> dict[str, Any]:
     db = get_db()
     tournament = _load(tournament_id)
@@ -238,7 +243,12 @@ def _round_context(tournament_id: int, number: int) -> dict[str, Any]:
         abort(404, f"There is no round {number} in this tournament.")
     described = [_describe(table, tournament)
                  for table in store.round_tables(db, tournament_id, number)]
-    return {"tournament": tournament, "number": number, "tables": described,
+    met = logic.meetings(game["names"] for game in store.games(db, tournament_id)
+                         if game["round"] < number)
+    again = [f"{a} and {b} ({_ordinal(met[a, b] + 1)} meeting)" for table in described
+             for a, b in combinations(sorted(seat["name"] for seat in table["seats"]), 2)
+             if met.get((a, b))]
+    return {"tournament": tournament, "number": number, "tables": described, "again": again,
             "organiser": _organiser(tournament), "results": london1888.RESULTS,
             "earliest": london1888.FIFTH_MURDER_EARLIEST,
             "latest": london1888.FIFTH_MURDER_LATEST}

@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 from companion import tables
 from companion import tournaments as store
 from companion.db import connect
-from tests.browser.conftest import LAPTOP, shot
+from tests.browser.conftest import LAPTOP, SCREENSHOTS, shot
+from tests.browser.test_platform import decode_qr
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
@@ -101,6 +102,9 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
     shot(projector, "tournament-projector")
 
     # The QR code on the projector opens the same leaderboard on a phone.
+    qr_png = SCREENSHOTS / "tournament-projector-qr.png"
+    projector.locator("[data-qr]").screenshot(path=str(qr_png))
+    assert decode_qr(qr_png) == server.url + board_url
     reader = phone()
     reader.goto(server.url + board_url)
     expect(reader.locator(f"tr[data-row='{names[jack]}'] [data-total]")).to_have_text("7")

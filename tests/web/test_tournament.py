@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+from itertools import combinations
 
 import pytest
 
@@ -198,6 +199,17 @@ def test_a_three_round_tournament_of_13_players_to_final_standings(app):
             # The first table's confirmed outcome is on the leaderboard at once.
             board = organiser.get(f"/tournaments/{organiser.tid}/board").text
             assert "3 of 3 tables finished" in board
+
+    # The round pages name the pairs meeting again.
+    for number in (2, 3):
+        page = organiser.get(f"/tournaments/{organiser.tid}/rounds/{number}").text
+        earlier = [set(e["names"]) for e in played if e["round"] < number]
+        again = [(a, b) for e in played if e["round"] == number
+                 for a, b in combinations(sorted(e["names"]), 2)
+                 if any({a, b} <= names for names in earlier)]
+        assert page.count(" meeting)") == len(again)
+        for a, b in again:
+            assert f"{a} and {b} (" in page
 
     # Every opponent met at most twice: 13 players, 3 rounds of 4-5 players.
     pairs = {}
