@@ -11,7 +11,8 @@ Jack taps a circle (a link adding ``?to=N`` to his page, so no script is
 needed); the page then offers every way to get there as buttons: a normal
 move, a Coach through one of its first circles, an Alley, or the escape onto
 his hideout (issue #4, "Jack with a board"). Before the first night he taps
-his hideout, any circle but a red one.
+his hideout, any circle but a red one; in Hell he taps his victim (on the
+third night the first victim, ``?first=N``, then the second).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ MIN_SPAN = 320
 RADIUS = 13
 """Circle radius in board units (the real board's circles are about 30 apart)."""
 
-KIND_NAMES = {"move": "Move", "coach": "Coach", "alley": "Alley", "escape": "Escape"}
+DOUBLE_EVENT = 3
+"""The third night: two victims, in the order Jack chooses ("The Third Night")."""
 
 
 @lru_cache(maxsize=8)
@@ -88,15 +90,48 @@ def _trail(board: Board, night: Mapping[str, Any]) -> list[dict[str, Any]]:
     return segments
 
 
-def _jack_choices(board: Board, view: Mapping[str, Any]) -> dict[int, list[dict[str, Any]]]:
-    """Jack's legal destinations now: circle -> the actions that reach it."""
+def _victims(board: Board, view: Mapping[str, Any]) -> set[int]:
+    """Where Jack may kill now: a wretched's circle, never a crime scene (Hell 5).
+
+    At time I the wretched still stand where the marked women were; once the
+    Head of the Investigation has moved them, only the table knows where.
+    """
+    scenes = {c for night in view.get("crime_scenes", []) for c in night["circles"]}
+    if view.get("time") == "I" and view.get("wretched_at_start"):
+        found = set(view["wretched_at_start"])
+    else:
+        found = set(board.numbers)
+    return {n for n in found if board.is_legal_crime_scene(n, scenes)}
+
+
+def _jack_choices(board: Board, view: Mapping[str, Any],
+                  first: int | None) -> dict[int, list[dict[str, Any]]]:
+    """Jack's choices on the map now: circle -> the actions that reach it.
+
+    ``first`` is the double event's first victim, once tapped.
+    """
     actions = view.get("actions", [])
     jack = view.get("jack") or {}
     choices: dict[int, list[dict[str, Any]]] = {}
 
-    def offer(circle: int, kind: str, fields: dict[str, int], label: str) -> None:
-        choices.setdefault(circle, []).append({"type": kind, "fields": fields, "label": label})
+    def offer(circle: int, kind: str, fields: dict[str, int], label: str,
+              confirm: bool = False) -> None:
+        choices.setdefault(circle, []).append(
+            {"type": kind, "fields": fields, "label": label, "confirm": confirm})
 
+    if "kill" in actions:
+        victims = _victims(board, view)
+        if view.get("night") != DOUBLE_EVENT:
+            for n in sorted(victims):
+                offer(n, "kill", {"circle": n}, f"Kill on {n}", confirm=True)
+        elif first in victims:
+            for n in sorted(victims - {first}):
+                offer(n, "kill", {"circle": first, "circle2": n},
+                      f"Kill on {first}, then on {n}: you start from {n}", confirm=True)
+        else:
+            for n in sorted(victims):
+                choices[n] = [{"href": f"?first={n}#map", "label": f"First victim on {n}"}]
+        return choices
     if "hideout" in actions:
         for n in board.numbers:
             if board.is_legal_hideout(n):
@@ -119,6 +154,24 @@ def _jack_choices(board: Board, view: Mapping[str, Any]) -> dict[int, list[dict[
         for n in sorted(board.alley_moves(here)):
             offer(n, "alley", {"circle": n}, f"Alley to {n}")
     return choices
+
+
+def _prompt(view: Mapping[str, Any], choices: Mapping[int, Any], first: int | None) -> str:
+    """What Jack's taps on the map do now."""
+    if not choices:
+        return ""
+    actions = view.get("actions", [])
+    if "kill" in actions:
+        if first is not None:
+            return (f"First victim on {first}. Tap the circle of the second victim: "
+                    "you start your escape from there.")
+        if view.get("night") == DOUBLE_EVENT:
+            return "Tap the circle of your first victim."
+        return "Tap the circle of your victim."
+    if "hideout" in actions:
+        return "Tap the circle of your hideout: any circle but a red one."
+    return ("Tap the circle to go to. A road through a crossing held by a policeman is "
+            "closed to a normal move; a Coach passes policemen.")
 
 
 def _deduction(board: Board, view: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -181,13 +234,18 @@ def map_context(board: Board, view: Mapping[str, Any],
         mark([jack["location"]], "jack")
         focus.add(jack["location"])
 
-    choices = _jack_choices(board, view) if role == "jack" and not view.get("reveal") else {}
+    first = _picked((pick or {}).get("first"))
+    choices = (_jack_choices(board, view, first)
+               if role == "jack" and not view.get("reveal") else {})
+    if not any("circle2" in way.get("fields", {}) and way["type"] == "kill"
+               for ways in choices.values() for way in ways):
+        first = None
     mark(choices, "dest")
+    prompt = _prompt(view, choices, first)
     picked = _picked((pick or {}).get("to"))
     if picked not in choices:
         picked = None
-    if picked is not None:
-        mark([picked], "picked")
+    mark([n for n in (first, picked) if n is not None], "picked")
     exits = []
     if choices and jack.get("location") is not None:
         focus |= set(choices)
@@ -212,7 +270,9 @@ def map_context(board: Board, view: Mapping[str, Any],
                     for n, x, y, red in circles],
         "trail": trail,
         "exits": exits,
+        "prompt": prompt,
         "picked": picked,
+        "query": f"first={first}&" if first is not None else "",
         "ways": choices.get(picked, []) if picked is not None else [],
         "layers": layers,
     }

@@ -237,3 +237,85 @@ def test_the_detectives_map_renders_the_deduction(app, real):
     shown = set(map(int, re.search(r'data-possible="([\d ]*)"', html).group(1).split()))
     assert shown == set(context["layers"]["possible"])
     assert "<form" not in html and "<a href" not in html
+
+
+# --- Hell: Jack taps his victims ---------------------------------------------------------
+
+def shortest_road(board: Board, start: int, goal: int) -> list[int]:
+    previous = {start: start}
+    queue = [start]
+    for here in queue:
+        for there in sorted(board.neighbours(here)):
+            if there not in previous:
+                previous[there] = here
+                queue.append(there)
+    path = [goal]
+    while path[-1] != start:
+        path.append(previous[path[-1]])
+    return path[::-1][1:]
+
+
+def to_hell(board: Board, night_women: dict[int, str], hideout: int = 90):
+    """Nights before the last of ``night_women`` end in an escape; the last is in Hell 5."""
+    options = {**whitechapel.default_options(), "board": board.name}
+    state = whitechapel.setup(options, ["Jack", "Ann"], random.Random(7))
+    state = act(state, JACK, type="hideout", circle=hideout)
+    for number, women in sorted(night_women.items()):
+        state = act(state, JACK, type="women", circles=women)
+        state = act(state, TABLE, type="patrols_placed")
+        if number == max(night_women):
+            return state
+        victims = [int(c) for c in women.split()][:2 if number == 3 else 1]
+        fields = ["circle", "circle2"][:len(victims)]
+        state = act(state, JACK, type="kill", **dict(zip(fields, victims, strict=True)))
+        if state["phase"] == "police":
+            state = act(state, TABLE, type="end_turn")
+        route = shortest_road(board, victims[-1], hideout)
+        for circle in route[:-1]:
+            state = act(state, JACK, type="move", circle=circle)
+            state = act(state, TABLE, type="end_turn")
+        state = act(state, JACK, type="escape", circle=hideout)
+    return state
+
+
+def test_jack_taps_a_wretched_at_time_one_then_confirms(real):
+    state = to_hell(real, {1: "3 21 27 65 84"})
+    context = map_context(real, view_of(state, JACK), {"to": "65"})
+    assert tappable(context) == {3, 21, 27, 65, 84}
+    assert "victim" in context["prompt"]
+    assert [(w["type"], w["fields"], w["confirm"]) for w in context["ways"]] == [
+        ("kill", {"circle": 65}, True)]
+    assert act(state, JACK, type="kill", circle=65)["nights"][0]["crimes"] == [65]
+
+
+def test_after_waiting_any_circle_but_a_crime_scene_may_be_the_victim(real):
+    state = to_hell(real, {1: "65 3 21 27 84", 2: "3 21 27 147"})
+    state = act(state, JACK, type="wait")
+    state = act(state, TABLE, type="wretched_moved")
+    context = map_context(real, view_of(state, JACK))
+    scenes = set(state["nights"][0]["crimes"])
+    assert tappable(context) == set(real.numbers) - scenes
+
+
+def test_double_event_jack_taps_the_first_victim_then_the_second(real):
+    state = to_hell(real, {1: "65 3 21 27 84", 2: "147 149 158 21", 3: "3 27 84"})
+    assert state["night"] == 3
+    first = map_context(real, view_of(state, JACK), {"to": "27"})
+    assert "first victim" in first["prompt"]
+    assert first["ways"] == [{"href": "?first=27#map", "label": "First victim on 27"}]
+    second = map_context(real, view_of(state, JACK), {"first": "27", "to": "3"})
+    assert second["query"] == "first=27&"
+    assert tappable(second) == {3, 84}
+    assert marked(second, "picked") == {27, 3}
+    (way,) = second["ways"]
+    assert way["fields"] == {"circle": 27, "circle2": 3}
+    after = act(state, JACK, type="kill", **way["fields"])
+    assert after["nights"][2]["crimes"] == [27, 3]
+    assert map_context(real, view_of(state, JACK), {"first": "65"})["query"] == ""
+
+
+def test_the_kill_buttons_ask_for_a_second_tap(app, real):
+    state = to_hell(real, {1: "3 21 27 65 84"})
+    html = render(app, map_context(real, view_of(state, JACK), {"to": "84"}))
+    assert 'class="confirm big danger" data-confirm="Kill on 84?"' in html
+    assert 'name="circle" value="84"' in html
