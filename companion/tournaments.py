@@ -441,7 +441,7 @@ def import_tournament(db: Database, data: Mapping[str, Any]) -> tuple[dict[str, 
         if data.get("format") != EXPORT_FORMAT:
             raise TournamentError("This file is not a companion tournament export.")
         info = data["tournament"]
-        settings = parse_settings({**info, "name": info["name"]}, list(info["tiebreaks"]))
+        settings = parse_settings(info, list(info["tiebreaks"]))
         with immediate(db):
             tournament_id = db.execute(
                 "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "

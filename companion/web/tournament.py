@@ -29,6 +29,14 @@ SOURCES = {"table": "from its game", "entered": "entered by the organiser",
            "correction": "corrected by the organiser", "imported": "imported"}
 
 
+@bp.url_value_preprocessor
+def _sane_numbers(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A number in the address too big for the database is simply not there."""
+    for value in (values or {}).values():
+        if isinstance(value, int) and value >= 1 << 62:
+            abort(404, "There is nothing here. Check the address.")
+
+
 def organiser_cookie(tournament_id: int) -> str:
     return f"organiser_{tournament_id}"
 

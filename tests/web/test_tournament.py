@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import re
 from itertools import combinations
 
@@ -14,6 +15,7 @@ import pytest
 
 from companion import tables
 from companion import tournaments as store
+from companion.db import connect
 from companion.games import london1888 as game
 from companion.games.base import TABLE
 from tests.webflow import Device, join
@@ -520,3 +522,31 @@ def test_each_table_card_refreshes_itself(app):
     assert "data-result-form" not in public  # only the organiser corrects results
     assert Device(app).get(f"/tournaments/{organiser.tid}/rounds/1/tables/5").status_code \
         == 404
+
+
+def test_a_round_start_that_loses_a_race_leaves_nothing_open(app, monkeypatch):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:4])
+    version = organiser.tversion()
+    name_seats = tables.set_seat_names
+
+    def meanwhile(db, table_id, names):
+        name_seats(db, table_id, names)
+        # Another tab of the organiser registers a latecomer while the tables open.
+        other = connect(app.config["DATABASE"])
+        try:
+            store.add_player(other, organiser.tid, version, "Zed", "", random.Random(1))
+        finally:
+            other.close()
+
+    monkeypatch.setattr(tables, "set_seat_names", meanwhile)
+    response = organiser.send("/rounds", version=version, table_size="4")
+    assert response.status_code == 409 and "changed while you were deciding" in response.text
+    assert read(app, store.round_numbers, organiser.tid) == []
+    assert read(app, tables.open_tables) == []
+    assert "Zed" in player_ids(app, organiser)
+
+
+def test_numbers_too_big_for_the_database_are_not_found(client):
+    assert client.get("/tournaments/99999999999999999999/board").status_code == 404
+    assert client.get("/tournaments/1/rounds/99999999999999999999").status_code == 404
