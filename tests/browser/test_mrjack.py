@@ -56,6 +56,9 @@ def play_turn(laptop, phones: dict, turn: int, answer: str = "seen") -> None:
         button = page.locator("[data-pick]").first
         card = button.get_attribute("data-pick")
         button.click()
+        # Wait for this phone's own page to drop the card, so that the next click
+        # never lands on a button of the page before.
+        expect(page.locator(f"[data-pick='{card}']")).to_have_count(0)
         expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
             "data-taken-by", role.capitalize())
         if turn == 1 and number == 1:
@@ -119,12 +122,15 @@ def test_the_london_draft_and_placement(server, laptop, phone):
     jack.click("[data-keep-submit]")
     expect(jack.locator("[data-error]")).to_contain_text("Keep exactly 2 of your 5 characters")
     shot(jack, "mrjack-jack-draft-error")
-    # The page came back with the hand unticked: tick two.
+    # Tick exactly two, whatever the page kept of the refused choice.
     boxes = jack.locator("[data-keep]")
-    boxes.nth(0).check()
-    boxes.nth(1).check()
+    for index in range(5):
+        boxes.nth(index).set_checked(index < 2)
     kept = [boxes.nth(0).get_attribute("data-keep"), boxes.nth(1).get_attribute("data-keep")]
+    expect(boxes.nth(0)).to_be_checked()
+    expect(boxes.nth(1)).to_be_checked()
     jack.click("[data-keep-submit]")
+    expect(jack.locator("[data-secret-kept]")).to_be_attached()
     expect(laptop.locator("[data-draft-status]")).to_contain_text("Jack: has chosen")
     expect(laptop.locator("[data-draft-status]")).to_contain_text("Detective: choosing")
     for box in detective.locator("[data-keep]").all()[3:]:
@@ -149,6 +155,7 @@ def test_the_london_draft_and_placement(server, laptop, phone):
             button = laptop.locator("[data-place]").first
             card = button.get_attribute("data-place")
         button.click()
+        expect(laptop.locator(f"[data-place='{card}']")).to_have_count(0)
         if index % 4 != 3:          # the fourth card turns over the next four
             expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
                 "data-taken-by", role)
