@@ -47,6 +47,9 @@ def question(page, target: int, position: int) -> None:
 def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
     laptop.goto(server.url + "/new/london1888")
     laptop.select_option("select[name=players]", "5")
+    expect(laptop.locator("textarea[name=murder_cards]")).to_have_value(
+        "Murder I\nMurder II\nMurder III\nMurder IV\nMurder V")
+    shot(laptop, "london1888-new-table")
     laptop.click("button:has-text('Create the table')")
     code = laptop.locator(".code-big").inner_text().strip()
     phones = [phone() for _ in NAMES]

@@ -77,6 +77,16 @@ def test_options_are_parsed_labelled_and_remembered(app):
     assert '<option value="Netley" selected>' in page
 
 
+def test_drawn_characters_are_named_once_the_game_starts(app):
+    laptop = create_table(app, game.NAME, 6, **{**FORM, "characters": "drawn"})
+    assert "Seat 5: drawn character" in laptop.screen().text
+    laptop, _phones = new_table(app, NAMES + ["Fay"], characters="drawn")
+    drawn = state_of(app, laptop.code)["characters"][4:]
+    assert len(set(drawn)) == 2 and set(drawn) <= set(game.EXTRA_CHARACTERS)
+    screen = laptop.screen().text
+    assert f"{drawn[0]} (Ed)" in screen and f"{drawn[1]} (Fay)" in screen
+
+
 def test_bad_options_get_a_message_and_no_table(app):
     laptop = Device(app)
     response = laptop.post("/new/london1888", {**FORM, "players": "6",
