@@ -18,6 +18,7 @@ import random
 import secrets
 import sqlite3
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlite_utils import Database
@@ -105,6 +106,13 @@ def table_outcome(db: Database, game_table_id: int | None) -> dict[str, Any] | N
     return None
 
 
+def outcome_time(db: Database, game_table_id: int) -> str:
+    """When the table's latest game action (its outcome, once over) was recorded."""
+    row = _one(db, "SELECT created_at FROM log WHERE table_id = ? AND kind = 'act' AND "
+                   "undone = 0 ORDER BY id DESC LIMIT 1", [game_table_id])
+    return row["created_at"] if row else ""
+
+
 def _entries(db: Database, tournament_table_id: int) -> list[dict[str, Any]]:
     entries = []
     for row in db.query("SELECT * FROM tournament_results WHERE tournament_table_id = ? "
@@ -169,15 +177,29 @@ def history(db: Database, tournament_id: int) -> list[dict[str, Any]]:
             outcome = table_outcome(db, game["game_table_id"])
             if outcome is not None:
                 lines.append({"round": game["round"], "table": game["number"],
-                              "kind": "table", "at": "", "reason": "",
+                              "kind": "table", "reason": "", "seq": 0,
+                              "at": outcome_time(db, game["game_table_id"]),
                               "text": logic.outcome_text(outcome, names)})
         for entry in game["entries"]:
             lines.append({"round": game["round"], "table": game["number"],
                           "kind": entry["kind"], "at": entry["created_at"],
+                          "seq": entry["id"],
                           "reason": entry["reason"],
                           "text": logic.outcome_text(entry["outcome"], names)})
-    return sorted(lines, key=lambda line: (line["round"], line["table"], line["at"] != "",
-                                           line["at"]), reverse=True)
+    for line in lines:
+        line["time"] = _local_time(line["at"])
+    # Within one second an organiser's entry is taken to follow the table's outcome.
+    return sorted(lines, key=lambda line: (line["at"] or "", line["kind"] != "table",
+                                           line["seq"]), reverse=True)
+
+
+def _local_time(stamp: str) -> str:
+    """An ISO UTC stamp of the database as the laptop's clock shows it (HH:MM)."""
+    try:
+        moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except (TypeError, ValueError):
+        return ""
+    return moment.astimezone().strftime("%H:%M")
 
 
 def round_complete(db: Database, tournament_id: int, number: int) -> list[int]:

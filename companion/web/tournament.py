@@ -314,10 +314,11 @@ def _progress(tournament_id: int) -> dict[str, Any]:
     db = get_db()
     numbers = store.round_numbers(db, tournament_id)
     if not numbers:
-        return {"round": 0, "done": 0, "tables": 0}
+        return {"round": 0, "done": 0, "tables": 0, "final": False}
     current = store.round_tables(db, tournament_id, numbers[-1])
-    return {"round": numbers[-1], "tables": len(current),
-            "done": sum(table["outcome"] is not None for table in current)}
+    done = sum(table["outcome"] is not None for table in current)
+    return {"round": numbers[-1], "tables": len(current), "done": done,
+            "final": numbers[-1] == _load(tournament_id)["rounds"] and done == len(current)}
 
 
 @bp.get("/<int:tournament_id>/board")

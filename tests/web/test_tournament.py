@@ -233,8 +233,10 @@ def test_a_three_round_tournament_of_13_players_to_final_standings(app):
     assert response.status_code == 303, response.text
     fixed["facts"] = {**fixed["facts"], "scenario": "fifth_murder_discovered_13"}
     fixed["points"] = hand_points(fixed["facts"], len(fixed["names"]))
-    history = organiser.page().text
+    history = organiser.page().text.split("data-history", 1)[1]
     assert "Reason: The scoresheet was misread" in history and "corrected" in history
+    lines = re.findall(r'<li class="tn-(\w+)">', history)
+    assert lines[0] == "correction" and lines.count("table") == 9  # newest first
 
     expected = {name: {"points": 0, "rounds": {}, "jack_games": 0, "jack_wins": 0,
                        "jack_points": 0, "wins": 0, "games": 0} for name in NAMES}
@@ -278,6 +280,7 @@ def test_a_three_round_tournament_of_13_players_to_final_standings(app):
 
     # The leaderboard and a player's page show the same figures.
     board = organiser.get(f"/tournaments/{organiser.tid}/board").text
+    assert "Final standings after 3 rounds" in board
     leader = standings[0]
     assert re.search(rf'data-row="{leader["player"]}".*?data-total>{leader["points"]}<',
                      board, re.S)
