@@ -240,10 +240,16 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
 def form_from(options: Mapping[str, Any]) -> dict[str, str]:
     """The setup form's fields filled in from ``options`` (the inverse of parse_options)."""
     defaults = default_options()
-    extras = list(options.get("extras") or defaults["extras"])
+
+    def names(key: str) -> list[str]:
+        value = options.get(key)
+        return [str(name) for name in value] if isinstance(value, list | tuple) and value \
+            else defaults[key]
+
+    extras = names("extras")
     form = {"characters": str(options.get("characters") or "chosen"),
-            "murder_cards": "\n".join(options.get("murder_cards") or defaults["murder_cards"]),
-            "event_cards": "\n".join(options.get("event_cards") or defaults["event_cards"])}
+            "murder_cards": "\n".join(names("murder_cards")),
+            "event_cards": "\n".join(names("event_cards"))}
     form.update({f"character_{seat}": name
                  for seat, name in enumerate(extras, start=len(CORE_CHARACTERS) + 1)})
     if options.get("absinthe", defaults["absinthe"]):
@@ -280,23 +286,22 @@ def build_event_deck(murder_cards: Sequence[str], event_cards: Sequence[str],
 
 
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
-    """Characters, the identity deal and the event deck; round 1 starts with Abberline."""
+    """Characters, the identity deal and the event deck; round 1 starts with Abberline.
+    The options go through the setup form's checks again: stored or imported options
+    cannot smuggle in an unknown character or a deck of the wrong size."""
     count = len(players)
-    require(MIN_PLAYERS <= count <= MAX_PLAYERS,
-            f"London 1888 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
-    defaults = default_options()
-    extras = list(options.get("extras") or defaults["extras"])
-    if options.get("characters") == "drawn":
+    options = parse_options(form_from(options), count)
+    extras = options["extras"]
+    if options["characters"] == "drawn":
         extras = shuffled(EXTRA_CHARACTERS, rng)
-    events = list(options.get("event_cards") or defaults["event_cards"])
+    events = options["event_cards"]
     state: State = {
         "players": [str(name) for name in players],
         "characters": list(CORE_CHARACTERS) + extras[:count - len(CORE_CHARACTERS)],
-        "absinthe": bool(options.get("absinthe", defaults["absinthe"])),
+        "absinthe": options["absinthe"],
         "lines": deal_lines(count, rng),
         "revealed": [[False] * LINE_LENGTH for _ in range(count)],
-        "deck": build_event_deck(options.get("murder_cards") or defaults["murder_cards"],
-                                 events, rng),
+        "deck": build_event_deck(options["murder_cards"], events, rng),
         "manifestation": events[MANIFESTATION],
         "resignation": events[RESIGNATION],
         "round": 1,

@@ -194,6 +194,25 @@ def test_player_count_outside_4_to_8_is_refused():
                        random.Random(1))
 
 
+@pytest.mark.parametrize(("options", "match"), [
+    ({"extras": ["Godley", "Jack", "Netley", "Mansfield"]}, "not a character for seat 6"),
+    ({"murder_cards": ["A", "B", "C"]}, "exactly 5 Murder card names"),
+    ({"event_cards": ["Event 3"] * 15}, "must all be different"),
+    ({"characters": "auction"}, "not a way to pick"),
+])
+def test_setup_refuses_tampered_options(options, match):
+    with pytest.raises(RuleError, match=match):
+        game.setup({**game.default_options(), **options}, NAMES[:6], random.Random(1))
+
+
+def test_setup_fills_missing_or_malformed_options_with_defaults():
+    state = game.setup({"extras": 7, "murder_cards": None, "event_cards": "x"}, NAMES[:5],
+                       random.Random(1))
+    assert state["characters"][4] == "Godley" and state["absinthe"] is True
+    assert {card["name"] for card in state["deck"]} == set(game.DEFAULT_MURDER_CARDS) | set(
+        game.DEFAULT_EVENT_CARDS)
+
+
 def test_extra_seats_beyond_the_count_are_not_required():
     form = game.form_from(game.default_options())
     for seat in (6, 7, 8):
