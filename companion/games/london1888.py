@@ -191,9 +191,18 @@ NO_ABSINTHE_STEP = "Playing without the ABSINTHE card: Abberline starts every ro
 
 # --- options and setup ----------------------------------------------------------------
 
+def _option_names(options: Mapping[str, Any], key: str) -> list[str]:
+    """A list of names from stored options, or the default list when it is missing or
+    malformed (the form's checks then judge the names themselves)."""
+    value = options.get(key)
+    if isinstance(value, list | tuple) and value:
+        return [str(name) for name in value]
+    return default_options()[key]
+
+
 def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     """Each seat's character: the four always in play, then the chosen (or drawn) ones."""
-    extras = list(options.get("extras") or EXTRA_CHARACTERS)
+    extras = _option_names(options, "extras") + list(EXTRA_CHARACTERS)
     labels = list(CORE_CHARACTERS[:count])
     for seat in range(len(CORE_CHARACTERS), count):
         if options.get("characters") == "drawn":
@@ -239,20 +248,13 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
 
 def form_from(options: Mapping[str, Any]) -> dict[str, str]:
     """The setup form's fields filled in from ``options`` (the inverse of parse_options)."""
-    defaults = default_options()
-
-    def names(key: str) -> list[str]:
-        value = options.get(key)
-        return [str(name) for name in value] if isinstance(value, list | tuple) and value \
-            else defaults[key]
-
-    extras = names("extras")
+    extras = _option_names(options, "extras")
     form = {"characters": str(options.get("characters") or "chosen"),
-            "murder_cards": "\n".join(names("murder_cards")),
-            "event_cards": "\n".join(names("event_cards"))}
+            "murder_cards": "\n".join(_option_names(options, "murder_cards")),
+            "event_cards": "\n".join(_option_names(options, "event_cards"))}
     form.update({f"character_{seat}": name
                  for seat, name in enumerate(extras, start=len(CORE_CHARACTERS) + 1)})
-    if options.get("absinthe", defaults["absinthe"]):
+    if options.get("absinthe", True):
         form["absinthe"] = "on"
     return form
 

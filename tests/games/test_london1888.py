@@ -205,6 +205,12 @@ def test_setup_refuses_tampered_options(options, match):
         game.setup({**game.default_options(), **options}, NAMES[:6], random.Random(1))
 
 
+def test_seat_labels_survive_malformed_stored_options():
+    for options in ({}, {"extras": 7}, {"extras": ["Netley"]}, {"characters": None}):
+        assert len(game.seat_labels(8, options)) == 8
+    assert game.seat_labels(5, {"extras": ["Netley"]})[4] == "Netley"
+
+
 def test_setup_fills_missing_or_malformed_options_with_defaults():
     state = game.setup({"extras": 7, "murder_cards": None, "event_cards": "x"}, NAMES[:5],
                        random.Random(1))
