@@ -270,6 +270,9 @@ def add_player(db: Database, tournament_id: int, seen_version: int, name: str, c
                rng: random.Random) -> int:
     """Register a player (checked in when ``present``). Names are unique, ignoring case."""
     name = clean_name(name, "player's name")
+    if "," in name:
+        raise TournamentError("Please leave commas out of names: they separate the names "
+                              "of a typed seating.")
     club = clean_name(club, "club", logic.CLUB_MAX, required=False)
     with immediate(db):
         tournament = _locked(db, tournament_id, seen_version)

@@ -363,6 +363,8 @@ def test_duplicate_names_are_refused(app):
     assert response.status_code == 409 and "Ann is already registered" in response.text
     assert organiser.tversion() == version
     assert len(read(app, store.get_players, organiser.tid)) == 1
+    comma = organiser.send("/players", name="Smith, J.")
+    assert comma.status_code == 422 and "leave commas out" in comma.text
     empty = organiser.send("/players", name=" ")
     assert empty.status_code == 422 and "enter the player&#39;s name" in empty.text
 
