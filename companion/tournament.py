@@ -323,7 +323,8 @@ def standings(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str,
     Order: most points, then each tiebreak of ``tiebreaks`` in turn among the players still
     tied (head-to-head counts only games between the players still tied), then drawn lots
     (the lower lot first). Each row says what separated it from the row above
-    (``decided_by``: "points", a tiebreak key or "lots")."""
+    (``decided_by``: "points", a tiebreak key or "lots"; None for the first row), and
+    ``head_to_head`` holds its value where that tiebreak was needed (else None)."""
     late = undiscovered_late_murder
     records = _records(players, games, late)
     by_id = {player["id"]: player for player in players}

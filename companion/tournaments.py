@@ -202,7 +202,7 @@ def _local_time(stamp: str) -> str:
     return moment.astimezone().strftime("%H:%M")
 
 
-def round_complete(db: Database, tournament_id: int, number: int) -> list[int]:
+def unfinished_tables(db: Database, tournament_id: int, number: int) -> list[int]:
     """The table numbers of round ``number`` still without a result."""
     return [table["number"] for table in round_tables(db, tournament_id, number)
             if table["outcome"] is None]
@@ -328,7 +328,7 @@ def plan_round(db: Database, tournament_id: int, size: int | None, seating: str,
         raise TournamentError(f"All {tournament['rounds']} rounds of this tournament have "
                               "been started.", 409)
     if numbers:
-        waiting = round_complete(db, tournament_id, numbers[-1])
+        waiting = unfinished_tables(db, tournament_id, numbers[-1])
         if waiting:
             raise TournamentError(
                 f"Round {numbers[-1]} is not finished: table"

@@ -131,7 +131,7 @@ def _manage(tournament_id: int, status: int = 200, error: str | None = None,
     tournament = _load(tournament_id)
     numbers = store.round_numbers(db, tournament_id)
     players = store.get_players(db, tournament_id)
-    waiting = store.round_complete(db, tournament_id, numbers[-1]) if numbers else []
+    waiting = store.unfinished_tables(db, tournament_id, numbers[-1]) if numbers else []
     return render("tournament/manage.html", "tournament/_manage.html", status=status,
                   tournament=tournament, players=players, rounds=numbers, waiting=waiting,
                   present=sum(player["status"] == "present" for player in players),

@@ -454,7 +454,7 @@ def test_a_result_from_the_table_cannot_be_entered_again(app):
     assert organiser.tversion() == version
     # An undo at the table takes the result back off the leaderboard.
     assert host.host("undo").status_code == 303
-    assert read(app, store.round_complete, organiser.tid, 1) == [1]
+    assert read(app, store.unfinished_tables, organiser.tid, 1) == [1]
 
 
 @pytest.mark.parametrize("changes, message", [
