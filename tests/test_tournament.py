@@ -7,6 +7,8 @@ import random
 from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion import tournament as t
 from companion.games import london1888
@@ -285,3 +287,69 @@ def test_tiebreak_order_from_the_form():
         t.parse_tiebreaks(["wins", "wins"])
     with pytest.raises(t.TournamentError, match="not a tiebreak"):
         t.parse_tiebreaks(["coin"])
+
+
+# --- properties over random tournaments -------------------------------------------------
+
+OUTCOMES = [("innocents", None, True), ("jack", "suicide", True),
+            ("jack", "killed_everyone", True), ("jack", "killed_everyone", False),
+            ("jack", "fifth_murder", True), ("jack", "fifth_murder", False)]
+
+
+def random_games(rng: random.Random, players: list[int], rounds: int) -> list[dict]:
+    games = []
+    for round_ in range(1, rounds + 1):
+        for table in random_round(players, t.split_sizes(len(players)), rng):
+            if rng.random() < 0.1:
+                games.append(game(round_, table, None))
+                continue
+            winner, how, discovered = rng.choice(OUTCOMES)
+            jack = rng.randrange(len(table))
+            accomplices = tuple(sorted(rng.sample([s for s in range(len(table)) if s != jack],
+                                                  rng.randint(0, 2))))
+            murder = rng.randint(11, 21) if how == "fifth_murder" else None
+            outcome = (innocents(jack, accomplices, len(table)) if winner == "innocents"
+                       else jack_win(jack, how, discovered, murder, accomplices, len(table)))
+            games.append(game(round_, table, outcome))
+    return games
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), count=st.integers(4, 20), rounds=st.integers(1, 4))
+def test_standings_are_a_ranking_consistent_with_the_games(seed, count, rounds):
+    rng = random.Random(seed)
+    players = [{"id": n, "name": f"P{n}", "lot": rng.randrange(1000)} for n in range(count)]
+    games = random_games(rng, list(range(count)), rounds)
+    order = t.parse_tiebreaks(rng.sample(list(t.TIEBREAKS), len(t.TIEBREAKS)))
+    rows = t.standings(players, games, order, undiscovered_late_murder=rng.randint(4, 8))
+    assert sorted(row["id"] for row in rows) == list(range(count))
+    assert [row["position"] for row in rows] == list(range(1, count + 1))
+    assert rows[0]["decided_by"] is None
+    for above, row in zip(rows, rows[1:], strict=False):
+        assert above["points"] >= row["points"]
+        if above["points"] > row["points"]:
+            assert row["decided_by"] == "points"
+        else:
+            assert row["decided_by"] in (*order, "lots")
+    assert sum(row["games"] for row in rows) == sum(
+        len(g["seats"]) for g in games if g["outcome"] is not None)
+    assert sum(row["jack_games"] for row in rows) == sum(
+        1 for g in games if g["outcome"] is not None)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), count=st.integers(4, 30), rounds=st.integers(0, 3),
+       preferred=st.integers(4, 8))
+def test_seating_is_a_partition_no_worse_than_where_it_started(seed, count, rounds,
+                                                              preferred):
+    rng = random.Random(seed)
+    players = list(range(count))
+    sizes = t.split_sizes(count, preferred)
+    history = [table for _ in range(rounds) for table in random_round(players, sizes, rng)]
+    start = random_round(players, sizes, random.Random(seed))
+    seated = t.seat_round(players, sizes, history, random.Random(seed), restarts=1)
+    assert sorted(p for table in seated for p in table) == players
+    assert [len(table) for table in seated] == sizes
+    met = t.meetings(history)
+    # One restart from the same shuffle: the local search only ever improves on it.
+    assert t.seating_cost(met, seated) <= t.seating_cost(met, start)
