@@ -138,7 +138,8 @@ def _manage(tournament_id: int, status: int = 200, error: str | None = None,
                   statuses=store.STATUSES, history=store.history(db, tournament_id),
                   sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
                   tiebreaks=logic.TIEBREAKS, error=error, name=extra.get("name", ""),
-                  club=extra.get("club", ""), seating=extra.get("seating", ""))
+                  club=extra.get("club", ""), seating=extra.get("seating", ""),
+                  size=extra.get("size") or tournament["table_size"])
 
 
 @bp.get("/<int:tournament_id>")
@@ -180,6 +181,26 @@ def set_status(tournament_id: int, player_id: int) -> Response:
                                    request.form.get("status", "")),
         url_for(".manage", tournament_id=tournament_id),
         lambda message, status: _manage(tournament_id, status, message))
+
+
+@bp.post("/<int:tournament_id>/rounds/preview")
+def preview_round(tournament_id: int) -> Response:
+    """The automatic seating written into the seating box, to check or change before any
+    table opens (nothing is stored)."""
+    tournament = _load(tournament_id)
+    _require_organiser(tournament)
+    try:
+        size = parse_int(request.form.get("table_size") or tournament["table_size"],
+                         logic.MIN_TABLE, logic.MAX_TABLE, "table size")
+        _number, groups = store.plan_round(get_db(), tournament_id, size, "", rng())
+    except RuleError as error:
+        return _manage(tournament_id, 422, error.message)
+    except TournamentError as error:
+        return _manage(tournament_id, error.status, error.message)
+    names = {player["id"]: player["name"]
+             for player in store.get_players(get_db(), tournament_id)}
+    seating = "\n".join(", ".join(names[player] for player in group) for group in groups)
+    return _manage(tournament_id, seating=seating, size=size)
 
 
 @bp.post("/<int:tournament_id>/rounds")

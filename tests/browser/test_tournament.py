@@ -50,6 +50,9 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
     projector.goto(server.url + board_url)
     expect(projector.locator("[data-progress]")).to_contain_text("Waiting for round 1")
 
+    laptop.click("button:has-text('Preview the seating')")
+    expect(laptop.locator("textarea[name=seating]")).to_contain_text("Ann")
+    shot(laptop, "tournament-preview")
     laptop.click("button:has-text('Start round 1')")
     expect(laptop.locator("[data-table='1'] [data-qr] svg")).to_be_visible()
     expect(projector.locator("[data-progress]")).to_contain_text("0 of 1 tables finished")

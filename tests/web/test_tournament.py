@@ -555,3 +555,28 @@ def test_a_round_start_that_loses_a_race_leaves_nothing_open(app, monkeypatch):
 def test_numbers_too_big_for_the_database_are_not_found(client):
     assert client.get("/tournaments/99999999999999999999/board").status_code == 404
     assert client.get("/tournaments/1/rounds/99999999999999999999").status_code == 404
+
+
+def test_preview_the_seating_then_start_with_it(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES)
+    version = organiser.tversion()
+    preview = organiser.send("/rounds/preview", version=version, table_size="6")
+    assert preview.status_code == 200
+    seating = re.search(r'<textarea name="seating" rows="6">([^<]*)</textarea>',
+                        preview.text).group(1)
+    lines = [line.split(", ") for line in seating.splitlines()]
+    assert sorted(len(line) for line in lines) == [6, 7]
+    assert sorted(name for line in lines for name in line) == sorted(NAMES)
+    assert organiser.tversion() == version and read(app, tables.open_tables) == []
+    assert '<option value="6" selected>' in preview.text
+    started = organiser.send("/rounds", version=version, table_size="6", seating=seating)
+    assert started.status_code == 303
+    assert [[s["name"] for s in t["seats"]]
+            for t in read(app, store.round_tables, organiser.tid, 1)] == lines
+    few = new_tournament(app)
+    register(app, few, NAMES[:2])
+    refused = few.send("/rounds/preview", table_size="5")
+    assert refused.status_code == 422 and "at least 4 checked-in players" in refused.text
+    assert Device(app).post(f"/tournaments/{few.tid}/rounds/preview",
+                            {"table_size": "5"}).status_code == 403
