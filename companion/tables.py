@@ -315,7 +315,12 @@ def undo(db: Database, table_id: int, seen_version: int) -> int:
     """Take back the last game action of the current game (host only, confirmed)."""
     with immediate(db):
         table = _locked(db, table_id, seen_version)
-        if table["status"] not in ("playing", "over"):
+        if table["status"] == "over":
+            # The end revealed every secret: taking it back would let the table play on
+            # knowing them.
+            raise TableError("The game is over and everything was revealed, so it cannot "
+                             "be undone. Deal a new game instead.")
+        if table["status"] != "playing":
             raise TableError("There is no game action to undo.")
         entries = list(db.query(
             "SELECT id, kind, actor, state FROM log WHERE table_id = ? AND game_no = ? "

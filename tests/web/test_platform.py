@@ -285,13 +285,16 @@ def test_undo_restores_the_previous_state_and_is_logged(app):
     assert ann.host("undo").status_code == 403
 
 
-def test_undo_of_the_winning_action_reopens_the_game(app):
+def test_no_undo_once_the_end_revealed_everything(app):
     laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"], fast="on")
     for _ in range(2):
         ann.act("add", amount=9)
         bob.act("add", amount=9)
-    laptop.host("undo")
-    assert state_of(app, laptop.code)["status"] == "playing"
+    before = state_of(app, laptop.code)
+    refused = laptop.host("undo")
+    assert refused.status_code == 409 and "cannot be undone" in refused.text
+    assert state_of(app, laptop.code) == before
+    assert "Undo last action" not in laptop.screen().text
 
 
 def test_hand_host_to_a_seat(app):
