@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import socket
@@ -52,8 +53,13 @@ def base_urls(host: str, port: int, public_url: str | None) -> list[str]:
     return urls or [f"http://127.0.0.1:{port}"]
 
 
+@functools.lru_cache(maxsize=128)
 def qr_svg(data: str) -> str:
-    """An inline SVG QR code (no Pillow), styled by the stylesheet."""
+    """An inline SVG QR code (no Pillow), styled by the stylesheet.
+
+    Cached: drawing one takes ~20 ms of pure Python, and every refresh of a table
+    screen shows the same join code (bench/clubnight.py measured it as most of
+    the screen's render time)."""
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2,
                         error_correction=qrcode.constants.ERROR_CORRECT_M)
     svg = image.to_string(encoding="unicode")

@@ -1,0 +1,72 @@
+"""The tools of the benchmark and the campaigns, and the speed-ups the benchmark asked for."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from companion.games.base import TABLE
+from companion.net import qr_svg
+from tests import tally
+from tests.scripted import choose, page_version, parse_forms
+
+PAGE = """
+<main id="view" data-version="12">
+<form method="post" action="/t/ABCD/me/act">
+  <input type="hidden" name="csrf" value="tok"><input type="hidden" name="version" value="12">
+  <input type="hidden" name="target" value="3">
+  <input type="checkbox" name="position_1"> <input type="checkbox" name="position_2" checked>
+  <select name="by"><option value="a">A</option><option value="b" selected>B</option></select>
+  <input type="radio" name="result" value="x"><input type="radio" name="result" value="y" checked>
+  <input name="amount" inputmode="numeric" data-max="195">
+  <input name="seat" disabled value="9">
+  <textarea name="cards">
+One
+Two</textarea>
+  <button type="submit" name="type" value="question">Q</button>
+  <button type="submit" name="type" value="black_market">B</button>
+  <button type="button" data-key="1">1</button>
+</form>
+<form method="get" action="/join"><input name="code"></form>
+</main>"""
+
+
+def test_forms_are_read_as_a_browser_submits_them():
+    act, join = parse_forms(PAGE)
+    assert (act.action, act.method, join.method) == ("/t/ABCD/me/act", "post", "get")
+    assert act.types() == ["question", "black_market"]
+    assert act.defaults() == {"csrf": "tok", "version": "12", "target": "3", "by": "b",
+                              "result": "y", "position_2": "on", "cards": "One\nTwo",
+                              "type": "question"}
+    assert "seat" not in act.fixed and act.numbers == {"amount": 195}
+    rng = random.Random(4)
+    for _ in range(50):
+        sample = act.sample(rng, "black_market")
+        assert sample["type"] == "black_market" and sample["by"] in ("a", "b")
+        assert 0 <= int(sample["amount"]) <= 195
+    assert page_version(PAGE) == 12 and join.texts == ["code"]
+
+
+def test_choose_only_returns_moves_the_rules_accept(app):
+    state = tally.setup({"fast": False}, ["Ann", "Bob"], random.Random(1))
+    page = """<form method="post" action="/t/X/me/act"><input type="hidden" name="csrf"
+      value="c"><input type="hidden" name="version" value="3"><input type="hidden"
+      name="type" value="add"><input name="amount" inputmode="numeric"></form>"""
+    rng = random.Random(2)
+    for _ in range(20):
+        url, fields = choose(tally, state, 0, page, rng)
+        assert url == "/t/X/me/act" and 1 <= int(fields["amount"]) <= 3
+    assert choose(tally, state, 1, page, rng) is None  # not Bob's turn: nothing is legal
+    assert choose(tally, state, TABLE, page, rng) is None
+
+
+def test_the_join_qr_code_is_drawn_once_per_address():
+    """bench/clubnight.py found the table screen spent ~20 ms of its ~25 ms drawing the
+    same QR code on every refresh; the drawing is now kept per address."""
+    url = "http://192.0.2.7:8000/j/QRQR"
+    started = time.perf_counter()
+    first = qr_svg(url)
+    second = qr_svg(url)
+    assert first is second and first.startswith("<svg class=\"qr\"")
+    assert qr_svg(url + "X") != first
+    assert time.perf_counter() - started < 5
