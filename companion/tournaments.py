@@ -8,7 +8,8 @@ A round's tables are ordinary London 1888 tables of the platform (``companion.ta
 seats pre-named for their players. A table's result is, in this order: the organiser's
 latest entry for it (typed in, corrected or imported: ``tournament_results``), else the
 outcome its game recorded (``london1888.outcome_summary``), read live from the table, so a
-confirmed outcome reaches the leaderboard at once and an undo at the table takes it back.
+confirmed outcome reaches the leaderboard at once. A finished game cannot be undone (its
+end revealed every secret): a mistake is put right as a correction, with its reason.
 """
 
 from __future__ import annotations

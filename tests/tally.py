@@ -41,6 +41,10 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     return {"fast": parse_bool(form.get("fast"))}
 
 
+def form_from(options: Mapping[str, Any]) -> dict[str, str]:
+    return {"fast": "on"} if options.get("fast") else {}
+
+
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> dict:
     return {"players": list(players), "secrets": [rng.randint(1, 1000) for _ in players],
             "total": 0, "turn": 0, "log": [], "step": 9 if options.get("fast") else 3}

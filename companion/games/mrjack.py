@@ -145,6 +145,11 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     return {"london": parse_bool(form.get("london"))}
 
 
+def form_from(options: Mapping[str, Any]) -> dict[str, str]:
+    """The setup form's fields for ``options`` (the inverse of parse_options)."""
+    return {"london": "on"} if options.get("london") else {}
+
+
 # --- setup ---------------------------------------------------------------
 
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:

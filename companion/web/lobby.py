@@ -48,29 +48,35 @@ def _game(name: str) -> Game:
     return game
 
 
-def _new_page(game: Game, options: dict, count: int, status: int = 200,
+def _new_page(game: Game, form: dict[str, str], count: int, status: int = 200,
               error: str | None = None) -> Response:
+    """The setup form, filled from ``form``: the remembered options, or what the
+    player just typed when it was refused (nothing typed is lost)."""
     return render("lobby/new.html", "lobby/_new.html", status=status, game=game,
-                  options=options, count=count, error=error)
+                  form=form, count=count, error=error)
 
 
 @bp.get("/new/<name>")
 def new(name: str) -> Response:
     game = _game(name)
     remembered = tables.remembered_options(get_db(), game.NAME)
-    return _new_page(game, remembered or game.default_options(), game.DEFAULT_PLAYERS)
+    return _new_page(game, game.form_from(remembered or game.default_options()),
+                     game.DEFAULT_PLAYERS)
 
 
 @bp.post("/new/<name>")
 def create(name: str) -> Response:
     game = _game(name)
+    typed = {key: value for key, value in request.form.items() if key != "csrf"}
     try:
         count = parse_int(request.form.get("players"), game.MIN_PLAYERS, game.MAX_PLAYERS,
                           "number of players")
         options = game.parse_options(request.form.to_dict(), count)
     except RuleError as error:
-        return _new_page(game, game.default_options(), game.DEFAULT_PLAYERS, 422,
-                         error.message)
+        players = typed.get("players", "")
+        count = int(players) if players.isdigit() and game.MIN_PLAYERS <= int(
+            players) <= game.MAX_PLAYERS else game.DEFAULT_PLAYERS
+        return _new_page(game, typed, count, 422, error.message)
     table, host_token = tables.create_table(get_db(), game, options, count)
     return _as_host(table["code"], host_token)
 

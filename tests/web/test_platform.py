@@ -469,3 +469,23 @@ def test_a_new_game_and_the_next_table_start_from_what_the_last_game_learnt(app)
     assert table["options"]["story_points"][story] == 4
     assert table["state"]["story_points"][story] == 4
     assert f"{story} = 4" in Device(app).get("/new/wo_ist_jack").text
+
+
+def test_a_refused_setup_form_keeps_what_was_typed(app):
+    laptop = Device(app)
+    typed = "Polizei tappt im Dunkeln\nMy own story"
+    response = laptop.post("/new/wo_ist_jack", {"players": "4", "stories": typed})
+    assert response.status_code == 422
+    assert typed in response.text
+    assert '<option value="4" selected>' in response.text
+
+
+@pytest.mark.parametrize("game", ["london1888", "mrjack", "whitechapel", "wo_ist_jack"])
+def test_every_game_setup_form_round_trips_its_defaults(app, game):
+    module = app.config["GAMES"][game]
+    laptop = Device(app)
+    page = laptop.get(f"/new/{game}")
+    assert page.status_code == 200
+    form = module.form_from(module.default_options())
+    created = laptop.post(f"/new/{game}", {"players": str(module.DEFAULT_PLAYERS), **form})
+    assert created.status_code == 303, created.text

@@ -452,9 +452,10 @@ def test_a_result_from_the_table_cannot_be_entered_again(app):
                            jack=facts["jack"])
     assert twice.status_code == 409 and "already has a result (from its game)" in twice.text
     assert organiser.tversion() == version
-    # An undo at the table takes the result back off the leaderboard.
-    assert host.host("undo").status_code == 303
-    assert read(app, store.unfinished_tables, organiser.tid, 1) == [1]
+    # The table's end revealed every secret, so it cannot be undone: a mistake is put
+    # right as a correction, with its reason.
+    assert host.host("undo").status_code == 409
+    assert read(app, store.unfinished_tables, organiser.tid, 1) == []
 
 
 @pytest.mark.parametrize("changes, message", [
