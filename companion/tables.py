@@ -186,8 +186,11 @@ def _locked(db: Database, table_id: int, seen_version: int | None) -> dict[str, 
 
 
 def create_table(db: Database, game: Game, options: Mapping[str, Any], count: int,
-                 rng: random.Random | None = None) -> tuple[dict[str, Any], str]:
-    """A new table in the lobby, and the host token that controls it."""
+                 rng: random.Random | None = None,
+                 remember: bool = True) -> tuple[dict[str, Any], str]:
+    """A new table in the lobby, and the host token that controls it. Its options
+    pre-fill this game's next "new table" form unless ``remember`` is off (a
+    tournament's tables, say, should not overwrite what the club set up by hand)."""
     rng = rng or secrets.SystemRandom()
     host_token = new_token()
     labels = game.seat_labels(count, options)
@@ -201,7 +204,8 @@ def create_table(db: Database, game: Game, options: Mapping[str, Any], count: in
         for position, label in enumerate(labels):
             db.execute("INSERT INTO seats (table_id, position, label) VALUES (?, ?, ?)",
                        [table_id, position, label])
-        _remember(db, game.NAME, options)
+        if remember:
+            _remember(db, game.NAME, options)
         table = {"id": table_id, "game_no": 0}
         _log(db, table, 1, "host", "create", {"game": game.NAME})
     created = get_table(db, code)

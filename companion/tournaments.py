@@ -366,9 +366,11 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
     names = {row["id"]: row["name"] for row in db.query(
         "SELECT id, name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
     opened = []
-    options = london1888.default_options()
+    # The club's own London 1888 setup (its deck names, say) if this laptop has one.
+    options = tables.remembered_options(db, london1888.NAME) or london1888.default_options()
     for group in groups:
-        table, host_token = tables.create_table(db, london1888, options, len(group), rng)
+        table, host_token = tables.create_table(db, london1888, options, len(group), rng,
+                                                remember=False)
         tables.set_seat_names(db, table["id"], [names[player] for player in group])
         opened.append((table, host_token))
     try:

@@ -110,7 +110,8 @@
     if (current) { current.classList.remove("busy"); }
   });
   /* A live refresh keeps what the player was typing or choosing: fields of the same
-     form (same action and type) get their values back, and the focus returns. */
+     form (same action and type) get their values back, the focus returns, and the
+     sections the player opened or closed stay so. */
   var kept = null;
   function formKey(field) {
     var form = field.form;
@@ -126,7 +127,10 @@
     var current = view();
     kept = null;
     if (!current || event.detail.elt !== current) { return; }
-    kept = { fields: [], focus: null };
+    kept = { fields: [], focus: null, open: {} };
+    current.querySelectorAll("details > summary").forEach(function (summary) {
+      kept.open[summary.textContent.trim()] = summary.parentNode.open;
+    });
     current.querySelectorAll("input, select, textarea").forEach(function (field) {
       if (!keepable(field)) { return; }
       var entry = { key: formKey(field), name: field.name, value: field.value,
@@ -139,6 +143,10 @@
   function restore() {
     var current = view();
     if (!kept || !current) { return; }
+    current.querySelectorAll("details > summary").forEach(function (summary) {
+      var open = kept.open[summary.textContent.trim()];
+      if (open !== undefined) { summary.parentNode.open = open; }
+    });
     current.querySelectorAll("input, select, textarea").forEach(function (field) {
       if (!keepable(field)) { return; }
       kept.fields.forEach(function (entry) {

@@ -74,11 +74,13 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
     # A live refresh keeps what the host was choosing.
     handover = laptop.locator("form[action$='/hand-host'] select[name=seat]")
     handover.select_option("1")
+    laptop.click("summary:has-text('Table events')")
     ann.fill("input[name=amount]", "2")
     ann.click("[data-add]")
     expect(bob.locator("[data-total]")).to_have_text("2")
     expect(laptop.locator("[data-total]")).to_have_text("2")
     expect(handover).to_have_value("1")
+    expect(laptop.locator("details.table-log")).to_have_attribute("open", "")
     expect(laptop.locator("[data-total]")).to_have_text("2")
 
     # An out-of-range number gets an inline message, and changes nothing.

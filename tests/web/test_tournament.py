@@ -581,3 +581,22 @@ def test_preview_the_seating_then_start_with_it(app):
     assert refused.status_code == 422 and "at least 4 checked-in players" in refused.text
     assert Device(app).post(f"/tournaments/{few.tid}/rounds/preview",
                             {"table_size": "5"}).status_code == 403
+
+
+def test_round_tables_use_the_clubs_london_setup_without_overwriting_it(app):
+    from companion import tables
+    from companion.games import london1888
+    from tests.webflow import create_table
+
+    form = london1888.form_from(london1888.default_options())
+    form["event_cards"] = form["event_cards"].replace("Event 15", "Fog over Whitechapel")
+    create_table(app, london1888.NAME, 5, **form)
+    remembered = read(app, tables.remembered_options, london1888.NAME)
+    assert "Fog over Whitechapel" in remembered["event_cards"]
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:4])
+    assert organiser.send("/rounds", table_size="4").status_code == 303
+    table = read(app, store.round_tables, organiser.tid, 1)[0]
+    assert "Fog over Whitechapel" in read(app, tables.get_table, table["code"])["options"][
+        "event_cards"]
+    assert read(app, tables.remembered_options, london1888.NAME) == remembered
