@@ -22,7 +22,8 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     its input.
 ``view(state, viewer) -> dict``
     Everything ``viewer`` (a seat position or ``TABLE``) may see and nothing
-    else. Templates only ever receive views.
+    else. Templates only ever receive views. A view may name the seats anew
+    under ``"seat_labels"`` (characters drawn at the deal, say).
 ``actions(state, viewer) -> list[str]``
     The action types ``viewer`` may submit now.
 ``is_over(state) -> bool``

@@ -833,6 +833,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     seats = [_public_seat(state, seat, over) for seat in range(count)]
     result: dict[str, Any] = {
         "game": NAME, "title": TITLE, "viewer": viewer, "phase": phase, "over": over,
+        "seat_labels": list(state["characters"]),
         "prompt": _prompt(state, phase, viewer),
         "round": state["round"],
         "absinthe": state["absinthe"],

@@ -71,6 +71,13 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
     if viewer == TABLE and not host:
         may = []
     seats = tables.get_seats(db, table["id"])
+    dealt = (view or {}).get("seat_labels")
+    if isinstance(dealt, list) and len(dealt) == len(seats):
+        # The deal may name the seats (London 1888's drawn characters, say).
+        for entry, label in zip(seats, dealt, strict=True):
+            entry["label"] = label
+        if seat is not None:
+            seat = {**seat, "label": dealt[seat["position"]]}
     return {
         "table": {key: table[key] for key in ("code", "game", "status", "version", "game_no",
                                               "host_seat", "options")},

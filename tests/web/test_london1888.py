@@ -291,3 +291,13 @@ def test_nobody_can_tell_unrevealed_positions_or_unturned_cards(app):
     twin["deck"][10:] = list(reversed(state["deck"][10:]))
     for first, second in play_both(game, state, twin, STEPS):
         assert_indistinguishable(app, game, first, second, all_viewers(5))
+
+
+def test_drawn_characters_name_the_seats_once_dealt(app):
+    form = {**game.form_from(game.default_options()), "characters": "drawn"}
+    laptop, phones = seated_table(app, "london1888", ["Ann", "Bob", "Cy", "Di", "Ed"], **form)
+    screen = laptop.screen().text
+    assert "drawn character" not in screen
+    drawn = [name for name in game.EXTRA_CHARACTERS if name in screen]
+    assert len(drawn) >= 1
+    assert any(name in phones[4].phone().text for name in drawn)
