@@ -126,8 +126,9 @@ def _compress(response: Response) -> Response:
 
 
 def register(app: Flask) -> None:
-    from companion.web import live, lobby, seat, table, tournament
+    from companion.web import boards, live, lobby, seat, table, tournament
 
+    boards.register(app)
     app.register_blueprint(tournament.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)

@@ -146,7 +146,8 @@ def form_action() -> dict[str, str]:
 
 
 def render_screen(table_view: dict[str, Any], status: int = 200) -> Response:
-    return render("table/screen.html", "table/_screen.html", status=status, **table_view)
+    return render("table/screen.html", "table/_screen.html", status=status,
+                  join_qr=qr(table_view["join_url"]), **table_view)
 
 
 def render_phone(phone_view: dict[str, Any], status: int = 200) -> Response:

@@ -10,6 +10,7 @@ from companion import tables
 from companion.db import get_db
 from companion.games.base import Game, RuleError, parse_int
 from companion.web import render
+from companion.web.boards import with_board
 from companion.web.context import COOKIE_AGE, host_cookie
 
 bp = Blueprint("lobby", __name__)
@@ -71,7 +72,7 @@ def create(name: str) -> Response:
     try:
         count = parse_int(request.form.get("players"), game.MIN_PLAYERS, game.MAX_PLAYERS,
                           "number of players")
-        options = game.parse_options(request.form.to_dict(), count)
+        options = with_board(game.parse_options(request.form.to_dict(), count))
     except RuleError as error:
         players = typed.get("players", "")
         count = int(players) if players.isdigit() and game.MIN_PLAYERS <= int(

@@ -29,23 +29,16 @@ from companion.web.context import (
 bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 
 
-def _screen(code: str, **extra: Any) -> tuple[dict[str, Any], Any, dict[str, Any]]:
-    table, game = load(code)
-    seat = current_seat(table)
-    host = is_host(table, seat)
-    context = page_context(table, game, TABLE, seat, host, **extra)
-    context["join_qr"] = qr(context["join_url"])
-    return table, game, context
-
-
 @bp.get("")
 def screen(code: str) -> Response:
-    _table, _game, context = _screen(code)
-    return render_screen(context)
+    table, game = load(code)
+    seat = current_seat(table)
+    return render_screen(page_context(table, game, TABLE, seat, is_host(table, seat)))
 
 
-def _host_change(code: str, do: Any) -> Response:
-    """A host control: only the host, answered on the page the host used."""
+def _as_host(code: str) -> tuple[dict[str, Any], Any, str, Any]:
+    """The table, its game, the page the host acts from and how to answer a refusal
+    there; only the host gets this far."""
     table, game = load(code)
     seat = current_seat(table)
     if not is_host(table, seat):
@@ -57,12 +50,17 @@ def _host_change(code: str, do: Any) -> Response:
         if on_phone:
             return render_phone(page_context(fresh, game, seat["position"], seat, True,
                                              error=message), status)
-        context = page_context(fresh, game, TABLE, seat, True, error=message)
-        context["join_qr"] = qr(context["join_url"])
-        return render_screen(context, status)
+        return render_screen(page_context(fresh, game, TABLE, seat, True, error=message),
+                             status)
 
     back = url_for("seat.phone", code=table["code"]) if on_phone else url_for(
         "table.screen", code=table["code"])
+    return table, game, back, failure
+
+
+def _host_change(code: str, do: Any) -> Response:
+    """A host control: one change, then back to the page the host used."""
+    table, game, back, failure = _as_host(code)
     return change(lambda: do(get_db(), game, table), table, back, failure)
 
 
@@ -113,17 +111,12 @@ def close(code: str) -> Response:
 @bp.post("/rejoin")
 def rejoin(code: str) -> Response:
     """A fresh private link for a seat whose phone was lost, shown once to the host."""
-    table, game = load(code)
-    seat = current_seat(table)
-    if not is_host(table, seat):
-        abort(403, "Only the host can do that.")
+    table, _game, _back, failure = _as_host(code)
     position = _position()
     try:
-        token = tables.replace_seat_token(get_db(), table["id"], seen_version(),
-                                                   position)
+        token = tables.replace_seat_token(get_db(), table["id"], seen_version(), position)
     except tables.TableError as error:
-        _t, _g, context = _screen(code, error=error.message)
-        return render_screen(context, error.status)
+        return failure(error.message, error.status)
     link = base_url() + url_for("seat.rejoin", token=token)
     label = next(s for s in tables.get_seats(get_db(), table["id"])
                  if s["position"] == position)
