@@ -11,6 +11,7 @@ from flask import Flask
 from htmx_flask import Htmx
 
 from companion import db as database
+from companion.board import load_boards
 from companion.games import discover
 from companion.live import Broadcaster
 
@@ -25,6 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE=os.path.join(app.instance_path, "companion.sqlite"),
         GAMES=None,
         PUBLIC_URLS=None,
+        BOARD_DIR=None,
         BOARD_PATHS=[],
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -40,6 +42,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if app.config["GAMES"] is None:
         app.config["GAMES"] = discover()
+    # Letters from Whitechapel board files (docs/boards.md): instance/boards/ and
+    # --board paths, read once; a broken one stops the start with a BoardError.
+    if app.config["BOARD_DIR"] is None:
+        app.config["BOARD_DIR"] = os.path.join(app.instance_path, "boards")
+    app.config["BOARDS"] = load_boards(app.config["BOARD_DIR"], app.config["BOARD_PATHS"])
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     database.migrate(app.config["DATABASE"])

@@ -32,7 +32,7 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -239,6 +239,68 @@ class Board:
         }
 
 
+    # --- inside a game's state -------------------------------------------------
+
+    def graph(self) -> dict[str, str]:
+        """The board's graph, compact, for a game's state: name, red circles, links.
+
+        The state keeps the graph so that a table is self-contained (a restart,
+        an export or an import needs no board file), and the action log keeps
+        every state, so each link costs a few characters: ``"1:2,6 2:3"`` lists
+        under each circle the higher-numbered circles it is linked to.
+        Positions stay in the file: only the map draws them.
+        """
+        return {"board": self.name,
+                "red": " ".join(str(n) for n in sorted(self.red)),
+                "roads": _adjacency_text(self.roads),
+                "alleys": _adjacency_text(self.alleys)}
+
+
+def _adjacency_text(links: Iterable[Link]) -> str:
+    above: dict[int, list[int]] = {}
+    for a, b in sorted(links):
+        above.setdefault(a, []).append(b)
+    return " ".join(f"{a}:{','.join(map(str, ends))}" for a, ends in above.items())
+
+
+def _links_from_text(text: Any, key: str) -> list[list[int]]:
+    if not isinstance(text, str):
+        raise BoardError([f'"{key}" of a board graph must be a text like "1:2,6 2:3"'])
+    found = []
+    for entry in text.split():
+        start, _, ends = entry.partition(":")
+        try:
+            found += [[int(start), int(end)] for end in ends.split(",")]
+        except ValueError:
+            raise BoardError([f'"{key}" of a board graph has a bad entry {entry[:20]!r}']) \
+                from None
+    return found
+
+
+@lru_cache(maxsize=8)
+def _graph_board(name: str, red: str, roads: str, alleys: str) -> Board:
+    road_links = _links_from_text(roads, "roads")
+    alley_links = _links_from_text(alleys, "alleys")
+    try:
+        reds = {int(n) for n in red.split()}
+    except ValueError:
+        raise BoardError(['"red" of a board graph must be circle numbers']) from None
+    numbers = sorted({n for pair in road_links + alley_links for n in pair} | reds)
+    return parse_board({"board": name, "roads": road_links, "alleys": alley_links,
+                        "circles": [{"n": n, "x": 0, "y": 0, "red": n in reds}
+                                    for n in numbers]})
+
+
+def board_from_graph(graph: Any) -> Board:
+    """The ``Board`` of a graph made by ``Board.graph`` (every position at 0, 0: the
+    rules need no drawing), or a ``BoardError``. Decoded once per graph."""
+    if not isinstance(graph, Mapping) or not all(
+            isinstance(graph.get(key), str) for key in ("board", "red", "roads", "alleys")):
+        raise BoardError(['a board graph needs the texts "board", "red", "roads" and '
+                          '"alleys"'])
+    return _graph_board(graph["board"], graph["red"], graph["roads"], graph["alleys"])
+
+
 def _adjacency(numbers: Iterable[int], links: Iterable[Link]) -> dict[int, frozenset[int]]:
     sets: dict[int, set[int]] = {n: set() for n in numbers}
     for a, b in links:
@@ -398,4 +460,19 @@ def find_boards(directory: str | Path) -> dict[str, Board]:
                               "already does"], str(path))
         boards[board.name] = board
         origin[board.name] = path
+    return boards
+
+
+def load_boards(directory: str | Path | None, paths: Iterable[str | Path] = ()) -> dict[str, Board]:
+    """The boards of a server: every file of ``directory`` and each of ``paths``, by name.
+
+    A broken file, or two files naming the same board, raise a ``BoardError``.
+    """
+    boards = find_boards(directory) if directory else {}
+    for path in paths:
+        board = load_board(path)
+        if board.name in boards and boards[board.name] != board:
+            raise BoardError([f'names the board "{board.name}", as another board file '
+                              "already does"], str(path))
+        boards[board.name] = board
     return boards

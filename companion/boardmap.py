@@ -45,8 +45,23 @@ def _drawing(board: Board) -> tuple[str, tuple[tuple[int, float, float, bool], .
     return roads, circles
 
 
+def base_layer(board: Board) -> dict[str, Any]:
+    """The part of every map that never changes: the roads and the numbered
+    circles over the whole board, drawn once (``templates/boards/drawing.svg``)
+    and laid under each page's marks at ``box``."""
+    roads, circles = _drawing(board)
+    return {"board": board.name, "box": _box(board, ()), "roads": roads,
+            "radius": RADIUS, "circles": [{"n": n, "x": x, "y": y, "red": red}
+                                          for n, x, y, red in circles]}
+
+
 def _frame(board: Board, focus: Iterable[int]) -> str:
     """An SVG viewBox around ``focus`` (the whole board when it is empty)."""
+    return " ".join(f"{value:g}" for value in _box(board, focus))
+
+
+def _box(board: Board, focus: Iterable[int]) -> tuple[float, float, float, float]:
+    """(left, top, width, height) around ``focus`` (the whole board when it is empty)."""
     points = [board.positions[n] for n in focus if board.has_circle(n)]
     if not points:
         points = list(board.positions.values())
@@ -61,7 +76,7 @@ def _frame(board: Board, focus: Iterable[int]) -> str:
     if height < MIN_SPAN:
         top -= (MIN_SPAN - height) / 2
         height = MIN_SPAN
-    return f"{left:g} {top:g} {width:g} {height:g}"
+    return left, top, width, height
 
 
 def _picked(value: Any) -> int | None:
@@ -265,6 +280,7 @@ def map_context(board: Board, view: Mapping[str, Any],
         "viewbox": _frame(board, focus if role != "table" else ()),
         "radius": RADIUS,
         "roads": roads,
+        "box": dict(zip(("x", "y", "width", "height"), _box(board, ()), strict=True)),
         "circles": [{"n": n, "x": x, "y": y, "red": red,
                      "marks": " ".join(sorted(marks[n])), "tappable": n in choices}
                     for n, x, y, red in circles],

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 
 from companion import ROOT, create_app, tables
+from companion.board import BoardError
 from companion.db import connect, migrate
 from companion.net import base_urls, qr_ascii
 
@@ -36,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="phones and screens to hold open at once (default: %(default)s)")
     serve.add_argument("--no-browser", action="store_true",
                        help="do not open the lobby in this laptop's browser")
+    serve.add_argument("--board", action="append", default=[], metavar="PATH",
+                       help="a Letters from Whitechapel board file to load (repeatable; "
+                       "files in instance/boards/ are loaded too; see docs/boards.md)")
 
     export = commands.add_parser("export", help="write a table as JSON (with its secrets)")
     export.add_argument("code")
@@ -69,7 +73,13 @@ def make_server(app: Flask, host: str, port: int, devices: int) -> Any:
 def _serve(args: argparse.Namespace) -> int:
     db_path = str(Path(args.db).resolve())
     urls = base_urls(args.host, args.port, args.public_url)
-    app = create_app({"DATABASE": db_path, "PUBLIC_URLS": urls})
+    try:
+        app = create_app({"DATABASE": db_path, "PUBLIC_URLS": urls,
+                          "BOARD_PATHS": args.board})
+    except BoardError as error:
+        print(f"companion: {error}\nFix the board file or leave it out "
+              "(see docs/boards.md).", file=sys.stderr)
+        return 2
     try:
         server = make_server(app, args.host, args.port, args.devices)
     except OSError as error:
@@ -82,6 +92,8 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     lobby = urls[0] + "/"
     print(f"Companion is running. Database: {db_path}")
+    for name in app.config["BOARDS"]:
+        print(f"Board loaded: {name}")
     print("Phones on the same Wi-Fi can open:")
     for url in urls:
         print(f"  {url}/")

@@ -39,11 +39,17 @@ Escape is declared with the normal move that enters the hideout (action
 to pause on his hideout while the table watches (RULINGS: "Jack cannot
 declare his escape right after a special movement").
 
-Board hook: ``check_move(state, kind, circles)`` validates a movement; today
-it knows only the numbers 1-195 and the rulebook's constraints. When a board
-is loaded the web layer passes its name as ``options["board"]`` (kept in
-``state["board"]``) and board checks (adjacency, police-blocked crossings,
-alley blocks) belong in that hook.
+Board mode (RULINGS: "Board files are optional and user-supplied"): when the
+table names a loaded board, the web layer adds its graph to the options
+(``options["board_graph"]``, ``companion.board.Board.graph``) and ``setup``
+keeps it in ``state["board"]``, so a table is self-contained: a restart, an
+export or an import needs no board file. With it, ``check_move`` refuses
+moves the board forbids (``Board.move_problem``), the hideout may not be red,
+the women go on red circles, every circle must exist on the board, and Jack
+himself declares "no legal move" ("trapped") when policemen block every road
+and no Coach or Alley is left; the policemen stay on the real board, so a
+road they close is Jack's to respect. Without a board, circles are 1-195 and
+the detectives declare "no legal move" for Jack to confirm (RULINGS).
 
 ``public_facts`` (in every view, for the board's deduction; public only)::
 
@@ -76,6 +82,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.board import Board, BoardError, board_from_graph
 from companion.games.base import (
     TABLE,
     RuleError,
@@ -244,14 +251,13 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
     if not (isinstance(letters, list) and len(letters) == LETTER_SHEETS
             and all(isinstance(n, str) and n for n in letters)):
         letters = list(DEFAULT_LETTERS)
-    board = options.get("board")
     return {
         "players": [str(p) for p in players],
         "options": {"false_clues": bool(options.get("false_clues")),
                     "letters": bool(options.get("letters")),
                     "deduction_map": bool(options.get("deduction_map")),
                     "letter_names": list(letters)},
-        "board": board if isinstance(board, str) and board else None,
+        "board": _board_graph(options),
         "policemen": _deal_for(options, count),
         "head_tiles": shuffled(POLICEMEN, rng),
         "hideout": None,
@@ -262,6 +268,19 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "trapped_claim": False,
         "outcome": None,
     }
+
+
+def _board_graph(options: Mapping[str, Any]) -> dict[str, str] | None:
+    """The loaded board's graph the web layer attached to the options, checked."""
+    graph = options.get("board_graph")
+    if not graph:
+        return None
+    try:
+        board_from_graph(graph)
+    except BoardError as error:
+        raise RuleError(f"The board's data is damaged ({error}): create the table "
+                        "again, or choose no board.") from None
+    return {key: graph[key] for key in ("board", "red", "roads", "alleys")}
 
 
 def _new_night(number: int) -> dict[str, Any]:
@@ -370,6 +389,30 @@ def check_circle(value: Any, what: str = "circle") -> int:
     return parse_int(value, FIRST_CIRCLE, LAST_CIRCLE, what)
 
 
+def board_of(state: State) -> Board | None:
+    """The table's board (board mode), or None: numbers only."""
+    graph = state.get("board")
+    return board_from_graph(graph) if isinstance(graph, Mapping) else None
+
+
+def _board_circle(state: State, value: Any, what: str) -> int:
+    """A circle number that, in board mode, is also a circle of the board."""
+    circle = check_circle(value, what)
+    board = board_of(state)
+    require(board is None or board.has_circle(circle),
+            f"There is no circle {circle} on the board{_board_name(board)}.")
+    return circle
+
+
+def _board_label(state: State) -> str | None:
+    graph = state.get("board")
+    return str(graph["board"]) if isinstance(graph, Mapping) else None
+
+
+def _board_name(board: Board | None) -> str:
+    return f" ({board.name})" if board is not None else ""
+
+
 def check_move(state: State, kind: str, circles: Sequence[int]) -> None:
     """Refuse a movement the rules forbid (Hunting 1, Special Movements).
 
@@ -394,6 +437,22 @@ def check_move(state: State, kind: str, circles: Sequence[int]) -> None:
     left = LAST_SQUARE - _filled(night)
     require(len(circles) <= left,
             "A Coach fills two squares and only one is left on your row.")
+    board = board_of(state)
+    if board is not None and start is not None:
+        problem = board.move_problem(start, kind, circles)
+        require(problem is None, str(problem))
+
+
+def _special_movement_possible(state: State, board: Board) -> str | None:
+    """A Coach or an Alley Jack could still make: policemen never stop those."""
+    night = _night(state)
+    here = _location(night)
+    actions = _jack_actions(state)
+    if "coach" in actions and board.coach_routes(here):
+        return "a Coach (it passes policemen)"
+    if "alley" in actions and board.alley_moves(here):
+        return "an Alley (it crosses a block of houses, never a crossing)"
+    return None
 
 
 # --- apply -----------------------------------------------------------------
@@ -417,12 +476,18 @@ def _explained(state: State, actor: Viewer) -> list[str]:
     (a Coach with no token left, waiting at V, escaping from the hideout)."""
     if actor != JACK:
         return []
-    return {"blood": ["wait"], "jack": ["coach", "alley", "escape"]}.get(state["phase"], [])
+    return {"blood": ["wait"], "jack": ["coach", "alley", "escape", "trapped"]}.get(
+        state["phase"], [])
 
 
 def _hideout(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """Setup, 6: Jack writes his hideout at the top of the sheet."""
-    state["hideout"] = check_circle(action.get("circle"), "hideout circle")
+    """Setup, 6: Jack writes his hideout at the top of the sheet; in board mode
+    not on a red circle ("any numbered circle on the game board except a red one")."""
+    hideout = _board_circle(state, action.get("circle"), "hideout circle")
+    board = board_of(state)
+    require(board is None or board.is_legal_hideout(hideout),
+            f"Circle {hideout} is a red circle: your hideout may be any circle but a red one.")
+    state["hideout"] = hideout
     state["phase"] = "women"
 
 
@@ -436,8 +501,12 @@ def _women(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     noun = "circle" if marked == 1 else "circles"
     require(len(fields) == marked,
             f"Please enter the {marked} {noun} of the marked women ({len(fields)} given).")
-    circles = [check_circle(f, "circle of a marked woman") for f in fields]
+    circles = [_board_circle(state, f, "circle of a marked woman") for f in fields]
     require(len(set(circles)) == len(circles), "Each marked woman is on a different circle.")
+    board = board_of(state)
+    for circle in circles:
+        require(board is None or circle in board.red,
+                f"Circle {circle} is not a red circle: the women tokens go on red circles.")
     scenes = set(_crime_scenes(state))
     for circle in circles:
         require(circle not in scenes,
@@ -493,7 +562,7 @@ def _kill(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     time of the crime (night 3: that square and the next, in Jack's order)."""
     night = _night(state)
     fields = ["circle", "circle2"] if state["night"] == DOUBLE_EVENT else ["circle"]
-    crimes = [check_circle(action.get(f), "crime scene circle") for f in fields]
+    crimes = [_board_circle(state, action.get(f), "crime scene circle") for f in fields]
     require(len(set(crimes)) == len(crimes),
             "The double event needs two different victims: two different circles.")
     scenes = set(_crime_scenes(state))
@@ -514,7 +583,7 @@ def _movement(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     kind = str(action.get("type"))
     night = _night(state)
     fields = ["circle", "circle2"] if kind == "coach" else ["circle"]
-    circles = [check_circle(action.get(f), "circle") for f in fields]
+    circles = [_board_circle(state, action.get(f), "circle") for f in fields]
     if kind != "move":
         allowed = NIGHTS[state["night"]][TOKEN_KEYS[kind]]
         used = sum(1 for m in night["moves"] if m["kind"] == kind)
@@ -562,6 +631,18 @@ def _no_legal_move(state: State, actor: Viewer, action: Mapping[str, str]) -> No
     state["trapped_claim"] = True
 
 
+def _trapped(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hunting 1, note: "If, for this reason, Jack cannot make a legal move, he
+    loses the game!" In board mode Jack says so himself: the policemen are on
+    the real board, but a Coach or an Alley left is always a legal move."""
+    board = board_of(state)
+    require(board is not None, "Without a board file the detectives declare that Jack "
+            "has no legal move, and Jack confirms it.")
+    possible = _special_movement_possible(state, board)
+    require(possible is None, f"You still have a legal move: {possible}.")
+    _end_game(state, "detectives", "no_legal_move")
+
+
 def _confirm_trapped(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     _end_game(state, "detectives", "no_legal_move")
 
@@ -574,7 +655,7 @@ def _false_clue(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Optional rule: Jack places a False clue in the clues phase; it shows
     exactly like a clue."""
     night = _night(state)
-    circle = check_circle(action.get("circle"), "circle for the false clue")
+    circle = _board_circle(state, action.get("circle"), "circle for the false clue")
     require(circle not in {c["circle"] for c in night["clues"]},
             f"There is already a clue marker on {circle}.")
     night["clues"].append({"circle": circle, "after_move": len(night["moves"]), "false": True})
@@ -600,7 +681,7 @@ def _search(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     night's row, crime scenes included; the first yes ends the action."""
     night = _night(state)
     colour = _policeman(state, actor, action)
-    circle = check_circle(action.get("circle"), "circle to search")
+    circle = _board_circle(state, action.get("circle"), "circle to search")
     turn = state["police"]
     require(circle not in {c["circle"] for c in night["clues"]},
             f"There is already a clue marker on {circle} tonight.")
@@ -624,7 +705,7 @@ def _arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     colour = _policeman(state, actor, action)
     require(state["police"]["searching"] != colour,
             f"The {colour} policeman is looking for clues: he cannot also make an arrest.")
-    circle = check_circle(action.get("circle"), "circle for the arrest")
+    circle = _board_circle(state, action.get("circle"), "circle for the arrest")
     caught = circle == _location(night)
     night["log"].append({"policeman": colour, "action": "arrest", "circle": circle,
                          "found": caught, "after_move": len(night["moves"])})
@@ -679,6 +760,7 @@ HANDLERS = {
     "alley": _movement,
     "escape": _escape,
     "no_legal_move": _no_legal_move,
+    "trapped": _trapped,
     "confirm_trapped": _confirm_trapped,
     "deny_trapped": _deny_trapped,
     "false_clue": _false_clue,
@@ -713,8 +795,10 @@ def actions(state: State, viewer: Viewer) -> list[str]:
             return []
         return ["wait", "kill"] if _night(state)["time"] < len(ROMAN) else ["kill"]
     if phase == "jack":
-        return _jack_actions(state) if is_jack else \
-            (["no_legal_move"] if is_police and not state["trapped_claim"] else [])
+        if is_jack:
+            return _jack_actions(state) + _trapped_action(state)
+        return (["no_legal_move"] if is_police and not state["trapped_claim"]
+                and board_of(state) is None else [])
     if phase == "police":
         if is_jack:
             return ["false_clue"] if _false_clues_left(state) > 0 else []
@@ -740,6 +824,14 @@ def _jack_actions(state: State) -> list[str]:
     if state["trapped_claim"]:
         found += ["confirm_trapped", "deny_trapped"]
     return found
+
+
+def _trapped_action(state: State) -> list[str]:
+    """In board mode, Jack declares "no legal move" when no Coach or Alley is left."""
+    board = board_of(state)
+    if board is None or _special_movement_possible(state, board):
+        return []
+    return ["trapped"]
 
 
 def _policemen_to_act(state: State, viewer: Viewer) -> list[str]:
@@ -816,7 +908,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "options": {"false_clues": state["options"]["false_clues"],
                     "letters": state["options"]["letters"],
                     "deduction_map": state["options"].get("deduction_map", False),
-                    "board": state["board"]},
+                    "board": _board_label(state)},
         "trapped_claim": state["trapped_claim"],
         "outcome": _outcome(state),
         "reveal": _sheet(state) if is_over(state) else None,

@@ -155,9 +155,13 @@ def test_options_default_off_and_board_kept():
     assert options["false_clues"] is False and options["letters"] is False
     assert options["deduction_map"] is False
     assert wc.parse_options({"deduction_map": "on"}, 4)["deduction_map"] is True
+    assert options["board"] == "whitechapel"
+    assert wc.parse_options(wc.form_from(options), 4)["board"] == "whitechapel"
+    # A name alone is no board: the web layer attaches a loaded board's graph
+    # (tests/games/test_whitechapel_board.py plays with one).
     state = wc.setup(options, ["a", "b", "c", "d"], random.Random(1))
-    assert state["board"] == "whitechapel"
-    assert wc.view(state, TABLE)["options"]["board"] == "whitechapel"
+    assert state["board"] is None
+    assert wc.view(state, TABLE)["options"]["board"] is None
 
 
 def test_deal_that_no_longer_fits_the_table_is_dealt_evenly():

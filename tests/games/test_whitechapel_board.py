@@ -1,0 +1,223 @@
+"""Letters from Whitechapel in board mode: the rules with a board's graph in the state.
+
+The rulebook's examples are played on the real board (``../shared/boards``,
+skipped with the reason where it is absent, required in CI); the tiny test
+board checks what needs no night (hideout, unknown circles).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.board import Board, board_from_graph
+from companion.games import whitechapel as wc
+from companion.games.base import TABLE, RuleError
+from tests.boardfiles import real_board, tiny_board
+from tests.games.test_whitechapel_properties import board_walk
+
+JACK = 0
+
+
+@pytest.fixture(scope="module")
+def real() -> Board:
+    return real_board()
+
+
+def board_game(board: Board, players: int = 3, **form: str) -> dict:
+    """A new game whose table chose ``board`` (the graph the web layer attaches)."""
+    options = {**wc.parse_options({"board": board.name, **form}, players),
+               "board_graph": board.graph()}
+    return wc.setup(options, [f"P{n}" for n in range(players)], random.Random(7))
+
+
+def act(state: dict, actor, **fields) -> dict:
+    before = copy.deepcopy(state)
+    after = wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
+    assert state == before
+    return after
+
+
+def refused(state: dict, actor, **fields) -> str:
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleError) as caught:
+        wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
+    assert state == before
+    return caught.value.message
+
+
+def head(state: dict) -> int:
+    return state["policemen"][state["head_tiles"][state["night"] - 1]]
+
+
+def hunting_from(board: Board, crime: int, hideout: int = 90) -> dict:
+    """Night 1 on ``board``: Jack waits once, then kills on ``crime`` (any circle
+    once the wretched have moved); Jack to move."""
+    state = board_game(board)
+    state = act(state, JACK, type="hideout", circle=hideout)
+    state = act(state, JACK, type="women", circles="3 21 27 65 84")
+    state = act(state, head(state), type="patrols_placed")
+    state = act(state, JACK, type="wait")
+    state = act(state, head(state), type="wretched_moved")
+    state = act(state, JACK, type="kill", circle=crime)
+    assert state["phase"] == "jack"
+    return state
+
+
+def police_pass(state: dict) -> dict:
+    return act(state, TABLE, type="end_turn")
+
+
+# --- the graph in the state ------------------------------------------------------------
+
+def test_the_state_keeps_the_boards_graph_and_the_view_its_name(real):
+    state = board_game(real)
+    assert board_from_graph(state["board"]).roads == real.roads
+    assert board_from_graph(state["board"]).alleys == real.alleys
+    assert board_from_graph(state["board"]).red == real.red
+    assert json.loads(json.dumps(state)) == state
+    for viewer in (TABLE, JACK, 1):
+        assert wc.view(state, viewer)["options"]["board"] == real.name
+    # Compact: the log keeps every state, so the graph must stay small.
+    assert len(json.dumps(state["board"])) < 7000
+
+
+def test_a_damaged_graph_is_refused_at_setup():
+    options = {**wc.default_options(), "board": "X",
+               "board_graph": {"board": "X", "red": "", "roads": "1:two", "alleys": ""}}
+    with pytest.raises(RuleError, match="damaged"):
+        wc.setup(options, ["J", "A"], random.Random(1))
+
+
+# --- hideout, women, crimes ----------------------------------------------------------
+
+def test_the_hideout_is_never_red_and_always_on_the_board():
+    tiny = tiny_board()
+    state = board_game(tiny)
+    assert "red circle" in refused(state, JACK, type="hideout", circle=7)
+    assert "no circle 19 on the board" in refused(state, JACK, type="hideout", circle=19)
+    assert act(state, JACK, type="hideout", circle=6)["hideout"] == 6
+
+
+def test_without_a_board_any_circle_is_a_hideout():
+    state = wc.setup(wc.default_options(), ["J", "A"], random.Random(1))
+    assert act(state, JACK, type="hideout", circle=3)["hideout"] == 3
+
+
+def test_the_women_go_on_red_circles(real):
+    state = act(board_game(real), JACK, type="hideout", circle=90)
+    assert "not a red circle" in refused(state, JACK, type="women", circles="3 21 27 65 90")
+    assert act(state, JACK, type="women", circles="3 21 27 65 84")["phase"] == "patrols"
+
+
+def test_a_crime_is_never_on_an_existing_crime_scene(real):
+    state = hunting_from(real, 82)
+    state = act(state, JACK, type="move", circle=81 if 81 in real.neighbours(82) else
+                min(real.neighbours(82)))
+    assert state["nights"][0]["crimes"] == [82]
+    assert "already a crime scene" in refused(
+        {**state, "phase": "blood", "night": 2}, JACK, type="kill", circle=82)
+
+
+# --- Jack's movements: the rulebook's examples ----------------------------------------
+
+def test_rulebook_night_127_103_coach_69_56_alley_72(real):
+    state = hunting_from(real, 127)
+    state = police_pass(act(state, JACK, type="move", circle=103))
+    state = police_pass(act(state, JACK, type="coach", circle=69, circle2=56))
+    state = act(state, JACK, type="alley", circle=72)
+    assert [m["circles"] for m in state["nights"][0]["moves"]] == [[103], [69, 56], [72]]
+
+
+def test_a_move_without_a_road_is_refused_with_the_reason(real):
+    state = hunting_from(real, 127)
+    assert refused(state, JACK, type="move", circle=56) == "No road joins 127 and 56."
+    assert 56 not in real.neighbours(127)
+
+
+def test_a_coach_follows_two_roads_to_two_new_circles(real):
+    state = police_pass(act(hunting_from(real, 127), JACK, type="move", circle=103))
+    assert "No road joins 69 and 72" in refused(state, JACK, type="coach", circle=69,
+                                                circle2=72)
+    assert "different from your start" in refused(state, JACK, type="coach", circle=69,
+                                                  circle2=103)
+    first = min(real.neighbours(103) - {127})
+    assert "No road joins 103 and" in refused(state, JACK, type="coach", circle=56,
+                                              circle2=first)
+
+
+def test_an_alley_crosses_one_block(real):
+    state = police_pass(act(hunting_from(real, 127), JACK, type="move", circle=103))
+    away = min(set(real.numbers) - real.alley_moves(103) - {103})
+    assert refused(state, JACK, type="alley", circle=away) == \
+        f"No alley crosses a block of houses from 103 to {away}."
+
+
+def test_escape_only_along_a_road_into_the_hideout(real):
+    state = hunting_from(real, 127, hideout=90)
+    assert 90 not in real.neighbours(127)
+    assert "No road joins 127 and 90" in refused(state, JACK, type="escape")
+
+
+def test_every_legal_destination_of_the_board_is_accepted(real):
+    state = hunting_from(real, 65)
+    for n in real.normal_moves(65):
+        assert act(state, JACK, type="move", circle=n)["nights"][0]["moves"][-1] == {
+            "kind": "move", "circles": [n]}
+    for first, second in real.coach_routes(65):
+        act(state, JACK, type="coach", circle=first, circle2=second)
+    for n in real.alley_moves(65):
+        act(state, JACK, type="alley", circle=n)
+
+
+# --- no legal move ----------------------------------------------------------------------
+
+def test_jack_declares_no_legal_move_only_when_no_coach_or_alley_is_left(real):
+    state = hunting_from(real, 127)
+    assert "trapped" not in wc.actions(state, JACK)
+    assert "a Coach" in refused(state, JACK, type="trapped")
+    # Use up the three Coaches and two Alleys of the first night.
+    for _ in range(3):
+        here = wc._location(state["nights"][0])
+        first, second = min(real.coach_routes(here))
+        state = police_pass(act(state, JACK, type="coach", circle=first, circle2=second))
+    for _ in range(2):
+        here = wc._location(state["nights"][0])
+        state = police_pass(act(state, JACK, type="alley", circle=min(real.alley_moves(here))))
+    assert "trapped" in wc.actions(state, JACK)
+    over = act(state, JACK, type="trapped")
+    assert over["outcome"]["reason"] == "no_legal_move"
+    assert wc.view(over, TABLE)["outcome"]["winner"] == "detectives"
+
+
+def test_in_board_mode_jack_declares_it_not_the_detectives(real):
+    state = hunting_from(real, 127)
+    assert "no_legal_move" not in wc.actions(state, TABLE)
+    assert "no_legal_move" not in wc.actions(state, 1)
+    plain = wc.setup(wc.default_options(), ["J", "A"], random.Random(1))
+    assert "without a board file" in refused(
+        {**plain, "phase": "jack", "hideout": 90}, JACK, type="trapped").lower()
+
+
+# --- random legal games ------------------------------------------------------------------
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_legal_moves_on_the_real_board_are_never_refused(seed):
+    board = real_board()
+    r = random.Random(seed)
+    state = board_game(board)
+    for _ in range(250):
+        if wc.is_over(state):
+            break
+        actor, action = board_walk(board, state, r)
+        try:
+            state = wc.apply(state, actor, action, random.Random(0))
+        except RuleError as error:
+            assert action["type"] not in ("hideout", "women", "kill", "move", "coach",
+                                          "alley", "escape"), (action, error.message)
