@@ -23,6 +23,7 @@ def app(tmp_path):
         "DATABASE": str(tmp_path / "companion.sqlite"),
         "GAMES": {**discover(), tally.NAME: tally},
         "RNG": random.Random(1888),
+        "BOARD_DIR": str(tmp_path / "boards"),  # never the developer's instance/boards
     })
     # The test game's templates live with the tests, never in the product.
     app.jinja_loader = ChoiceLoader([app.jinja_loader,

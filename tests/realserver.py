@@ -21,15 +21,17 @@ def free_port() -> int:
 class Server:
     """`companion serve` in a subprocess (via tests/server.py), killable at will."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, boards: tuple[Path, ...] = ()) -> None:
         self.db = db
+        self.boards = [str(path) for path in boards]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.server", str(self.port), str(self.db)], cwd=ROOT,
+            [sys.executable, "-m", "tests.server", str(self.port), str(self.db), *self.boards],
+            cwd=ROOT,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

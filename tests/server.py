@@ -1,5 +1,6 @@
 """`companion serve` as the browser and crash tests run it: the same app factory and
-the same waitress server, plus the test game. Usage: python -m tests.server PORT DB"""
+the same waitress server, plus the test game. Usage: python -m tests.server PORT DB [BOARD ...]
+(board files to load, as with --board; the developer's instance/boards is never read)"""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from tests.conftest import TESTS
 
 
 def main() -> None:
-    port, db = int(sys.argv[1]), sys.argv[2]
+    port, db, boards = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
     url = f"http://127.0.0.1:{port}"
     app = create_app({"DATABASE": db, "PUBLIC_URLS": [url],
-                      "GAMES": {**discover(), tally.NAME: tally}})
+                      "GAMES": {**discover(), tally.NAME: tally},
+                      "BOARD_DIR": "", "BOARD_PATHS": boards})
     app.jinja_loader = ChoiceLoader([app.jinja_loader,
                                      FileSystemLoader(str(TESTS / "templates"))])
     server = make_server(app, "127.0.0.1", port, devices=64)

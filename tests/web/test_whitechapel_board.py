@@ -1,0 +1,334 @@
+"""Letters from Whitechapel board mode through the Flask client: loading boards,
+the setup page, legal moves only, the maps, the board's drawing, non-interference.
+
+Played on the real board (``../shared/boards/whitechapel.json``; skipped with the
+reason where it is absent, required in CI); loading errors use made-up files.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+from jinja2 import ChoiceLoader, FileSystemLoader
+
+from companion import create_app, tables
+from companion.board import BoardError, board_from_graph, load_board
+from companion.games import discover
+from companion.games import whitechapel as wc
+from companion.games.base import TABLE
+from tests import tally
+from tests.boardfiles import TINY_BOARD, real_board_path
+from tests.conftest import TESTS
+from tests.noninterference import assert_indistinguishable, play_both, render_component
+from tests.realserver import ROOT
+from tests.webflow import Device, seated_table
+
+NAME = "Letters from Whitechapel"
+NOT_JACK = [TABLE, 1, 2]
+PHONE_BUDGET = 60_000
+"""A phone's first page, gzipped, stays under this (issue #4, the map's size)."""
+
+
+def make_app(tmp_path, *boards, board_dir=None):
+    app = create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite"),
+        "GAMES": {**discover(), tally.NAME: tally}, "RNG": random.Random(1888),
+        "BOARD_DIR": str(board_dir or tmp_path / "no-boards"),
+        "BOARD_PATHS": [str(path) for path in boards]})
+    app.jinja_loader = ChoiceLoader([app.jinja_loader,
+                                     FileSystemLoader(str(TESTS / "templates"))])
+    return app
+
+
+@pytest.fixture
+def real_app(tmp_path):
+    return make_app(tmp_path, real_board_path())
+
+
+def state_of(app, code: str) -> dict:
+    with app.app_context():
+        from companion.db import get_db
+
+        return tables.get_table(get_db(), code)["state"]
+
+
+def head_phone(app, laptop, phones):
+    state = state_of(app, laptop.code)
+    return phones[state["policemen"][state["head_tiles"][state["night"] - 1]]]
+
+
+def board_table(app, deduction=True, names=("Jack", "Ann", "Bob")):
+    options = {"board": NAME}
+    if deduction:
+        options["deduction_map"] = "on"
+    return seated_table(app, "whitechapel", list(names), **options)
+
+
+def to_hunting(app, crime=65, **kwargs):
+    laptop, phones = board_table(app, **kwargs)
+    jack = phones[0]
+    assert jack.act("hideout", circle=90).status_code == 303
+    assert jack.act("women", circles="3 21 27 65 84").status_code == 303
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    assert jack.act("kill", circle=crime).status_code == 303
+    return laptop, phones
+
+
+def gzipped(response) -> int:
+    return len(gzip.compress(response.data, 6))
+
+
+# --- loading boards --------------------------------------------------------------------
+
+def test_boards_from_the_folder_and_from_paths_are_loaded_once(tmp_path):
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    (folder / "tiny.json").write_text(TINY_BOARD.read_text())
+    app = make_app(tmp_path, TINY_BOARD, board_dir=folder)
+    assert list(app.config["BOARDS"]) == ["Tiny test district"]
+    assert app.config["BOARDS"]["Tiny test district"] == load_board(TINY_BOARD)
+
+
+def test_a_broken_board_file_stops_the_app_with_its_problems(tmp_path):
+    broken = tmp_path / "broken.json"
+    data = json.loads(TINY_BOARD.read_text())
+    data["roads"].append([12, 300])
+    broken.write_text(json.dumps(data))
+    with pytest.raises(BoardError, match="road link 12-300 names unknown circle 300"):
+        make_app(tmp_path, broken)
+
+
+def test_two_different_boards_with_one_name_are_refused(tmp_path):
+    other = tmp_path / "other.json"
+    data = json.loads(TINY_BOARD.read_text())
+    data["roads"].remove([13, 14])
+    data["roads"].append([14, 15])
+    other.write_text(json.dumps(data))
+    with pytest.raises(BoardError, match="already does"):
+        make_app(tmp_path, TINY_BOARD, other)
+
+
+@pytest.mark.slow
+def test_serve_with_a_broken_board_prints_the_problem_not_a_traceback(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"board": "X", "circles": [')
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "c.sqlite"),
+         "--no-browser", "--port", "0", "--board", str(broken)],
+        cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert f"Board file {broken}: is not valid JSON" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# --- the setup page ----------------------------------------------------------------------
+
+def test_setup_without_boards_says_numbers_only(client):
+    page = client.get("/new/whitechapel").text
+    assert "no board: numbers only" in page and "data-no-board" in page
+    assert 'name="board"' not in page
+
+
+def test_setup_offers_the_loaded_boards_and_remembers_the_choice(tmp_path):
+    app = make_app(tmp_path, TINY_BOARD)
+    laptop = Device(app)
+    page = laptop.get("/new/whitechapel").text
+    assert '<option value="">no board: numbers only</option>' in page
+    assert '<option value="Tiny test district">Tiny test district</option>' in page
+    seated_table(app, "whitechapel", ["J", "A"], start=False, board="Tiny test district")
+    again = laptop.get("/new/whitechapel").text
+    assert '<option value="Tiny test district" selected>' in again
+
+
+def test_a_table_with_a_board_keeps_the_boards_graph(real_app):
+    laptop, _phones = board_table(real_app)
+    state = state_of(real_app, laptop.code)
+    assert board_from_graph(state["board"]) == board_from_graph(
+        load_board(real_board_path()).graph())
+    assert wc.view(state, TABLE)["options"]["board"] == NAME
+
+
+def test_a_board_that_is_not_loaded_is_refused_at_creation(tmp_path):
+    app = make_app(tmp_path)
+    laptop = Device(app)
+    page = laptop.post("/new/whitechapel", {"players": "3", "board": "Nowhere"})
+    assert page.status_code == 422
+    assert "not loaded on this laptop" in page.text
+
+
+def test_without_a_board_the_game_plays_with_numbers(client, app):
+    laptop, phones = seated_table(app, "whitechapel", ["J", "A"])
+    assert state_of(app, laptop.code)["board"] is None
+    page = phones[0].phone().text
+    assert "board-map" not in page and "data-keypad" in page
+
+
+# --- legal moves only ---------------------------------------------------------------------
+
+def test_illegal_moves_are_refused_and_change_nothing(real_app):
+    laptop, phones = to_hunting(real_app)
+    jack = phones[0]
+    before = laptop.version()
+    for fields, message in [
+            ({"circle": 127}, "No road joins 65 and 127."),
+            ({"circle": 300}, "between 1 and 195")]:
+        page = jack.act("move", **fields)
+        assert page.status_code == 422 and message in page.text
+    page = jack.act("coach", circle=66, circle2=65)
+    assert page.status_code == 422 and "different from your start" in page.text
+    page = jack.act("alley", circle=127)
+    assert page.status_code == 422 and "No alley crosses a block of houses" in page.text
+    assert laptop.version() == before
+    assert jack.act("move", circle=82).status_code == 303
+
+
+def test_a_red_hideout_is_refused(real_app):
+    _laptop, phones = board_table(real_app)
+    page = phones[0].act("hideout", circle=3)
+    assert page.status_code == 422 and "red circle" in page.text
+
+
+# --- the maps -------------------------------------------------------------------------------
+
+def test_jacks_phone_shows_the_map_with_his_legal_destinations(real_app):
+    _laptop, phones = to_hunting(real_app)
+    page = phones[0].phone().text
+    board = load_board(real_board_path())
+    assert 'class="board-map"' in page
+    tappable = set(map(int, re.findall(r'data-to="(\d+)"', page)))
+    assert tappable == (board.normal_moves(65) | board.coach_destinations(65)
+                        | board.alley_moves(65))
+    assert "closed to a normal move" in page  # the policemen's reminder
+    picked = phones[0].get(f"/t/{phones[0].code}/me?to=82").text
+    assert 'data-way="move"' in picked and 'name="circle" value="82"' in picked
+
+
+def test_jack_taps_a_way_and_it_is_played(real_app):
+    laptop, phones = to_hunting(real_app)
+    page = phones[0].get(f"/t/{phones[0].code}/me?to=82").text
+    form = re.search(r'<form method="post" action="([^"]+)"[^>]*>(.*?)</form>', page[
+        page.index('data-picked="82"'):], re.S)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form.group(2)))
+    assert fields["type"] == "move" and fields["circle"] == "82"
+    assert phones[0].post(form.group(1), fields).status_code == 303
+    assert state_of(real_app, laptop.code)["nights"][0]["moves"] == [
+        {"kind": "move", "circles": [82]}]
+
+
+def test_the_deduction_map_is_on_the_table_and_the_detectives_phones(real_app):
+    laptop, phones = to_hunting(real_app)
+    assert phones[0].act("move", circle=82).status_code == 303
+    for page in (laptop.screen().text, phones[1].phone().text, phones[2].phone().text):
+        shown = re.search(r'data-possible="([\d ]*)"', page)
+        assert shown and set(map(int, shown.group(1).split())) == {51, 63, 66, 67, 82, 83, 84}
+        assert "data-to=" not in page and 'class="circle jack' not in page
+
+
+def test_the_deduction_map_shrinks_when_a_clue_is_found(real_app):
+    laptop, phones = to_hunting(real_app)
+    assert phones[0].act("move", circle=82).status_code == 303
+    assert laptop.table_act("search", policeman="blue", circle=82).status_code == 303
+    page = phones[1].phone().text
+    assert set(map(int, re.search(r'data-possible="([\d ]*)"', page).group(1).split())) \
+        == {82}
+
+
+def test_the_deduction_map_is_off_by_default(real_app):
+    laptop, phones = to_hunting(real_app, deduction=False)
+    assert "data-possible" not in laptop.screen().text
+    assert "board-map" not in phones[1].phone().text
+
+
+def test_the_reveal_draws_jacks_path_for_everyone(real_app):
+    laptop, phones = to_hunting(real_app)
+    board = load_board(real_board_path())
+    home = min(board.normal_moves(65) - board.red)
+    for step in (home,):
+        assert phones[0].act("move", circle=step).status_code == 303
+    assert laptop.table_act("arrest", policeman="blue", circle=home).status_code == 303
+    for page in (laptop.screen().text, phones[1].phone().text, phones[0].phone().text):
+        assert "Jack's path" in page and 'class="trail move night-1"' in page
+        assert "data-possible" not in page
+
+
+# --- the board's drawing ----------------------------------------------------------------------
+
+def test_the_drawing_is_served_once_and_cached(real_app):
+    _laptop, phones = to_hunting(real_app)
+    page = phones[0].phone().text
+    address = re.search(r'<image href="([^"]+)"', page).group(1)
+    drawing = phones[0].get(address, headers={"Accept-Encoding": "gzip"})
+    assert drawing.status_code == 200 and drawing.mimetype == "image/svg+xml"
+    assert "max-age" in drawing.headers["Cache-Control"]
+    assert drawing.headers["Content-Encoding"] == "gzip"
+    again = phones[0].get(address, headers={"If-None-Match": drawing.headers["ETag"]})
+    assert again.status_code == 304
+    assert phones[0].get(address.replace("/boards/", "/boards/0")).status_code == 404
+    assert phones[0].get("/boards/abc/Nowhere.svg").status_code == 404
+
+
+def test_a_phone_page_with_the_map_stays_small(real_app):
+    _laptop, phones = board_table(real_app)
+    jack = phones[0]
+    # The hideout choice taps the most circles: every circle but the red ones.
+    first = jack.phone()
+    assert first.text.count("data-to=") > 150
+    drawing = jack.get(re.search(r'<image href="([^"]+)"', first.text).group(1))
+    css = jack.get("/static/app.css")
+    assert gzipped(first) + gzipped(drawing) + gzipped(css) < PHONE_BUDGET
+    update = jack.get(f"/t/{jack.code}/me", headers={"HX-Request": "true"})
+    assert gzipped(update) < 15_000
+
+
+# --- secrets ----------------------------------------------------------------------------------
+
+def board_state(hideout: str, route: list[dict], police_turn: bool = False) -> dict:
+    """Jack kills on 65 and follows ``route``; the police pass after each movement,
+    but not the last one with ``police_turn``."""
+    board = load_board(real_board_path())
+    options = {**wc.parse_options({"board": NAME, "deduction_map": "on"}, 3),
+               "board_graph": board.graph()}
+    state = wc.setup(options, ["Jack", "Ann", "Bob"], random.Random(3))
+    steps = [(0, {"type": "hideout", "circle": hideout}),
+             (0, {"type": "women", "circles": "3 21 27 65 84"}),
+             (TABLE, {"type": "patrols_placed"}),
+             (0, {"type": "kill", "circle": "65"})]
+    for actor, action in steps:
+        state = wc.apply(state, actor, action, random.Random(0))
+    for number, action in enumerate(route, start=1):
+        state = wc.apply(state, 0, action, random.Random(0))
+        if not (police_turn and number == len(route)):
+            state = wc.apply(state, TABLE, {"type": "end_turn"}, random.Random(0))
+    return state
+
+
+def move_then_coach(start: int, first: int) -> list[dict]:
+    board = load_board(real_board_path())
+    via, to = min(board.coach_routes(first))
+    return [{"type": "move", "circle": str(first)},
+            {"type": "coach", "circle": str(via), "circle2": str(to)}]
+
+
+def test_rendered_maps_do_not_tell_the_path_or_the_hideout(real_app):
+    first = board_state("90", move_then_coach(65, 66))
+    second = board_state("12", move_then_coach(65, 83))
+    assert first["nights"][0]["moves"] != second["nights"][0]["moves"]
+    for viewer in NOT_JACK:  # the maps are really on these pages
+        assert 'data-possible="' in render_component(real_app, wc, first, viewer)
+    assert_indistinguishable(real_app, wc, first, second, NOT_JACK)
+
+
+def test_rendered_maps_stay_identical_through_searches(real_app):
+    first = board_state("90", [{"type": "move", "circle": "66"}], police_turn=True)
+    second = board_state("12", [{"type": "move", "circle": "83"}], police_turn=True)
+    steps = [(TABLE, {"type": "search", "policeman": "blue", "circle": "67"}),
+             (TABLE, {"type": "arrest", "policeman": "red", "circle": "51"}),
+             (TABLE, {"type": "end_turn"})]
+    for state_a, state_b in play_both(wc, first, second, steps):
+        assert_indistinguishable(real_app, wc, state_a, state_b, NOT_JACK)
