@@ -318,8 +318,8 @@ class Device:
                 self.night.stats.count(f"GET view {reply.status}")
                 if reply.status != 200:
                     return
-                self.night.stats.fragment_ms.append(reply.seconds * 1000)
                 if self.night.playing:
+                    self.night.stats.fragment_ms.append(reply.seconds * 1000)
                     self.night.stats.update_bytes.append(reply.wire)
                 self.show(reply)
 
@@ -604,9 +604,10 @@ async def run(night: Night, server_pid: int) -> dict[str, Any]:
         if device.stream:
             device.stream.cancel()
         device.conn.close()
-    for task in list(night.tasks):
+    pending = [*night.tasks, *(d.stream for d in night.devices if d.stream)]
+    for task in pending:
         task.cancel()
-    await asyncio.sleep(0.2)
+    await asyncio.gather(*pending, return_exceptions=True)
     return phases
 
 
