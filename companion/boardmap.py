@@ -273,7 +273,7 @@ def map_context(board: Board, view: Mapping[str, Any],
         mark(layers["possible"], "possible")
         mark(layers["hideouts"] or [], "candidate")
         if role == "detective":
-            focus |= set(layers["possible"])
+            focus |= set(layers["possible"]) or set(layers["hideouts"] or ())
 
     return {
         "board": board.name,
