@@ -206,6 +206,15 @@ def test_in_board_mode_jack_declares_it_not_the_detectives(real):
 
 # --- random legal games ------------------------------------------------------------------
 
+def walk(board: Board, state: dict, r: random.Random):
+    """The properties' random legal walk; None when it finds nothing to pick
+    (the walker's own dead end, such as no circle left to search)."""
+    try:
+        return board_walk(board, state, r)
+    except IndexError:
+        return None
+
+
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_legal_moves_on_the_real_board_are_never_refused(seed):
@@ -215,9 +224,49 @@ def test_legal_moves_on_the_real_board_are_never_refused(seed):
     for _ in range(250):
         if wc.is_over(state):
             break
-        actor, action = board_walk(board, state, r)
+        step = walk(board, state, r)
+        if step is None:
+            break
+        actor, action = step
         try:
             state = wc.apply(state, actor, action, random.Random(0))
         except RuleError as error:
             assert action["type"] not in ("hideout", "women", "kill", "move", "coach",
                                           "alley", "escape"), (action, error.message)
+
+
+FIELDS = st.dictionaries(
+    st.sampled_from(["circle", "circle2", "circles", "policeman", "x"]),
+    st.one_of(st.text(max_size=8), st.integers(-5, 260).map(str)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 60),
+       actor=st.one_of(st.integers(-1, 3), st.just(TABLE)),
+       kind=st.sampled_from(sorted(wc.HANDLERS)), fields=FIELDS)
+def test_garbage_in_board_mode_only_raises_rule_error(seed, steps, actor, kind, fields):
+    """Tiny board: circles 1-195 that are not on it, red hideouts, roads that do not
+    exist; nothing but a RuleError, and the state untouched."""
+    # The tiny board has too few red circles for a night: it is tried at the start.
+    board = real_board() if seed % 2 else tiny_board()
+    r = random.Random(seed)
+    state = board_game(board)
+    for _ in range(steps if seed % 2 else 0):
+        if wc.is_over(state):
+            break
+        step = walk(board, state, r)
+        if step is None:
+            break
+        try:
+            state = wc.apply(state, *step, random.Random(0))
+        except RuleError:
+            continue
+    before = copy.deepcopy(state)
+    try:
+        after = wc.apply(state, actor, dict(fields, type=kind), random.Random(0))
+    except RuleError as error:
+        assert error.message
+    else:
+        json.dumps(after)
+        assert after["board"] == state["board"]
+    assert state == before

@@ -332,3 +332,17 @@ def test_rendered_maps_stay_identical_through_searches(real_app):
              (TABLE, {"type": "end_turn"})]
     for state_a, state_b in play_both(wc, first, second, steps):
         assert_indistinguishable(real_app, wc, state_a, state_b, NOT_JACK)
+
+
+def test_after_a_restart_without_the_file_the_rules_still_know_the_board(tmp_path):
+    with_file = make_app(tmp_path, real_board_path())
+    laptop, phones = to_hunting(with_file)
+    without = make_app(tmp_path)  # the same database, started without --board
+    jack = Device(without, laptop.code)
+    jack.client.set_cookie(f"seat_{laptop.code}", phones[0].client.get_cookie(
+        f"seat_{laptop.code}").value)
+    page = jack.phone().text
+    assert "data-map-missing" in page and "board-map" not in page
+    refused = jack.act("move", circle=127)
+    assert refused.status_code == 422 and "No road joins 65 and 127." in refused.text
+    assert jack.act("move", circle=82).status_code == 303
