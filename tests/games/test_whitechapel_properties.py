@@ -315,6 +315,8 @@ def board_walk(board, state: dict, r: random.Random) -> tuple[object, dict[str, 
                       - {c["circle"] for c in night["clues"]}
                       - set(state["police"]["searched"]))
         here = wc._location(night)
+        if not near:  # every circle around the path is searched or marked already
+            return TABLE, {"type": "end_turn"}
         if r.random() < 0.1:
             return TABLE, {"type": "arrest", "policeman": todo[0],
                            "circle": str(r.choice(sorted(board.neighbours(here))))}
