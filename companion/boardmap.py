@@ -155,10 +155,11 @@ def _jack_choices(board: Board, view: Mapping[str, Any],
     here = jack.get("location")
     if here is None or not board.has_circle(here):
         return choices
+    closed = _closed(board, view)
     if "move" in actions:
-        for n in sorted(board.normal_moves(here)):
+        for n in sorted(board.normal_moves(here, closed)):
             offer(n, "move", {"circle": n}, f"Move to {n}")
-    if "escape" in actions and jack.get("hideout") in board.normal_moves(here):
+    if "escape" in actions and jack.get("hideout") in board.normal_moves(here, closed):
         hideout = jack["hideout"]
         offer(hideout, "escape", {"circle": hideout}, f"Escape: move to my hideout {hideout}")
     if "coach" in actions:
@@ -169,6 +170,12 @@ def _jack_choices(board: Board, view: Mapping[str, Any],
         for n in sorted(board.alley_moves(here)):
             offer(n, "alley", {"circle": n}, f"Alley to {n}")
     return choices
+
+
+def _closed(board: Board, view: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The roads the detectives marked closed by a policeman for Jack's coming move."""
+    return [(a, b) for a, b in view.get("closed_roads", [])
+            if board.has_circle(a) and board.has_circle(b)]
 
 
 def _prompt(view: Mapping[str, Any], choices: Mapping[int, Any], first: int | None) -> str:
@@ -286,6 +293,7 @@ def map_context(board: Board, view: Mapping[str, Any],
                     for n, x, y, red in circles],
         "trail": trail,
         "exits": exits,
+        "closed": [_segment(board, a, b) for a, b in _closed(board, view)],
         "prompt": prompt,
         "picked": picked,
         "query": f"first={first}&" if first is not None else "",

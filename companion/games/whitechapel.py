@@ -62,7 +62,8 @@ the detectives declare "no legal move" for Jack to confirm (RULINGS).
      "searched_empty": [{"circle": c, "after_move": k}, ...],
      "failed_arrests": [{"circle": c, "after_move": k}, ...],
      "false_clues": bool (the False clues option is on),
-     "blocked": [],
+     "blocked": [[a, b, k], ...] roads the detectives marked as closed by a
+                 policeman for Jack's k-th movement (board mode),
      "escapes": [nights on which Jack escaped],
      "prior_nights": [{"crime_scenes", "moves", "clues", "searched_empty",
                        "failed_arrests", "false_clues"} for each finished night]}
@@ -295,6 +296,7 @@ def _new_night(number: int) -> dict[str, Any]:
         "clues": [],          # {"circle", "after_move", "false"}
         "log": [],            # searches and arrests, public
         "escaped": False,
+        "blocked": [],        # {"road": [a, b], "move": k}: closed for movement k, public
     }
 
 
@@ -439,8 +441,14 @@ def check_move(state: State, kind: str, circles: Sequence[int]) -> None:
             "A Coach fills two squares and only one is left on your row.")
     board = board_of(state)
     if board is not None and start is not None:
-        problem = board.move_problem(start, kind, circles)
+        problem = board.move_problem(start, kind, circles, _closed_roads(night))
         require(problem is None, str(problem))
+
+
+def _closed_roads(night: Mapping[str, Any]) -> list[list[int]]:
+    """The roads marked closed by a policeman for Jack's coming movement."""
+    coming = len(night["moves"]) + 1
+    return [mark["road"] for mark in night.get("blocked", []) if mark["move"] == coming]
 
 
 def _special_movement_possible(state: State, board: Board) -> str | None:
@@ -651,6 +659,45 @@ def _deny_trapped(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
     state["trapped_claim"] = False
 
 
+MAX_CLOSED_ROADS = 40
+"""Far more roads than five policemen can close: a bound on a forged flood."""
+
+
+def _road(state: State, action: Mapping[str, str]) -> list[int]:
+    """The road (two circles) a policeman closes, as the detectives mark it."""
+    board = board_of(state)
+    require(board is not None, "Closed roads are marked only with a board file.")
+    a = _board_circle(state, action.get("circle"), "circle at one end of the road")
+    b = _board_circle(state, action.get("circle2"), "circle at the other end of the road")
+    require(board.is_road(a, b), f"No road joins {a} and {b}: mark the two circles at "
+            "the ends of the road the policeman stands on.")
+    return sorted((a, b))
+
+
+def _block(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hunting 1: Jack "may not move over a crossing occupied by a policeman pawn".
+    The detectives may mark such a road (board mode): Jack's coming normal move
+    cannot take it, and the deduction map knows it. Marks stay from move to move
+    until removed, as a policeman who does not move keeps the road closed."""
+    night = _night(state)
+    road = _road(state, action)
+    require(road not in _closed_roads(night),
+            f"The road {road[0]}-{road[1]} is already marked closed.")
+    require(len(_closed_roads(night)) < MAX_CLOSED_ROADS, "That is enough closed roads.")
+    # setdefault: a night saved before marks existed has no list yet.
+    night.setdefault("blocked", []).append({"road": road, "move": len(night["moves"]) + 1})
+
+
+def _unblock(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """A policeman moved away: the road is open again for Jack's coming move."""
+    night = _night(state)
+    road = _road(state, action)
+    coming = len(night["moves"]) + 1
+    require(road in _closed_roads(night), f"The road {road[0]}-{road[1]} is not marked closed.")
+    night["blocked"] = [mark for mark in night.get("blocked", [])
+                        if not (mark["road"] == road and mark["move"] == coming)]
+
+
 def _false_clue(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Optional rule: Jack places a False clue in the clues phase; it shows
     exactly like a clue."""
@@ -737,6 +784,13 @@ def _policeman_done(state: State, colour: str) -> None:
 def _start_hunting_turn(state: State, phase: str) -> None:
     state["phase"] = phase
     state["police"] = _new_police_turn()
+    night = _night(state)
+    made = len(night["moves"])
+    if phase == "police" and made:
+        # A policeman who does not move keeps his road closed for the next movement.
+        night["blocked"] = night.get("blocked", []) + [
+            {"road": list(mark["road"]), "move": made + 1}
+            for mark in night.get("blocked", []) if mark["move"] == made]
 
 
 def _end_game(state: State, winner: str, reason: str) -> None:
@@ -764,6 +818,8 @@ HANDLERS = {
     "confirm_trapped": _confirm_trapped,
     "deny_trapped": _deny_trapped,
     "false_clue": _false_clue,
+    "block": _block,
+    "unblock": _unblock,
     "search": _search,
     "arrest": _arrest,
     "done": _done,
@@ -804,9 +860,10 @@ def actions(state: State, viewer: Viewer) -> list[str]:
             return ["false_clue"] if _false_clues_left(state) > 0 else []
         if not is_police:
             return []
+        marks = ["block", "unblock"] if board_of(state) is not None else []
         if _policemen_to_act(state, viewer):
-            return list(POLICE_ACTIONS)
-        return ["end_turn"]
+            return list(POLICE_ACTIONS) + marks
+        return ["end_turn"] + marks
     return []
 
 
@@ -902,6 +959,7 @@ def _public_view(state: State) -> dict[str, Any]:
                           "circles": sorted(n["crimes"])}
                          for n in state["nights"] if n["crimes"]],
         "clues": [c["circle"] for c in night["clues"]],
+        "closed_roads": _closed_roads(night) if state["phase"] in ("jack", "police") else [],
         "log": [_log_line(state, entry) for entry in night["log"]],
         "letters": [{"night": n["number"], "letter": n["letter"]}
                     for n in state["nights"] if n["letter"]],
@@ -1076,7 +1134,6 @@ def public_facts(state: State) -> dict[str, Any]:
     return {
         "night": state["night"],
         **_night_facts(_night(state), false_clues),
-        "blocked": [],
         "escapes": [n["number"] for n in state["nights"] if n["escaped"]],
         "prior_nights": [_night_facts(n, false_clues) for n in state["nights"]
                          if n["number"] < state["night"]],
@@ -1095,4 +1152,5 @@ def _night_facts(night: Mapping[str, Any], false_clues: bool) -> dict[str, Any]:
         "failed_arrests": [{"circle": e["circle"], "after_move": e["after_move"]}
                            for e in night["log"] if e["action"] == "arrest" and not e["found"]],
         "false_clues": false_clues,
+        "blocked": [[*mark["road"], mark["move"]] for mark in night.get("blocked", [])],
     }

@@ -270,3 +270,58 @@ def test_garbage_in_board_mode_only_raises_rule_error(seed, steps, actor, kind, 
         json.dumps(after)
         assert after["board"] == state["board"]
     assert state == before
+
+
+# --- roads closed by policemen (optional marks) -------------------------------------------
+
+def test_a_marked_road_closes_the_normal_move_not_a_coach(real):
+    state = act(hunting_from(real, 127), JACK, type="move", circle=103)
+    assert {"block", "unblock"} <= set(wc.actions(state, TABLE))
+    state = act(state, TABLE, type="block", circle=69, circle2=103)
+    assert wc.view(state, 1)["closed_roads"] == [[69, 103]]
+    assert "already marked" in refused(state, TABLE, type="block", circle=103, circle2=69)
+    assert "No road joins 103 and 56" in refused(state, 1, type="block", circle=103,
+                                                 circle2=56)
+    state = police_pass(state)
+    assert refused(state, JACK, type="move", circle=69) == \
+        "A policeman blocks the road from 103 to 69."
+    assert act(state, JACK, type="coach", circle=69, circle2=56)["nights"][0]["moves"][-1] \
+        == {"kind": "coach", "circles": [69, 56]}
+
+
+def test_marks_stay_until_opened_again(real):
+    state = act(hunting_from(real, 127), JACK, type="move", circle=103)
+    state = police_pass(act(state, TABLE, type="block", circle=69, circle2=103))
+    other = min(real.normal_moves(103) - {69, 127})
+    state = police_pass(act(state, JACK, type="move", circle=other))
+    state = police_pass(act(state, JACK, type="move", circle=103))
+    assert wc.view(state, TABLE)["closed_roads"] == [[69, 103]]
+    assert "blocks the road" in refused(state, JACK, type="move", circle=69)
+    state = act(act(state, JACK, type="move", circle=127), TABLE, type="unblock",
+                circle=103, circle2=69)
+    assert wc.view(state, TABLE)["closed_roads"] == []
+    assert "not marked closed" in refused(state, TABLE, type="unblock", circle=69,
+                                          circle2=103)
+
+
+def test_marks_are_public_facts_the_deduction_uses(real):
+    from companion.deduction import possible_positions
+
+    state = act(hunting_from(real, 127), JACK, type="move", circle=103)
+    state = act(state, TABLE, type="block", circle=69, circle2=103)
+    state = police_pass(state)
+    state = act(state, JACK, type="move", circle=min(real.normal_moves(103) - {69}))
+    facts = wc.view(state, TABLE)["public_facts"]
+    # Marked for Jack's second movement, and carried over to his third.
+    assert facts["blocked"] == [[69, 103, 2], [69, 103, 3]]
+    unmarked = {**facts, "blocked": []}
+    assert possible_positions(real, facts) <= possible_positions(real, unmarked)
+    assert wc._location(state["nights"][0]) in possible_positions(real, facts)
+
+
+def test_without_a_board_there_are_no_marks():
+    state = wc.setup(wc.default_options(), ["J", "A"], random.Random(1))
+    state = {**state, "phase": "police", "hideout": 90}
+    assert "block" not in wc.actions(state, TABLE)
+    assert refused(state, TABLE, type="block", circle=1, circle2=2) == \
+        "That is not something you can do right now."

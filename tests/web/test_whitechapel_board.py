@@ -327,7 +327,8 @@ def test_rendered_maps_do_not_tell_the_path_or_the_hideout(real_app):
 def test_rendered_maps_stay_identical_through_searches(real_app):
     first = board_state("90", [{"type": "move", "circle": "66"}], police_turn=True)
     second = board_state("12", [{"type": "move", "circle": "83"}], police_turn=True)
-    steps = [(TABLE, {"type": "search", "policeman": "blue", "circle": "67"}),
+    steps = [(TABLE, {"type": "block", "circle": "65", "circle2": "66"}),
+             (TABLE, {"type": "search", "policeman": "blue", "circle": "67"}),
              (TABLE, {"type": "arrest", "policeman": "red", "circle": "51"}),
              (TABLE, {"type": "end_turn"})]
     for state_a, state_b in play_both(wc, first, second, steps):
@@ -346,3 +347,25 @@ def test_after_a_restart_without_the_file_the_rules_still_know_the_board(tmp_pat
     refused = jack.act("move", circle=127)
     assert refused.status_code == 422 and "No road joins 65 and 127." in refused.text
     assert jack.act("move", circle=82).status_code == 303
+
+
+def test_a_detective_marks_a_road_closed_and_jacks_map_drops_it(real_app):
+    laptop, phones = to_hunting(real_app, crime=65)
+    jack, ann = phones[0], phones[1]
+    assert jack.act("move", circle=82).status_code == 303
+    page = ann.phone().text
+    assert "data-closed-roads" in page
+    assert ann.act("block", circle=82, circle2=83).status_code == 303
+    assert 'data-closed="82-83"' in ann.phone().text
+    assert "data-closed-public" in laptop.screen().text
+    assert laptop.table_act("end_turn").status_code == 303
+    page = jack.phone().text
+    assert 'class="closed"' in page and "road closed by a policeman" in page
+    assert 'data-to="83"' in page  # still reachable by an Alley or a Coach
+    ways = jack.get(f"/t/{jack.code}/me?to=83").text
+    assert 'data-way="move"' not in ways and 'data-way="alley"' in ways
+    before = laptop.version()
+    refused = jack.act("move", circle=83)
+    assert refused.status_code == 422
+    assert "A policeman blocks the road from 82 to 83." in refused.text
+    assert laptop.version() == before
