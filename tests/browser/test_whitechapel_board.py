@@ -113,8 +113,23 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(bob.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
     expect(laptop.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
     shot(bob, "whitechapel-board-detective-clue")
+
+    # Bob marks a road his policeman closes: Jack's map draws it and drops the move.
+    closed = min(board.normal_moves(first) - {step, CRIME})
+    bob.fill("[data-block='1']", str(first))
+    bob.fill("[data-block='2']", str(closed))
+    tap(bob, "[data-act=block]")
+    expect(laptop.locator("[data-closed-public]").first).to_contain_text(
+        f"{min(first, closed)}–{max(first, closed)}")
+    shot(bob, "whitechapel-board-detective-closed")
     shot(laptop, "whitechapel-board-table")
     confirm(laptop, "button:has-text('The police are done')")
+    expect(jack.locator(".board-map line.closed")).to_have_count(1)
+    if jack.locator(f"a[data-to='{closed}']").count():
+        jack.locator(f"a[data-to='{closed}']").first.click()
+        expect(jack.locator("[data-picked]")).to_have_attribute("data-picked", str(closed))
+        expect(jack.locator("[data-way='move']")).to_have_count(0)
+        jack.click("a:has-text('Pick another circle')")
 
     # Home: a move tapped on the map, then the escape onto the hideout.
     tap_circle(jack, step, "move")
