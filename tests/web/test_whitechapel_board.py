@@ -21,7 +21,7 @@ from companion import create_app, tables
 from companion.board import BoardError, board_from_graph, load_board
 from companion.games import discover
 from companion.games import whitechapel as wc
-from companion.games.base import TABLE
+from companion.games.base import TABLE, RuleError
 from tests import tally
 from tests.boardfiles import TINY_BOARD, real_board_path
 from tests.conftest import TESTS
@@ -369,3 +369,25 @@ def test_a_detective_marks_a_road_closed_and_jacks_map_drops_it(real_app):
     assert refused.status_code == 422
     assert "A policeman blocks the road from 82 to 83." in refused.text
     assert laptop.version() == before
+
+
+def test_the_next_game_and_an_imported_copy_keep_the_board(real_app, tmp_path):
+    laptop, phones = to_hunting(real_app)
+    assert phones[0].act("move", circle=82).status_code == 303
+    assert laptop.table_act("arrest", policeman="blue", circle=82).status_code == 303
+    assert state_of(real_app, laptop.code)["outcome"]["reason"] == "arrest"
+    assert laptop.host("start").status_code == 303  # a new game, same seats
+    graph = state_of(real_app, laptop.code)["board"]
+    assert board_from_graph(graph) == board_from_graph(load_board(real_board_path()).graph())
+    with real_app.app_context():
+        from companion.db import get_db
+
+        exported = tables.export_table(get_db(), tables.get_table(get_db(), laptop.code)["id"])
+    elsewhere = make_app(tmp_path / "elsewhere")  # another laptop, no board file
+    with elsewhere.app_context():
+        from companion.db import get_db
+
+        table, _token = tables.import_table(get_db(), exported, lambda game: True)
+        assert table["state"]["board"] == graph
+    with pytest.raises(RuleError, match="red circle"):  # the copy still knows the board
+        wc.apply(table["state"], 0, {"type": "hideout", "circle": "3"}, random.Random(0))
