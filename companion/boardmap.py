@@ -244,6 +244,8 @@ def map_context(board: Board, view: Mapping[str, Any],
             n for n in sheet["nights"] if n["night"] == number]
         for night in shown:
             trail += _trail(board, night)
+            # Drawn over the path's lines, so its numbers stay readable.
+            mark((c for move in night.get("moves", []) for c in move["circles"]), "path")
             mark(night.get("crimes", []), "crime" if night["night"] == number else "old-crime")
             if view.get("reveal"):
                 focus |= set(night.get("crimes", []))
@@ -284,7 +286,8 @@ def map_context(board: Board, view: Mapping[str, Any],
 
     return {
         "board": board.name,
-        "viewbox": _frame(board, focus if role != "table" else ()),
+        # The table screen shows the whole board, except the reveal: Jack's paths.
+        "viewbox": _frame(board, focus if role != "table" or view.get("reveal") else ()),
         "radius": RADIUS,
         "roads": roads,
         "box": dict(zip(("x", "y", "width", "height"), _box(board, ()), strict=True)),

@@ -220,7 +220,7 @@ def test_the_map_renders_circles_links_and_forms(app, real):
     html = render(app, context)
     assert html.count("<g class=\"circle") == len(real.numbers)
     assert set(map(int, re.findall(r'<a href="\?to=(\d+)#map"', html))) == tappable(context)
-    assert 'data-circle="82"' in html and 'class="circle jack"' in html
+    assert re.search(r'class="circle jack path" data-circle="82"', html)  # Jack, on his path
     forms = re.findall(r'<form method="post" action="/t/ABCD/act".*?</form>', html, re.S)
     assert len(forms) == len(context["ways"])
     assert all('name="version" value="12"' in form and 'name="csrf"' in form for form in forms)

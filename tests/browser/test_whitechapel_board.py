@@ -141,3 +141,21 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(ann.locator("[data-deduction]")).to_contain_text("His hideout is one of")
     shot(ann, "whitechapel-board-detective-hideouts")
     shot(jack, "whitechapel-board-jack-night2")
+
+    # Night 2: a crime tapped on the map, an arrest on it, and the reveal for everyone.
+    hell(jack, [ann, bob], laptop, ["3", "21", "27", "84"])
+    jack.locator("a[data-to='84']").first.click()
+    confirm(jack, "[data-picked] button.confirm")
+    expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
+    tap_circle(jack, min(board.normal_moves(84) - {CRIME}), "move")
+    ann.locator("label.wc-pick").first.click()
+    ann.locator("[data-keypad] .keypad-display").first.fill(
+        str(min(board.normal_moves(84) - {CRIME})))
+    confirm(ann, "button:has-text('Arrest here')")
+    for page in (laptop, jack, ann, bob):
+        expect(page.locator("[data-outcome]").first).to_have_attribute(
+            "data-outcome", "detectives")
+        expect(page.locator(".board-map line.trail.night-1")).to_have_count(3)
+        expect(page.locator(".board-map line.trail.night-2")).to_have_count(1)
+    shot(laptop, "whitechapel-board-table-reveal")
+    shot(ann, "whitechapel-board-detective-reveal")
