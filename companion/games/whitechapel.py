@@ -230,6 +230,8 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     if board:
         require(len(board) <= 60, "The board name must be at most 60 characters long.")
         options["board"] = board
+    require(board or not options["deduction_map"], "The deduction map needs a board: "
+            "choose one under Board, or untick Deduction map.")
     return options
 
 

@@ -154,7 +154,9 @@ def test_options_default_off_and_board_kept():
     options = wc.parse_options({"board": "whitechapel"}, 4)
     assert options["false_clues"] is False and options["letters"] is False
     assert options["deduction_map"] is False
-    assert wc.parse_options({"deduction_map": "on"}, 4)["deduction_map"] is True
+    assert wc.parse_options({"deduction_map": "on", "board": "B"}, 4)["deduction_map"] is True
+    with pytest.raises(RuleError, match="deduction map needs a board"):
+        wc.parse_options({"deduction_map": "on"}, 4)
     assert options["board"] == "whitechapel"
     assert wc.parse_options(wc.form_from(options), 4)["board"] == "whitechapel"
     # A name alone is no board: the web layer attaches a loaded board's graph
