@@ -391,3 +391,12 @@ def test_the_next_game_and_an_imported_copy_keep_the_board(real_app, tmp_path):
         assert table["state"]["board"] == graph
     with pytest.raises(RuleError, match="red circle"):  # the copy still knows the board
         wc.apply(table["state"], 0, {"type": "hideout", "circle": "3"}, random.Random(0))
+
+
+def test_the_deduction_map_without_a_board_is_refused_and_the_form_kept(tmp_path):
+    app = make_app(tmp_path, TINY_BOARD)
+    page = Device(app).post("/new/whitechapel", {"players": "3", "deduction_map": "on",
+                                                 "false_clues": "on"})
+    assert page.status_code == 422
+    assert "The deduction map needs a board" in page.text
+    assert 'name="false_clues" checked' in page.text
