@@ -47,9 +47,11 @@ export or an import needs no board file. With it, ``check_move`` refuses
 moves the board forbids (``Board.move_problem``), the hideout may not be red,
 the women go on red circles, every circle must exist on the board, and Jack
 himself declares "no legal move" ("trapped") when policemen block every road
-and no Coach or Alley is left; the policemen stay on the real board, so a
-road they close is Jack's to respect. Without a board, circles are 1-195 and
-the detectives declare "no legal move" for Jack to confirm (RULINGS).
+and no Coach or Alley is left. The policemen stay on the real board: a road
+they close is Jack's to respect, unless the detectives mark it ("block",
+"unblock": the two circles of the road), which the normal move then checks
+too. Without a board, circles are 1-195 and the detectives declare "no legal
+move" for Jack to confirm (RULINGS).
 
 ``public_facts`` (in every view, for the board's deduction; public only)::
 
@@ -66,7 +68,8 @@ the detectives declare "no legal move" for Jack to confirm (RULINGS).
                  policeman for Jack's k-th movement (board mode),
      "escapes": [nights on which Jack escaped],
      "prior_nights": [{"crime_scenes", "moves", "clues", "searched_empty",
-                       "failed_arrests", "false_clues"} for each finished night]}
+                       "failed_arrests", "false_clues", "blocked"} for each
+                      finished night]}
 
 ``after_move`` is how many movements Jack had made that night when the
 question was asked. A clue marker shows on the table exactly like any other;
