@@ -368,7 +368,8 @@ class Device:
         """The alternative: ask for the version every `interval` seconds."""
         await asyncio.sleep(random.random() * interval)
         while self.night.running:
-            reply = await self.call("GET", f"/t/{self.table.code}/version")
+            async with self.lock:
+                reply = await self.call("GET", f"/t/{self.table.code}/version")
             self.night.stats.polls += 1
             if reply.status == 200:
                 self.heard_of(json.loads(reply.text)["version"])

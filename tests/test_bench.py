@@ -6,7 +6,7 @@ import random
 import threading
 import time
 
-from companion.db import connect, immediate, migrate
+from companion.db import POOL_SIZE, connect, get_db, immediate, migrate
 from companion.games.base import TABLE
 from companion.net import qr_svg
 from tests import tally
@@ -107,3 +107,29 @@ def test_writers_of_one_process_queue_instead_of_meeting_a_busy_database(tmp_pat
         "a", "b"]
     first.close()
     second.close()
+
+
+def test_requests_reuse_a_small_pool_of_connections(app):
+    """Opening a connection with its pragmas and closing it cost about a millisecond
+    per request (bench/clubnight.py); idle connections are now kept for the next one,
+    at most POOL_SIZE of them, never one left inside a transaction."""
+    client = app.test_client()
+    client.get("/")
+    pool = app.extensions["db_pool"][app.config["DATABASE"]]
+    kept = list(pool)
+    assert len(kept) == 1
+    client.get("/t/ZZZZ/version")
+    assert pool == kept  # the same connection served the next request
+
+    with app.app_context():
+        broken = get_db()
+        broken.conn.execute("BEGIN")
+    assert not pool and broken not in pool
+
+    contexts = [app.app_context() for _ in range(POOL_SIZE + 4)]
+    for context in contexts:
+        context.push()
+        get_db().execute("SELECT 1")
+    for context in reversed(contexts):
+        context.pop()
+    assert len(pool) == POOL_SIZE
