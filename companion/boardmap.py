@@ -17,6 +17,7 @@ third night the first victim, ``?first=N``, then the second).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -202,14 +203,22 @@ def _deduction(board: Board, view: Mapping[str, Any]) -> dict[str, Any] | None:
     facts = view.get("public_facts")
     if not options.get("deduction_map") or not facts or view.get("role") == "jack":
         return None
+    return dict(_layers(board, json.dumps(facts, sort_keys=True)))
+
+
+@lru_cache(maxsize=32)
+def _layers(board: Board, facts_json: str) -> tuple[tuple[str, Any], ...]:
+    """The deduction for one set of public facts: every detective's phone and the
+    table screen redraw after each action, and all ask the same question."""
+    facts = json.loads(facts_json)
     try:
         possible = possible_positions(board, facts)
         hideouts = candidate_hideouts(board, facts) if facts.get("escapes") else None
     except FactsError as error:
-        return {"possible": [], "hideouts": None, "problem": str(error)}
-    return {"possible": sorted(possible),
-            "hideouts": sorted(hideouts) if hideouts is not None else None,
-            "problem": None}
+        return (("possible", []), ("hideouts", None), ("problem", str(error)))
+    return (("possible", sorted(possible)),
+            ("hideouts", sorted(hideouts) if hideouts is not None else None),
+            ("problem", None))
 
 
 def map_context(board: Board, view: Mapping[str, Any],
