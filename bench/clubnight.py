@@ -462,14 +462,14 @@ class Table:
     async def propagate(self, actor: Device, version: int) -> None:
         """From the action's answer until every other device shows `version`."""
         acted = time.perf_counter()
-        others = [d for d in self.devices if d is not actor]
-        try:
-            done = await asyncio.wait_for(asyncio.gather(*(d.when(version) for d in others)),
-                                          timeout=10)
-        except TimeoutError:
+        shown = [d.when(version) for d in self.devices if d is not actor]
+        _done, late = await asyncio.wait(shown, timeout=10)
+        if late:
             self.night.stats.timeouts += 1
+            for future in late:
+                future.cancel()
             return
-        delays = [(moment - acted) * 1000 for moment in done]
+        delays = [max(0.0, future.result() - acted) * 1000 for future in shown]
         self.night.stats.device_propagation_ms.extend(delays)
         self.night.stats.propagation_ms.append(max(delays))
 
@@ -554,10 +554,9 @@ async def run(night: Night, server_pid: int) -> dict[str, Any]:
     versions = await asyncio.gather(*(table.start() for table in night.tables))
     waits = [device.when(version) for table, version in zip(night.tables, versions, strict=True)
              for device in table.devices]
-    try:
-        await asyncio.wait_for(asyncio.gather(*waits), timeout=60)
-    except TimeoutError:
-        phases["deal_missing"] = sum(1 for w in waits if not w.done())
+    _dealt, missing = await asyncio.wait(waits, timeout=60)
+    if missing:
+        phases["deal_missing"] = len(missing)
     await asyncio.sleep(1)
 
     def window() -> tuple[float, float]:
@@ -600,6 +599,7 @@ async def run(night: Night, server_pid: int) -> dict[str, Any]:
             "actions_per_s": round(len(stats.action_ms) / (t2 - t1), 1),
         }
     phases["memory_mb"] = memory_mb(server_pid)
+    phases["load_after"] = os.getloadavg()
     night.running = False
     for device in night.devices:
         if device.stream:
@@ -663,9 +663,14 @@ def report(result: dict[str, Any]) -> str:
 
     idle, play = result.get("idle", {}), result.get("play", {})
     first = result["first_page_bytes"]
+    machine = result["machine"]
     lines = [
+        f"machine: {machine['nproc']} cores, {machine['cpu']}, Python {machine['python']}; "
+        f"load average before {machine['load_before'][0]:.1f}, "
+        f"after {result['load_after'][0]:.1f} (other work on the machine slows every figure)",
         f"{result['tables']} tables, {result['devices']} devices ({result['phones']} phones), "
-        f"game {result['game']}, live updates: {result['live']}",
+        f"game {result['game']}, live updates: {result['live']}, one action per table every "
+        f"{result['think_s']} s on average",
         f"start-up until the lobby answers: {result['startup_s']} s   (target < 1.5 s)",
         f"action latency:      {p('action_ms')}   (target p95 < 50 ms)",
         f"change propagation:  {p('propagation_ms')}   (target p95 < 250 ms)",
