@@ -9,10 +9,12 @@
   var source = null;
   var retryTimer = null;
 
+  var latest = 0;  // the newest version the server announced (versions only grow)
   function refreshIfChanged(version) {
     var current = view();
+    latest = Math.max(latest, Number(version) || 0);
     if (!current || !current.dataset.version) { return; }
-    if (String(version) !== current.dataset.version && !current.classList.contains("busy")) {
+    if (latest > Number(current.dataset.version) && !current.classList.contains("busy")) {
       htmx.trigger(current, "refresh");
     }
   }
@@ -103,24 +105,39 @@
      the player has just sent; a refresh that was skipped is caught up after. */
   document.addEventListener("htmx:beforeRequest", function (event) {
     var current = view();
-    if (current && event.detail.elt !== current) { current.classList.add("busy"); }
+    var elt = event.detail.elt;
+    if (current && elt !== current) {
+      current.classList.add("busy");
+      if (elt.tagName === "FORM") { sent[keyOf(elt)] = true; }
+    }
   });
+  // htmx swaps the answer in before afterRequest: the view is current again, unless a
+  // change was announced meanwhile, which is fetched now.
   document.addEventListener("htmx:afterRequest", function () {
     var current = view();
-    if (current) { current.classList.remove("busy"); }
+    if (!current) { return; }
+    current.classList.remove("busy");
+    refreshIfChanged(latest);
   });
   /* A live refresh keeps what the player was typing or choosing: fields of the same
      form (same action and type) get their values back, the focus returns, and the
      sections the player opened or closed stay so. */
   var kept = null;
   function formKey(field) {
-    var form = field.form;
-    if (!form) { return null; }
-    var type = form.querySelector("input[name=type]");
-    return (form.getAttribute("action") || "") + "|" + (type ? type.value : "");
+    return field.form ? keyOf(field.form) : null;
   }
+  function keyOf(form) {
+    // A form is known by where it posts and what it does: its type field and the
+    // actions its buttons name (a kill and a move both ask for a circle).
+    var type = form.querySelector("input[name=type]");
+    var buttons = Array.prototype.map.call(
+      form.querySelectorAll("button[name=type]"), function (button) { return button.value; });
+    return (form.getAttribute("action") || "") + "|" + (type ? type.value : "") + "|" +
+      buttons.sort().join(",");
+  }
+  var sent = {};  // forms the player sent: what was typed there is used up
   function keepable(field) {
-    return field.name && field.type !== "hidden" && field.type !== "submit" &&
+    return field.name && !sent[formKey(field)] && field.type !== "hidden" && field.type !== "submit" &&
       field.type !== "button" && field.type !== "file" && formKey(field) !== null;
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -129,12 +146,12 @@
     if (!current || event.detail.elt !== current) { return; }
     kept = { fields: [], focus: null, open: {} };
     current.querySelectorAll("details > summary").forEach(function (summary) {
-      kept.open[summary.textContent.trim()] = summary.parentNode.open;
+      kept.open[summary.textContent.trim()] = {
+        open: summary.parentNode.open, served: summary.parentNode.dataset.served };
     });
     current.querySelectorAll("input, select, textarea").forEach(function (field) {
       if (!keepable(field)) { return; }
       var entry = { key: formKey(field), name: field.name, value: field.value,
-                    checkable: field.type === "checkbox" || field.type === "radio",
                     checked: field.checked };
       kept.fields.push(entry);
       if (field === document.activeElement) { kept.focus = entry; }
@@ -144,30 +161,48 @@
     var current = view();
     if (!kept || !current) { return; }
     current.querySelectorAll("details > summary").forEach(function (summary) {
-      var open = kept.open[summary.textContent.trim()];
-      if (open !== undefined) { summary.parentNode.open = open; }
+      var was = kept.open[summary.textContent.trim()];
+      // The player's choice stands unless the page itself now opens or closes it.
+      if (was && was.served === (summary.parentNode.open ? "open" : "closed")) {
+        summary.parentNode.open = was.open;
+      }
     });
+    var seen = {};
     current.querySelectorAll("input, select, textarea").forEach(function (field) {
       if (!keepable(field)) { return; }
-      kept.fields.forEach(function (entry) {
-        if (entry.key !== formKey(field) || entry.name !== field.name) { return; }
-        if (entry.checkable) {
-          if (field.value === entry.value) { field.checked = entry.checked; }
-        } else if (!field.disabled && (field.tagName !== "SELECT" ||
-                   Array.prototype.some.call(field.options, function (option) {
-                     return option.value === entry.value;
-                   }))) {
+      var group = formKey(field) + "\u0000" + field.name;
+      var entries = kept.fields.filter(function (entry) {
+        return entry.key + "\u0000" + entry.name === group;
+      });
+      var entry;
+      if (field.type === "checkbox" || field.type === "radio") {
+        entry = entries.filter(function (each) { return each.value === field.value; })[0];
+        if (entry) { field.checked = entry.checked; }
+      } else {
+        // Several fields may share a name (one per woman, say): they match in order.
+        seen[group] = (seen[group] || 0) + 1;
+        entry = entries[seen[group] - 1];
+        if (entry && !field.disabled && (field.tagName !== "SELECT" ||
+            Array.prototype.some.call(field.options, function (option) {
+              return option.value === entry.value;
+            }))) {
           field.value = entry.value;
         }
-        if (kept.focus === entry && (!entry.checkable || field.value === entry.value)) {
-          field.focus();
-        }
-      });
+      }
+      if (entry && kept.focus === entry) { field.focus(); }
     });
     kept = null;
   }
 
-  document.addEventListener("htmx:afterSwap", function () {
+  function markServed() {
+    document.querySelectorAll("details").forEach(function (details) {
+      details.dataset.served = details.open ? "open" : "closed";
+    });
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.elt !== view() && event.detail.elt.tagName === "FORM") { sent = {}; }
+    markServed();
     restore();
     var error = document.querySelector("[data-error]");
     if (error) { error.scrollIntoView({ block: "center" }); }
@@ -203,5 +238,5 @@
     lock();
   });
 
-  document.addEventListener("DOMContentLoaded", function () { connect(); lock(); });
+  document.addEventListener("DOMContentLoaded", function () { markServed(); connect(); lock(); });
 })();
