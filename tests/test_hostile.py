@@ -12,6 +12,7 @@ pages really show, so routes and games that land later are fuzzed too.
 from __future__ import annotations
 
 import functools
+import io
 import random
 import re
 import sqlite3
@@ -226,8 +227,23 @@ def check(w: World, data: st.DataObject, client: FlaskClient, method: str, path:
         headers["HX-Request"] = "true"
     if data.draw(st.booleans(), label="gzip"):
         headers["Accept-Encoding"] = "gzip"
+    body = data.draw(st.sampled_from(["form"] * 6 + ["repeated", "json", "raw", "file"]),
+                     label="body") if form is not None else "form"
+    kwargs: dict[str, Any] = {"data": form}
+    if body == "repeated" and form:  # every field sent twice, the second time different
+        kwargs["data"] = {key: [value, value + "1"] for key, value in form.items()}
+    elif body == "json":
+        kwargs = {"json": form}
+    elif body == "raw":
+        kwargs = {"data": b"\xff\xfe--\x00" * 50, "content_type": data.draw(st.sampled_from(
+            ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+             "text/plain"]))}
+    elif body == "file":
+        kwargs["data"] = {**(form or {}), "file": (io.BytesIO(data.draw(st.binary(
+            max_size=200))), data.draw(st.sampled_from(["t.json", "", "../x", "ü.json"])))}
+        kwargs["content_type"] = "multipart/form-data"
     before = w.snapshot()
-    response = client.open(path, method=method, data=form, headers=headers)
+    response = client.open(path, method=method, headers=headers, **kwargs)
     response.get_data()
     assert response.status_code < 500, (method, path, form, response.status_code)
     if response.status_code >= 400 or method in ("GET", "HEAD"):
