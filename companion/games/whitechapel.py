@@ -881,8 +881,11 @@ def _jack_actions(state: State) -> list[str]:
         used = sum(1 for m in night["moves"] if m["kind"] == kind)
         if used < allowed and (kind == "alley" or left >= 2):
             found.append(kind)
-    if _location(night) != state["hideout"]:
-        found.append("escape")
+    board = board_of(state)
+    here = _location(night)
+    if here != state["hideout"] and (board is None or state["hideout"] in board.normal_moves(
+            here, _closed_roads(night))):
+        found.append("escape")  # with a board, only when one road leads home
     if state["trapped_claim"]:
         found += ["confirm_trapped", "deny_trapped"]
     return found

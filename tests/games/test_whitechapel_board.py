@@ -161,7 +161,12 @@ def test_an_alley_crosses_one_block(real):
 def test_escape_only_along_a_road_into_the_hideout(real):
     state = hunting_from(real, 127, hideout=90)
     assert 90 not in real.neighbours(127)
+    assert "escape" not in wc.actions(state, JACK)  # no button: no road leads home
     assert "No road joins 127 and 90" in refused(state, JACK, type="escape")
+    near = min(real.normal_moves(127) - real.red)
+    state = hunting_from(real, 127, hideout=near)
+    assert "escape" in wc.actions(state, JACK)
+    assert act(state, JACK, type="escape")["nights"][0]["escaped"]
 
 
 def test_every_legal_destination_of_the_board_is_accepted(real):
