@@ -132,7 +132,7 @@ def test_serve_with_a_broken_board_prints_the_problem_not_a_traceback(tmp_path):
 def test_setup_without_boards_says_numbers_only(client):
     page = client.get("/new/whitechapel").text
     assert "no board: numbers only" in page and "data-no-board" in page
-    assert 'name="board"' not in page
+    assert 'name="board"' not in page and 'name="deduction_map"' not in page
 
 
 def test_setup_offers_the_loaded_boards_and_remembers_the_choice(tmp_path):
@@ -141,6 +141,7 @@ def test_setup_offers_the_loaded_boards_and_remembers_the_choice(tmp_path):
     page = laptop.get("/new/whitechapel").text
     assert '<option value="">no board: numbers only</option>' in page
     assert '<option value="Tiny test district">Tiny test district</option>' in page
+    assert 'name="deduction_map"' in page
     seated_table(app, "whitechapel", ["J", "A"], start=False, board="Tiny test district")
     again = laptop.get("/new/whitechapel").text
     assert '<option value="Tiny test district" selected>' in again
