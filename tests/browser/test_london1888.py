@@ -13,6 +13,7 @@ import sqlite3
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
+from tests.browser.pages import confirm, sit
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 
@@ -23,18 +24,8 @@ def hidden_state(server, code: str) -> dict:
     return json.loads(row[0])
 
 
-def sit(page, url: str, name: str, seat: int) -> None:
-    page.goto(url)
-    page.fill("input[name=name]", name)
-    page.check(f"input[name=seat][value='{seat}']")
-    page.click("button[type=submit]")
-    expect(page.locator("[data-seat-label]")).to_be_visible()
 
 
-def confirm(page, button) -> None:
-    """Confirm buttons need a second tap."""
-    button.click()
-    page.locator("button.armed").click()
 
 
 def question(page, target: int, position: int) -> None:

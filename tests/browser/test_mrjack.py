@@ -6,17 +6,12 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
+from tests.browser.pages import sit
 
 ODD = ("detective", "jack", "jack", "detective")
 EVEN = ("jack", "detective", "detective", "jack")
 
 
-def sit(page, url: str, name: str, seat: int) -> None:
-    page.goto(url)
-    page.fill("input[name=name]", name)
-    page.check(f"input[name=seat][value='{seat}']")
-    page.click("button[type=submit]")
-    expect(page.locator("[data-seat-label]")).to_be_visible()
 
 
 def open_table(server, laptop, phone, london: bool = False) -> dict:

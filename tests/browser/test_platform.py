@@ -2,35 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-
-import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS, shot
-
-
-def decode_qr(path) -> str:
-    """Read a QR code with a real decoder (zbarimg, Debian's zbar-tools)."""
-    zbarimg = shutil.which("zbarimg")
-    if zbarimg is None:
-        message = "QR DECODE NOT RUN: install zbar-tools (apt-get install -y zbar-tools)."
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    result = subprocess.run([zbarimg, "--raw", "-q", str(path)], capture_output=True,
-                            text=True, check=True)
-    return result.stdout.strip()
-
-
-def sit(page, url: str, name: str, seat: int) -> None:
-    page.goto(url)
-    page.fill("input[name=name]", name)
-    page.check(f"input[name=seat][value='{seat}']")
-    page.click("button[type=submit]")
-    expect(page.locator("[data-seat-label]")).to_be_visible()
+from tests.browser.pages import decode_qr, sit
 
 
 def test_join_by_qr_live_updates_and_reload(server, laptop, phone):

@@ -9,7 +9,7 @@ from companion import tables
 from companion import tournaments as store
 from companion.db import connect
 from tests.browser.conftest import LAPTOP, SCREENSHOTS, shot
-from tests.browser.test_platform import decode_qr
+from tests.browser.pages import confirm, decode_qr
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
@@ -22,10 +22,6 @@ def from_db(server, fn, *args):
         db.close()
 
 
-def confirm(page, button) -> None:
-    """A tap-again button: the first click arms it, the second acts."""
-    button.click()
-    page.locator("button.armed").click()
 
 
 def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser):

@@ -8,7 +8,7 @@ import time
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
-from tests.browser.test_platform import sit
+from tests.browser.pages import confirm, sit
 
 HIDEOUT = "187"
 
@@ -17,10 +17,6 @@ def tap(page, selector: str) -> None:
     page.locator(selector).first.click()
 
 
-def confirm(page, selector: str) -> None:
-    """A tap-again button: arm it, then tap it again."""
-    page.locator(selector).first.click()
-    page.locator("button.armed").first.click()
 
 
 def keypad(page, number: str) -> None:

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from companion.board import load_board
 from tests.boardfiles import real_board_path
 from tests.browser.conftest import shot
-from tests.browser.test_platform import sit
-from tests.browser.test_whitechapel import confirm, hell, tap
+from tests.browser.pages import confirm, sit
+from tests.browser.test_whitechapel import hell, tap
 from tests.realserver import Server
 
 CRIME = 65

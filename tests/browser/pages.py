@@ -1,0 +1,38 @@
+"""What every browser test does with a page: sit at a seat, confirm, read a QR code."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+
+def sit(page: Page, url: str, name: str, seat: int) -> None:
+    """Open a join link, type a name, pick the seat and land on the phone page."""
+    page.goto(url)
+    page.fill("input[name=name]", name)
+    page.check(f"input[name=seat][value='{seat}']")
+    page.click("button[type=submit]")
+    expect(page.locator("[data-seat-label]")).to_be_visible()
+
+
+def confirm(page: Page, button: Locator | str) -> None:
+    """A tap-again button: the first tap arms it, the second acts."""
+    (page.locator(button).first if isinstance(button, str) else button).click()
+    page.locator("button.armed").first.click()
+
+
+def decode_qr(path) -> str:
+    """Read a QR code with a real decoder (zbarimg, Debian's zbar-tools)."""
+    zbarimg = shutil.which("zbarimg")
+    if zbarimg is None:
+        message = "QR DECODE NOT RUN: install zbar-tools (apt-get install -y zbar-tools)."
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    result = subprocess.run([zbarimg, "--raw", "-q", str(path)], capture_output=True,
+                            text=True, check=True)
+    return result.stdout.strip()
