@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from tests import tally  # noqa: E402
 from tests.campaign import crash_round, open_table, playable_games  # noqa: E402
@@ -44,7 +46,17 @@ def main() -> int:
                 tables.append(open_table(server.url, game, game.DEFAULT_PLAYERS))
             print(f"seed {seed}; tables: {', '.join(t.game.NAME for t in tables)}")
             for number in range(1, args.rounds + 1):
-                counts = crash_round(server, tables, rng)
+                try:
+                    counts = crash_round(server, tables, rng)
+                except AssertionError as failure:
+                    kept = ROOT / "bench" / "results" / f"crash-{seed}-round{number}.sqlite"
+                    kept.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(server.db, kept)
+                    server.kill()
+                    stderr = server.process.stderr.read().decode() if server.process else ""
+                    print(f"round {number} FAILED: {failure}\nthe database is kept in "
+                          f"{kept}\nserver said: {stderr[-2000:]}")
+                    return 1
                 acknowledged += counts["acknowledged"]
                 replayed = counts["replayed"]
                 if number % 10 == 0 or number == args.rounds:

@@ -165,10 +165,14 @@ def crash_round(server: Server, tables: list[ScriptedTable], rng: random.Random,
     server.start()
     for table in tables:
         screen = table.laptop.get(f"/t/{table.code}")
-        assert screen.status == 200 and table.code in screen.text
-        for phone in table.phones:
+        assert screen.status == 200 and table.code in screen.text, (
+            f"{table.game.NAME} {table.code}: the table screen answers {screen.status}: "
+            f"{screen.text[:300]}")
+        for seat, phone in enumerate(table.phones):
             page = phone.get(f"/t/{table.code}/me")
-            assert page.status == 200 and table.code in page.text, page.status
+            assert page.status == 200 and table.code in page.text, (
+                f"{table.game.NAME} {table.code}: seat {seat}'s page answers {page.status}: "
+                f"{page.text[:300]}")
         _state, version, _status = read_table(server.db, table.code)
         assert page_version(screen.text) == version
     return {"acknowledged": sum(len(table.acknowledged) for table in tables),
