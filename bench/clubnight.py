@@ -491,11 +491,10 @@ class Night:
         self.running = True
         self.playing = False
         self.tasks: set[asyncio.Task[Any]] = set()
-        self.tables = [Table(self, index, PHONES[index % len(PHONES)])
+        # A game for fewer players seats as many as it takes (Mr. Jack: 2).
+        self.tables = [Table(self, index, min(max(PHONES[index % len(PHONES)],
+                                                  self.game.MIN_PLAYERS), self.game.MAX_PLAYERS))
                        for index in range(args.tables)]
-        if not min(PHONES) >= self.game.MIN_PLAYERS or max(PHONES) > self.game.MAX_PLAYERS:
-            self.tables = [Table(self, index, self.game.MAX_PLAYERS)
-                           for index in range(args.tables)]
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)
