@@ -11,10 +11,12 @@ pages really show, so routes and games that land later are fuzzed too.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import io
 import random
 import re
+import shutil
 import sqlite3
 import tempfile
 from dataclasses import dataclass, field
@@ -139,6 +141,7 @@ class World:
 @functools.cache
 def world() -> World:
     folder = Path(tempfile.mkdtemp(prefix="hostile-"))
+    atexit.register(shutil.rmtree, folder, True)
     app = create_app({
         "TESTING": True, "DATABASE": str(folder / "companion.sqlite"),
         "GAMES": {**discover(), tally.NAME: tally}, "RNG": random.Random(9),
