@@ -10,6 +10,7 @@ its absence is a failure.
 from __future__ import annotations
 
 import os
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,18 @@ def real_board() -> Board:
 
 def tiny_board() -> Board:
     return load_board(TINY_BOARD)
+
+def shortest_road(board: Board, start: int, goal: int) -> list[int]:
+    """The circles of a shortest chain of normal moves from ``start`` to ``goal``."""
+    previous = {start: start}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in sorted(board.neighbours(here)):
+            if there not in previous:
+                previous[there] = here
+                queue.append(there)
+    path = [goal]
+    while path[-1] != start:
+        path.append(previous[path[-1]])
+    return path[::-1][1:]

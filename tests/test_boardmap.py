@@ -18,7 +18,7 @@ from companion.boardmap import map_context
 from companion.deduction import candidate_hideouts, possible_positions
 from companion.games import whitechapel
 from companion.games.base import TABLE
-from tests.boardfiles import real_board, tiny_board
+from tests.boardfiles import real_board, shortest_road, tiny_board
 
 JACK, DETECTIVE = 0, 1
 
@@ -241,18 +241,6 @@ def test_the_detectives_map_renders_the_deduction(app, real):
 
 # --- Hell: Jack taps his victims ---------------------------------------------------------
 
-def shortest_road(board: Board, start: int, goal: int) -> list[int]:
-    previous = {start: start}
-    queue = [start]
-    for here in queue:
-        for there in sorted(board.neighbours(here)):
-            if there not in previous:
-                previous[there] = here
-                queue.append(there)
-    path = [goal]
-    while path[-1] != start:
-        path.append(previous[path[-1]])
-    return path[::-1][1:]
 
 
 def to_hell(board: Board, night_women: dict[int, str], hideout: int = 90):

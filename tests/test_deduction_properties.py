@@ -12,7 +12,6 @@ candidate.
 
 from __future__ import annotations
 
-from collections import deque
 from unittest import mock
 
 import pytest
@@ -23,7 +22,7 @@ from companion import deduction
 from companion.board import Board, link
 from companion.deduction import candidate_hideouts, possible_positions
 from tests import deduction_oracle
-from tests.boardfiles import real_board, tiny_board
+from tests.boardfiles import real_board, shortest_road, tiny_board
 
 TOKENS = {"coach": 3, "alley": 2}  # the first night's allowance, the largest
 SEARCH_FACTS = ("clues", "searched_empty", "failed_arrests")
@@ -40,20 +39,6 @@ def tiny() -> Board:
     return tiny_board()
 
 
-def shortest_road(board: Board, start: int, goal: int) -> list[int]:
-    """The circles of a shortest chain of normal moves from ``start`` to ``goal``."""
-    previous = {start: start}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for there in sorted(board.neighbours(here)):
-            if there not in previous:
-                previous[there] = here
-                queue.append(there)
-    path = [goal]
-    while path[-1] != start:
-        path.append(previous[path[-1]])
-    return path[::-1][1:]
 
 
 class Night:

@@ -10,6 +10,7 @@ import re
 from companion import tables
 from companion.games import london1888 as game
 from companion.games.base import TABLE
+from tests.games.test_london1888 import PUBLIC_SEQUENCE
 from tests.noninterference import all_viewers, assert_indistinguishable, play_both
 from tests.webflow import Device, create_table, seated_table
 
@@ -254,18 +255,8 @@ def test_innocents_win_after_discovering_and_arresting_jack(app):
 
 # --- non-interference on the rendered pages ------------------------------------------
 
-STEPS = [
-    (0, {"type": "question", "target": "2", "position_3": "on"}),
-    (0, {"type": "end_turn"}),
-    (TABLE, {"type": "arrest", "target": "2", "by": "abberline"}),
-    (1, {"type": "black_market", "target": "4", "position_1": "on"}),
-    (TABLE, {"type": "end_turn"}),
-    (2, {"type": "question", "target": "4", "position_2": "on"}),
-    (2, {"type": "end_turn"}),
-    (TABLE, {"type": "mark_dead", "target": "3", "killer": "4"}),
-    (4, {"type": "end_turn"}),
-    (TABLE, {"type": "next_round"}),
-]
+# The first ten public actions of the rules tests' sequence.
+STEPS = PUBLIC_SEQUENCE[:10]
 
 
 def dealt(seed: int) -> dict:
