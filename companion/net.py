@@ -53,13 +53,9 @@ def base_urls(host: str, port: int, public_url: str | None) -> list[str]:
     return urls or [f"http://127.0.0.1:{port}"]
 
 
-@functools.lru_cache(maxsize=128)
 def qr_svg(data: str) -> str:
-    """An inline SVG QR code (no Pillow), styled by the stylesheet.
-
-    Cached: drawing one takes ~20 ms of pure Python, and every refresh of a table
-    screen shows the same join code (bench/clubnight.py measured it as most of
-    the screen's render time)."""
+    """An inline SVG QR code (no Pillow), styled by the stylesheet. Drawing one takes
+    ~20 ms of pure Python: public addresses use the cached ``public_qr_svg``."""
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2,
                         error_correction=qrcode.constants.ERROR_CORRECT_M)
     svg = image.to_string(encoding="unicode")
@@ -85,3 +81,9 @@ def qr_ascii(data: str) -> str:
                      (False, False): "█"}[(up, down)]
         lines.append(line)
     return "\n".join(lines)
+
+
+public_qr_svg = functools.lru_cache(maxsize=128)(qr_svg)
+"""``qr_svg`` kept per address, for public addresses only (join links, the leaderboard):
+every refresh of a table screen shows the same join code (bench/clubnight.py measured
+its drawing as most of the screen's render time). A private link is never cached."""

@@ -8,7 +8,7 @@ import time
 
 from companion.db import POOL_SIZE, connect, get_db, immediate, migrate
 from companion.games.base import TABLE
-from companion.net import qr_svg
+from companion.net import public_qr_svg, qr_svg
 from tests import tally
 from tests.scripted import choose, page_version, parse_forms
 
@@ -66,12 +66,17 @@ def test_the_join_qr_code_is_drawn_once_per_address():
     """bench/clubnight.py found the table screen spent ~20 ms of its ~25 ms drawing the
     same QR code on every refresh; the drawing is now kept per address."""
     url = "http://192.0.2.7:8000/j/QRQR"
+    public_qr_svg.cache_clear()
     started = time.perf_counter()
-    first = qr_svg(url)
-    second = qr_svg(url)
+    first = public_qr_svg(url)
+    second = public_qr_svg(url)
     assert first is second and first.startswith("<svg class=\"qr\"")
-    assert qr_svg(url + "X") != first
+    assert public_qr_svg(url + "X") != first
     assert time.perf_counter() - started < 5
+    # A private link (a lost phone's new seat link) is drawn afresh and never kept.
+    private = "http://192.0.2.7:8000/r/secret-token"
+    assert qr_svg(private) == qr_svg(private) and qr_svg(private) is not qr_svg(private)
+    assert public_qr_svg.cache_info().currsize == 2
 
 
 def test_writers_of_one_process_queue_instead_of_meeting_a_busy_database(tmp_path):

@@ -13,7 +13,7 @@ from flask import Response, abort, current_app, redirect, request, url_for
 from companion import tables
 from companion.db import get_db
 from companion.games.base import TABLE, Game, RuleError
-from companion.net import qr_svg
+from companion.net import public_qr_svg
 from companion.web import render
 
 COOKIE_AGE = 60 * 60 * 24 * 30
@@ -114,7 +114,8 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
 
 
 def qr(url: str) -> str:
-    return qr_svg(url)
+    """The QR code of a public address (cached per address)."""
+    return public_qr_svg(url)
 
 
 def change(done: Callable[[], int], table: dict[str, Any], success_url: str,

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, request, url_for
 from companion import tables
 from companion.db import get_db
 from companion.games.base import TABLE
+from companion.net import qr_svg
 from companion.web import render
 from companion.web.context import (
     base_url,
@@ -19,7 +20,6 @@ from companion.web.context import (
     is_host,
     load,
     page_context,
-    qr,
     render_phone,
     render_screen,
     rng,
@@ -121,7 +121,7 @@ def rejoin(code: str) -> Response:
     label = next(s for s in tables.get_seats(get_db(), table["id"])
                  if s["position"] == position)
     return render("table/rejoin.html", "table/_rejoin.html", table=table, seat=label,
-                  link=link, link_qr=qr(link))
+                  link=link, link_qr=qr_svg(link))
 
 
 @bp.get("/export")
