@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from companion.games import london1888 as game
 from companion.games.base import TABLE, RuleError
+from tests.games.contract import try_apply
 
 FAST = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -168,14 +169,9 @@ def test_random_legal_games_never_reach_an_illegal_state(count, seed, moves, abs
         if move is None:
             break
         viewer, action = move
-        frozen = copy.deepcopy(state)
-        try:
-            after = game.apply(state, viewer, action, rnd)
-        except RuleError as error:
-            assert error.message
-            assert state == frozen
+        after = try_apply(game, state, viewer, action, rnd)
+        if after is None:
             continue
-        assert state == frozen, "apply mutated its input"
         check_invariants(state, after)
         state = after
     if game.is_over(state):
@@ -204,14 +200,7 @@ def test_garbage_only_ever_raises_rule_error(count, seed, warmup, actor, action)
         if move is None:
             break
         state = attempt(state, move[0], move[1], rnd)
-    frozen = copy.deepcopy(state)
-    try:
-        after = game.apply(state, actor, action, rnd)
-    except RuleError as error:
-        assert error.message
-    else:
-        json.dumps(after)
-    assert state == frozen
+    try_apply(game, state, actor, action, rnd)
 
 
 def replay(state: dict, moves: list) -> list[dict]:
