@@ -9,7 +9,7 @@ each table has a table screen (the host's laptop) and 4-8 phones, every device h
 its live-update stream (`/t/<code>/events`) and, when told of a new version, fetches
 its own view with `HX-Request: true`, as static/app.js does. Devices speak raw
 HTTP/1.1 (keep-alive, cookies, the CSRF field, gzip), so 400 of them fit in one
-process. Scripted players (tests/scripted.py) act at a human-like rate, each move
+process. Scripted players (tests/support/scripted.py) act at a human-like rate, each move
 chosen from the forms on the acting device's page.
 
 Phases: start-up (until the lobby answers), seating (create tables, join, first page
@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.games import discover  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
-from tests.scripted import choose, page_version, parse_forms  # noqa: E402
+from tests.support.scripted import choose, page_version, parse_forms  # noqa: E402
 
 HOST = "127.0.0.1"
 # Phones per table, cycled: 4 to 8, 7 on average, so 50 tables hold 400 devices.

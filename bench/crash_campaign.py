@@ -2,7 +2,7 @@
 
 Usage: python bench/crash_campaign.py [--rounds 200] [--seed S]
 
-One server (tests/server.py: `companion serve`'s app and waitress, plus the test
+One server (tests/support/server.py: `companion serve`'s app and waitress, plus the test
 game) on 127.0.0.1 with a temporary database. One table of the test game and one of
 every product game with its web part are played by scripted players, one thread per
 table, through HTTP. Each round kills the server with SIGKILL at a random instant
@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests import tally  # noqa: E402
-from tests.campaign import crash_round, open_table, playable_games  # noqa: E402
-from tests.realserver import Server  # noqa: E402
+from tests.support.campaign import crash_round, open_table, playable_games  # noqa: E402
+from tests.support.realserver import Server  # noqa: E402
 
 
 def main() -> int:

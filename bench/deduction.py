@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.board import Board, BoardError, load_board  # noqa: E402
-from companion.deduction import possible_positions  # noqa: E402
+from companion.games.whitechapel.board import Board, BoardError, load_board  # noqa: E402
+from companion.games.whitechapel.deduction import possible_positions  # noqa: E402
 
 DEFAULT_BOARD = Path(__file__).resolve().parents[2] / "shared" / "boards" / "whitechapel.json"
 SQUARES_AFTER_CRIME = 13

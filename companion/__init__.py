@@ -11,8 +11,8 @@ from flask import Flask
 from htmx_flask import Htmx
 
 from companion import db as database
-from companion.board import load_boards
 from companion.games import discover
+from companion.games.whitechapel.board import load_boards
 from companion.live import Broadcaster
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,8 +15,8 @@ from typing import Any
 from flask import Flask
 
 from companion import ROOT, create_app, tables
-from companion.board import BoardError
 from companion.db import connect, migrate
+from companion.games.whitechapel.board import BoardError
 from companion.net import base_urls, qr_ascii
 
 DEFAULT_DB = str(ROOT / "instance" / "companion.sqlite")

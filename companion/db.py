@@ -74,7 +74,7 @@ def m001_tables(db: Database) -> None:
 
 @migrations()
 def m002_tournaments(db: Database) -> None:
-    """London 1888 tournaments (companion/tournaments.py): players, rounds, the tables of a
+    """London 1888 tournaments (companion/tournaments/storage.py): players, rounds, the tables of a
     round (each a London 1888 table of the platform), their seats, and the results the
     organiser typed in or corrected (a table's own outcome is read from the table)."""
     db.execute("""

@@ -72,6 +72,10 @@ def get_table(db: Database, code: str) -> dict[str, Any] | None:
     return _decode(next(iter(rows), None))
 
 
+def get_table_by_id(db: Database, table_id: int) -> dict[str, Any] | None:
+    return _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?", [table_id])), None))
+
+
 def get_seats(db: Database, table_id: int) -> list[dict[str, Any]]:
     return [
         {"position": row["position"], "label": row["label"], "name": row["name"],
@@ -96,8 +100,7 @@ def table_for_seat_token(db: Database, token: str) -> tuple[dict[str, Any], int]
     row = next(iter(rows), None)
     if row is None:
         return None
-    table = _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?",
-                                       [row["table_id"]])), None))
+    table = get_table_by_id(db, row["table_id"])
     assert table is not None
     return table, row["position"]
 
@@ -141,6 +144,23 @@ def game_history(db: Database, table_id: int, game_no: int) -> list[dict[str, An
     return entries
 
 
+def final_state(db: Database, table_id: int, game_no: int) -> Any:
+    """The last state one game of the table reached (undone steps left out), or None."""
+    row = next(iter(db.query(
+        "SELECT state FROM log WHERE table_id = ? AND game_no = ? AND "
+        "kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 1",
+        [table_id, game_no])), None)
+    return json.loads(row["state"]) if row and row["state"] else None
+
+
+def last_action_time(db: Database, table_id: int) -> str:
+    """When the table's latest game action still in force was recorded ("" if none)."""
+    row = next(iter(db.query(
+        "SELECT created_at FROM log WHERE table_id = ? AND kind = 'act' AND undone = 0 "
+        "ORDER BY id DESC LIMIT 1", [table_id])), None)
+    return row["created_at"] if row else ""
+
+
 def remembered_options(db: Database, game: str) -> dict[str, Any] | None:
     row = next(iter(db.query("SELECT options FROM remembered_options WHERE game = ?",
                              [game])), None)
@@ -176,8 +196,7 @@ def _bump(db: Database, table: Mapping[str, Any], **changes: Any) -> int:
 
 def _locked(db: Database, table_id: int, seen_version: int | None) -> dict[str, Any]:
     """Re-read the table inside the write transaction and check the version."""
-    table = _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?", [table_id])),
-                         None))
+    table = get_table_by_id(db, table_id)
     if table is None:
         raise TableError("This table no longer exists.", 404)
     if seen_version is not None and seen_version != table["version"]:

@@ -9,8 +9,8 @@ import time
 from companion.db import POOL_SIZE, connect, get_db, immediate, migrate
 from companion.games.base import TABLE
 from companion.net import public_qr_svg, qr_svg
-from tests import tally
-from tests.scripted import choose, page_version, parse_forms
+from tests.support import tally
+from tests.support.scripted import choose, page_version, parse_forms
 
 PAGE = """
 <main id="view" data-version="12">

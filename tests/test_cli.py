@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 from companion import cli
-from tests.realserver import ROOT, free_port
+from tests.support.realserver import ROOT, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -73,7 +73,7 @@ def test_unreadable_database_is_a_clear_message(tmp_path, make):
 
 
 def test_export_and_import_from_the_terminal(tmp_path, app):
-    from tests.webflow import seated_table
+    from tests.support.webflow import seated_table
 
     laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
     ann.act("add", amount=2)

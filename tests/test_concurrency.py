@@ -16,8 +16,8 @@ import urllib.parse
 
 import pytest
 
-from tests.httpdevice import HttpDevice
-from tests.realserver import Server
+from tests.support.httpdevice import HttpDevice
+from tests.support.realserver import Server
 
 pytestmark = pytest.mark.slow
 ROUNDS = 1000

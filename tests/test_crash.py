@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from tests import tally
-from tests.campaign import crash_round, open_table, playable_games
-from tests.realserver import Server
+from tests.support import tally
+from tests.support.campaign import crash_round, open_table, playable_games
+from tests.support.realserver import Server
 
 pytestmark = pytest.mark.slow
 KILLS = 20

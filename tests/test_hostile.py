@@ -31,10 +31,10 @@ from hypothesis import strategies as st
 from companion import create_app
 from companion.games import discover
 from companion.tables import hash_token
-from tests import tally
-from tests.campaign import playable_games
-from tests.conftest import TESTS, csrf_of
-from tests.scripted import parse_forms
+from tests.support import TEMPLATES, tally
+from tests.support.campaign import playable_games
+from tests.support.html import csrf_of
+from tests.support.scripted import parse_forms
 
 NASTY = ["", " ", "0", "1", "-1", "2", "3", "7", "9" * 25, "-" + "9" * 25, "1e9", "0x10",
          "NaN", "inf", "None", "null", "true", "on", "off", "[]", "{}", "١٢", "Ⅻ", "🙂",
@@ -150,7 +150,7 @@ def world() -> World:
     })
     from jinja2 import ChoiceLoader, FileSystemLoader
     app.jinja_loader = ChoiceLoader([app.jinja_loader,
-                                     FileSystemLoader(str(TESTS / "templates"))])
+                                     FileSystemLoader(str(TEMPLATES))])
     found = World(app, app.config["DATABASE"])
     found.open_table(tally, 3, 3, start=True)
     found.open_table(tally, 4, 1, start=False)          # a table still in its lobby

@@ -27,9 +27,9 @@ from markupsafe import escape
 from companion import tables
 from companion.db import get_db
 from companion.games.base import TABLE, Game, RuleError
-from tests.campaign import NAMES, playable_games
-from tests.conftest import csrf_of
-from tests.scripted import choose, parse_forms
+from tests.support.campaign import NAMES, playable_games
+from tests.support.html import csrf_of
+from tests.support.scripted import choose, parse_forms
 
 Viewer = int | str
 CHECKPOINTS = (0, 3, 10, 25)

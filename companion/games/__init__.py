@@ -1,7 +1,9 @@
 """The registry of games: every rules module in this package that names itself.
 
 A game is found by its module: any module here (other than ``base``) with a
-``NAME`` is registered, so adding a game needs no edit elsewhere.
+``NAME`` is registered, so adding a game needs no edit elsewhere. A game that needs
+several modules is a package whose ``rules`` module is the game (for example
+``whitechapel/rules.py`` beside its board, deduction and map drawing).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ def discover() -> dict[str, Game]:
     for info in pkgutil.iter_modules(__path__):
         if info.name == "base" or info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+        name = f"{__name__}.{info.name}"
+        module = importlib.import_module(f"{name}.rules" if info.ispkg else name)
         if hasattr(module, "NAME"):
             found[module.NAME] = module
     return dict(sorted(found.items(), key=lambda item: item[1].TITLE))  # type: ignore[return-value]

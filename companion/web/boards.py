@@ -5,7 +5,7 @@ The boards are read once at start (``create_app``: ``app.config["BOARDS"]``).
 Nothing here reads a game state: a new table's options name a board, and the
 board's graph is attached to them so that the game keeps it in its state
 (``with_board``); a page's map is drawn from the page's view only
-(``companion.boardmap``).
+(``companion.games.whitechapel.boardmap``).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
 
-from companion.board import Board
-from companion.boardmap import base_layer, map_context
 from companion.games.base import RuleError
+from companion.games.whitechapel.board import Board
+from companion.games.whitechapel.boardmap import base_layer, map_context
 
 bp = Blueprint("boards", __name__)
 

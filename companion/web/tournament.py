@@ -14,12 +14,12 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, request, url_for
 
 from companion import tables
-from companion import tournament as logic
-from companion import tournaments as store
 from companion.db import get_db
 from companion.games import london1888
 from companion.games.base import RuleError, parse_int
-from companion.tournament import TournamentError
+from companion.tournaments import logic
+from companion.tournaments import storage as store
+from companion.tournaments.logic import TournamentError
 from companion.web import render
 from companion.web.context import COOKIE_AGE, base_url, host_cookie, qr, rng
 

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.realserver import Server
+from tests.support.pages import LAPTOP
+from tests.support.realserver import Server
 
 CHROMIUM = "/usr/bin/chromium"
-SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1}
-LAPTOP = {"viewport": {"width": 1280, "height": 860}}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--disable-dev-shm-usage"]
@@ -80,11 +79,3 @@ def laptop(browser) -> Iterator[object]:
     context.set_default_timeout(10_000)
     yield context.new_page()
     context.close()
-
-
-def shot(page: object, name: str) -> Path:
-    """Save a full-page screenshot under tests/browser/screenshots/ (git-ignored)."""
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path

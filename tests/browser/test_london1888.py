@@ -12,8 +12,7 @@ import sqlite3
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import shot
-from tests.browser.pages import confirm, sit
+from tests.support.pages import confirm, shot, sit
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 

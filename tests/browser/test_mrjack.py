@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import shot
-from tests.browser.pages import sit
+from tests.support.pages import shot, sit
 
 ODD = ("detective", "jack", "jack", "detective")
 EVEN = ("jack", "detective", "detective", "jack")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SCREENSHOTS, shot
-from tests.browser.pages import decode_qr, sit
+from tests.support.pages import SCREENSHOTS, decode_qr, shot, sit
 
 
 def test_join_by_qr_live_updates_and_reload(server, laptop, phone):

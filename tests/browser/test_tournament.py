@@ -6,10 +6,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from companion import tables
-from companion import tournaments as store
 from companion.db import connect
-from tests.browser.conftest import LAPTOP, SCREENSHOTS, shot
-from tests.browser.pages import confirm, decode_qr
+from companion.tournaments import storage as store
+from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, decode_qr, shot
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 

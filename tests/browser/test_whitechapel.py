@@ -3,49 +3,17 @@ phones and the table screen play a whole game, four nights to Jack's escape."""
 
 from __future__ import annotations
 
-import time
-
 from playwright.sync_api import expect
 
-from tests.browser.conftest import shot
-from tests.browser.pages import confirm, sit
+from tests.support.pages import confirm, shot, sit
+from tests.support.whitechapel_pages import hell, tap
 
 HIDEOUT = "187"
-
-
-def tap(page, selector: str) -> None:
-    page.locator(selector).first.click()
-
-
 
 
 def keypad(page, number: str) -> None:
     for digit in number:
         page.locator(f"[data-keypad] [data-key='{digit}']").first.click()
-
-
-def head_of(phones, laptop):
-    """The detective phone that shows the Head of the Investigation's button."""
-    expect(laptop.locator("[data-phase]").first).to_have_attribute("data-phase", "patrols")
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        for page in phones:
-            if page.locator("[data-act=patrols_placed]").count():
-                return page
-        time.sleep(0.1)
-    raise AssertionError("no detective phone offers the patrols button")
-
-
-def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> None:
-    """Hell: the marked women, the patrols, maybe a letter."""
-    expect(jack.locator("[data-woman]")).to_have_count(len(women))
-    for field, circle in zip(jack.locator("[data-woman]").all(), women, strict=True):
-        field.fill(circle)
-    tap(jack, "[data-act=women]")
-    tap(head_of(detectives, laptop), "[data-act=patrols_placed]")
-    if letter:
-        tap(jack, "[data-act=letter]")
-    expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
 
 
 def kill(jack, circle: str) -> None:

@@ -9,12 +9,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from companion.board import load_board
-from tests.boardfiles import real_board_path
-from tests.browser.conftest import shot
-from tests.browser.pages import confirm, sit
-from tests.browser.test_whitechapel import hell, tap
-from tests.realserver import Server
+from companion.games.whitechapel.board import load_board
+from tests.support.boardfiles import real_board_path
+from tests.support.pages import confirm, shot, sit
+from tests.support.realserver import Server
+from tests.support.whitechapel_pages import hell, tap
 
 CRIME = 65
 

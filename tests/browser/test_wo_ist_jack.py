@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import shot
+from tests.support.pages import shot
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -16,6 +16,7 @@ import pytest
 from companion.games import discover
 from companion.games import london1888 as game
 from companion.games.base import TABLE, RuleError
+from tests.support.london_sequence import PUBLIC_SEQUENCE
 
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
 
@@ -1099,22 +1100,6 @@ def swap_jack(state: dict, other: int) -> dict:
     jack = jack_of(state)
     twin["lines"][jack], twin["lines"][other] = state["lines"][other], state["lines"][jack]
     return twin
-
-
-PUBLIC_SEQUENCE = [
-    (0, {"type": "question", "target": "2", "position_3": "on"}),
-    (0, {"type": "end_turn"}),
-    (TABLE, {"type": "arrest", "target": "2", "by": "abberline"}),
-    (1, {"type": "black_market", "target": "4", "position_1": "on"}),
-    (TABLE, {"type": "end_turn"}),
-    (2, {"type": "question", "target": "4", "position_2": "on"}),
-    (2, {"type": "end_turn"}),
-    (TABLE, {"type": "mark_dead", "target": "3", "killer": "4"}),
-    (4, {"type": "end_turn"}),
-    (TABLE, {"type": "next_round"}),
-    (1, {"type": "question", "target": "4", "position_4": "on"}),
-    (TABLE, {"type": "end_turn"}),
-]
 
 
 def play_both(first: dict, second: dict, hidden_viewers: list) -> None:

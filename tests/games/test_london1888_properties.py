@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.games import london1888 as game
 from companion.games.base import TABLE, RuleError
-from tests.games.contract import try_apply
+from tests.support.contract import try_apply
 
 FAST = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from companion.games import mrjack
 from companion.games.base import TABLE, RuleError
-from tests.games.contract import try_apply
+from tests.support.contract import try_apply
 
 JACK, DETECTIVE = mrjack.JACK, mrjack.DETECTIVE
 VIEWERS = (JACK, DETECTIVE, TABLE)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.games import wo_ist_jack as game
 from companion.games.base import TABLE
-from tests.games.contract import try_apply
+from tests.support.contract import try_apply
 
 FAST = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -10,9 +10,9 @@ import re
 from companion import tables
 from companion.games import london1888 as game
 from companion.games.base import TABLE
-from tests.games.test_london1888 import PUBLIC_SEQUENCE
-from tests.noninterference import all_viewers, assert_indistinguishable, play_both
-from tests.webflow import Device, create_table, seated_table
+from tests.support.london_sequence import PUBLIC_SEQUENCE
+from tests.support.noninterference import all_viewers, assert_indistinguishable, play_both
+from tests.support.webflow import Device, create_table, seated_table
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 FORM = game.form_from(game.default_options())

@@ -10,8 +10,8 @@ import re
 from companion import tables
 from companion.games import mrjack
 from companion.games.base import TABLE
-from tests.noninterference import assert_indistinguishable, play_both
-from tests.webflow import Device, create_table, seated_table
+from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.webflow import Device, create_table, seated_table
 
 JACK, DETECTIVE = mrjack.JACK, mrjack.DETECTIVE
 

@@ -10,8 +10,8 @@ import pytest
 
 from companion import tables
 from companion.tables import CODE_LETTERS
-from tests.conftest import csrf_of, version_of
-from tests.webflow import Device, create_table, join, seated_table
+from tests.support.html import csrf_of, version_of
+from tests.support.webflow import Device, create_table, join, seated_table
 
 
 def _db(app):

@@ -14,11 +14,11 @@ from itertools import combinations
 import pytest
 
 from companion import tables
-from companion import tournaments as store
 from companion.db import connect
 from companion.games import london1888 as game
 from companion.games.base import TABLE
-from tests.webflow import Device, join
+from companion.tournaments import storage as store
+from tests.support.webflow import Device, join
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Mo"]
 LATE = 6  # this tournament's points for an undiscovered Jack's 5th murder after round 11
@@ -586,7 +586,7 @@ def test_preview_the_seating_then_start_with_it(app):
 def test_round_tables_use_the_clubs_london_setup_without_overwriting_it(app):
     from companion import tables
     from companion.games import london1888
-    from tests.webflow import create_table
+    from tests.support.webflow import create_table
 
     form = london1888.form_from(london1888.default_options())
     form["event_cards"] = form["event_cards"].replace("Event 15", "Fog over Whitechapel")

@@ -7,10 +7,10 @@ import random
 import re
 
 from companion import tables
-from companion.games import whitechapel as wc
 from companion.games.base import TABLE
-from tests.noninterference import assert_indistinguishable, play_both
-from tests.webflow import Device, seated_table
+from companion.games.whitechapel import rules as wc
+from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.webflow import Device, seated_table
 
 HIDEOUT = 187
 

@@ -18,16 +18,15 @@ import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
 
 from companion import create_app, tables
-from companion.board import BoardError, board_from_graph, load_board
 from companion.games import discover
-from companion.games import whitechapel as wc
 from companion.games.base import TABLE, RuleError
-from tests import tally
-from tests.boardfiles import TINY_BOARD, real_board_path
-from tests.conftest import TESTS
-from tests.noninterference import assert_indistinguishable, play_both, render_component
-from tests.realserver import ROOT
-from tests.webflow import Device, seated_table
+from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel.board import BoardError, board_from_graph, load_board
+from tests.support import TEMPLATES, tally
+from tests.support.boardfiles import TINY_BOARD, real_board_path
+from tests.support.noninterference import assert_indistinguishable, play_both, render_component
+from tests.support.realserver import ROOT
+from tests.support.webflow import Device, seated_table
 
 NAME = "Letters from Whitechapel"
 NOT_JACK = [TABLE, 1, 2]
@@ -42,7 +41,7 @@ def make_app(tmp_path, *boards, board_dir=None):
         "BOARD_DIR": str(board_dir or tmp_path / "no-boards"),
         "BOARD_PATHS": [str(path) for path in boards]})
     app.jinja_loader = ChoiceLoader([app.jinja_loader,
-                                     FileSystemLoader(str(TESTS / "templates"))])
+                                     FileSystemLoader(str(TEMPLATES))])
     return app
 
 

@@ -13,8 +13,8 @@ import pytest
 from companion import tables
 from companion.games import wo_ist_jack as game
 from companion.games.base import TABLE
-from tests.noninterference import assert_indistinguishable, play_both
-from tests.webflow import Device, create_table, seated_table
+from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.webflow import Device, create_table, seated_table
 
 NAMES = ["Ann", "Bob", "Cy"]
 FORM = game.form_from(game.default_options())

@@ -11,8 +11,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from companion import create_app
 from companion.cli import make_server
 from companion.games import discover
-from tests import tally
-from tests.conftest import TESTS
+from tests.support import TEMPLATES, tally
 
 
 def main() -> None:
@@ -22,7 +21,7 @@ def main() -> None:
                       "GAMES": {**discover(), tally.NAME: tally},
                       "BOARD_DIR": "", "BOARD_PATHS": boards})
     app.jinja_loader = ChoiceLoader([app.jinja_loader,
-                                     FileSystemLoader(str(TESTS / "templates"))])
+                                     FileSystemLoader(str(TEMPLATES))])
     server = make_server(app, "127.0.0.1", port, devices=64)
     print(f"ready {url}", flush=True)
     server.run()

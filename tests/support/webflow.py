@@ -8,7 +8,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.conftest import csrf_of
+from tests.support.html import csrf_of
 
 
 class Device:

@@ -1,6 +1,6 @@
 """Where the tests find board files.
 
-The project ships a small synthetic board (``tests/boards/tiny.json``). The
+The project ships a small synthetic board (``tests/support/boards/tiny.json``). The
 real Letters from Whitechapel board is not part of the project: it lives in
 ``../shared/boards/whitechapel.json`` next to the repository. Tests that need
 it skip with the reason when it is absent, except in CI (``CI=true``), where
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.board import Board, load_board
+from companion.games.whitechapel.board import Board, load_board
 
-TESTS = Path(__file__).resolve().parent
-TINY_BOARD = TESTS / "boards" / "tiny.json"
-REAL_BOARD = TESTS.parent.parent / "shared" / "boards" / "whitechapel.json"
+SUPPORT = Path(__file__).resolve().parent
+TINY_BOARD = SUPPORT / "boards" / "tiny.json"
+REAL_BOARD = SUPPORT.parents[2] / "shared" / "boards" / "whitechapel.json"
 
 
 def real_board_path() -> Path:

@@ -4,7 +4,7 @@ A board file is optional and supplied by the user (RULINGS.md, Letters from
 Whitechapel, "Board files are optional and user-supplied"). With one loaded
 the companion knows which numbered circles a dotted line joins, so it can
 offer Jack only legal moves and compute the detectives' deduction map
-(``companion.deduction``). The format is documented in ``docs/boards.md``::
+(``companion.games.whitechapel.deduction``). The format is documented in ``docs/boards.md``::
 
     {"board": "Letters from Whitechapel",
      "circles": [{"n": 1, "x": 240, "y": 32, "red": false}, ...],

@@ -1,4 +1,4 @@
-"""The real server (`companion serve` via tests/server.py) in a subprocess."""
+"""The real server (`companion serve` via tests/support/server.py) in a subprocess."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -19,7 +19,7 @@ def free_port() -> int:
 
 
 class Server:
-    """`companion serve` in a subprocess (via tests/server.py), killable at will."""
+    """`companion serve` in a subprocess (via tests/support/server.py), killable at will."""
 
     def __init__(self, db: Path, boards: tuple[Path, ...] = ()) -> None:
         self.db = db

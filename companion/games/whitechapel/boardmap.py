@@ -5,7 +5,7 @@ the state) in, a JSON-serialisable dict out. It only rearranges what the
 view already shows that viewer, so the map keeps the view's secret boundary:
 Jack's position, trail and hideout appear only on Jack's page (and on every
 page in the end-of-game reveal); the detectives' layers come from the view's
-``public_facts`` through ``companion.deduction``.
+``public_facts`` through ``companion.games.whitechapel.deduction``.
 
 Jack taps a circle (a link adding ``?to=N`` to his page, so no script is
 needed); the page then offers every way to get there as buttons: a normal
@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from companion.board import Board
-from companion.deduction import FactsError, candidate_hideouts, possible_positions
+from companion.games.whitechapel.board import Board
+from companion.games.whitechapel.deduction import FactsError, candidate_hideouts, possible_positions
 
 MARGIN = 40
 """Room around the circles a close-up frames, in board units."""

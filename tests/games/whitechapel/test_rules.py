@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from companion.games import whitechapel as wc
 from companion.games.base import TABLE, RuleError
+from companion.games.whitechapel import rules as wc
 
 JACK = 0
 

@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from companion.board import Board, Link, link
+from companion.games.whitechapel.board import Board, Link, link
 
 MOVE_KINDS = ("move", "coach", "alley")
 """Jack's movements as the table sees them: normal move, Coach, Alley."""

@@ -1,6 +1,6 @@
 """The detectives' deduction map: where can Jack be, from public facts only?
 
-Small nights on the tiny test board (tests/boards/tiny.json) whose answers can
+Small nights on the tiny test board (tests/support/boards/tiny.json) whose answers can
 be followed on its drawing, the rulebook's example night on the real board,
 and a check of every answer against the path-listing oracle.
 """
@@ -14,16 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.board import Board
-from companion.deduction import (
+from companion.games.whitechapel.board import Board
+from companion.games.whitechapel.deduction import (
     FactsError,
     candidate_hideouts,
     deduction_map,
     possible_positions,
     read_night,
 )
-from tests import deduction_oracle
-from tests.boardfiles import real_board, tiny_board
+from tests.support import deduction_oracle
+from tests.support.boardfiles import real_board, tiny_board
 
 
 @pytest.fixture(scope="module")
@@ -246,7 +246,7 @@ def test_facts_that_are_not_an_object_are_refused(tiny, facts):
 
 def test_past_the_state_limit_the_map_loosens_but_still_holds_jack(tiny, monkeypatch):
     """Many clues found late: the search forgets the latest clue, never Jack."""
-    from companion import deduction
+    from companion.games.whitechapel import deduction
 
     path = [1, 2, 6, 7, 11, 10, 9, 13]  # crime on 1, then seven normal moves
     facts = night([1], ["move"] * 7,

@@ -1,4 +1,4 @@
-"""A slow, obviously right deduction to check ``companion.deduction`` against.
+"""A slow, obviously right deduction to check ``companion.games.whitechapel.deduction`` against.
 
 It lists every path Jack could have taken, one movement at a time, and keeps
 those that agree with every public fact, read straight from the rulebook's
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from companion.board import Board
+from companion.games.whitechapel.board import Board
 
 Rows = list[list[int]]
 """A night's row by steps: step 0 holds the crime scenes, step k the circles of movement k."""

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.board import Board, board_from_graph
-from companion.games import whitechapel as wc
 from companion.games.base import TABLE, RuleError
-from tests.boardfiles import real_board, tiny_board
-from tests.games.test_whitechapel_properties import board_walk
+from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel.board import Board, board_from_graph
+from tests.support.boardfiles import real_board, tiny_board
+from tests.support.whitechapel_walks import board_walk
 
 JACK = 0
 
@@ -310,7 +310,7 @@ def test_marks_stay_until_opened_again(real):
 
 
 def test_marks_are_public_facts_the_deduction_uses(real):
-    from companion.deduction import possible_positions
+    from companion.games.whitechapel.deduction import possible_positions
 
     state = act(hunting_from(real, 127), JACK, type="move", circle=103)
     state = act(state, TABLE, type="block", circle=69, circle2=103)

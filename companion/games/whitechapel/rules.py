@@ -41,7 +41,7 @@ declare his escape right after a special movement").
 
 Board mode (RULINGS: "Board files are optional and user-supplied"): when the
 table names a loaded board, the web layer adds its graph to the options
-(``options["board_graph"]``, ``companion.board.Board.graph``) and ``setup``
+(``options["board_graph"]``, ``companion.games.whitechapel.board.Board.graph``) and ``setup``
 keeps it in ``state["board"]``, so a table is self-contained: a restart, an
 export or an import needs no board file. With it, ``check_move`` refuses
 moves the board forbids (``Board.move_problem``), the hideout may not be red,
@@ -76,7 +76,7 @@ question was asked. A clue marker shows on the table exactly like any other;
 ``"search": true`` says a detective's search found it, which the public log
 of searches shows anyway, and lets the deduction ignore Jack's false clues.
 (``failed_arrests`` entries are dated objects rather than bare circles so the
-deduction can use them: ``companion/deduction.py`` reads both.)
+deduction can use them: ``companion/games/whitechapel/deduction.py`` reads both.)
 """
 
 from __future__ import annotations
@@ -86,7 +86,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.board import Board, BoardError, board_from_graph
 from companion.games.base import (
     TABLE,
     RuleError,
@@ -102,6 +101,7 @@ from companion.games.base import (
     seat_order,
     shuffled,
 )
+from companion.games.whitechapel.board import Board, BoardError, board_from_graph
 
 NAME = "whitechapel"
 TITLE = "Letters from Whitechapel"
@@ -203,7 +203,7 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     ``policeman_<colour>`` (the detective seat 1..count-1 controlling it; all
     blank deals them evenly), ``letter_names`` (four lines, optional),
     ``deduction_map`` (checkbox: with a board, the detectives' pages show where
-    Jack can be, ``companion/boardmap.py``) and ``board`` (a loaded board's
+    Jack can be, ``companion/games/whitechapel/boardmap.py``) and ``board`` (a loaded board's
     name, optional)."""
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
             f"Letters from Whitechapel is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")

@@ -25,11 +25,11 @@ from typing import Any
 from sqlite_utils import Database
 
 from companion import tables
-from companion import tournament as logic
 from companion.db import immediate
 from companion.games import london1888
 from companion.games.base import RuleError, parse_int
-from companion.tournament import TournamentError
+from companion.tournaments import logic
+from companion.tournaments.logic import TournamentError
 
 STATUSES = {"registered": "Registered", "present": "Checked in", "dropped": "Dropped"}
 EXPORT_FORMAT = "companion-tournament/1"
@@ -87,31 +87,24 @@ def round_numbers(db: Database, tournament_id: int) -> list[int]:
 def table_outcome(db: Database, game_table_id: int | None) -> dict[str, Any] | None:
     """The outcome a London table's game recorded, or None while it goes on. When the
     host dealt a new game after an outcome, the latest game with an outcome counts."""
-    if game_table_id is None:
-        return None
-    table = _one(db, "SELECT game, state, game_no FROM tables WHERE id = ?", [game_table_id])
+    table = None if game_table_id is None else tables.get_table_by_id(db, game_table_id)
     if table is None or table["game"] != london1888.NAME:
         return None
     if table["state"]:
-        summary = london1888.outcome_summary(json.loads(table["state"]))
+        summary = london1888.outcome_summary(table["state"])
         if summary is not None:
             return summary
     for game_no in range(table["game_no"] - 1, 0, -1):
-        last = _one(db, "SELECT state FROM log WHERE table_id = ? AND game_no = ? AND "
-                        "kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 1",
-                    [game_table_id, game_no])
-        if last and last["state"]:
-            summary = london1888.outcome_summary(json.loads(last["state"]))
-            if summary is not None:
-                return summary
+        last = tables.final_state(db, table["id"], game_no)
+        summary = None if last is None else london1888.outcome_summary(last)
+        if summary is not None:
+            return summary
     return None
 
 
 def outcome_time(db: Database, game_table_id: int) -> str:
     """When the table's latest game action (its outcome, once over) was recorded."""
-    row = _one(db, "SELECT created_at FROM log WHERE table_id = ? AND kind = 'act' AND "
-                   "undone = 0 ORDER BY id DESC LIMIT 1", [game_table_id])
-    return row["created_at"] if row else ""
+    return tables.last_action_time(db, game_table_id)
 
 
 def _entries(db: Database, tournament_table_id: int) -> list[dict[str, Any]]:
@@ -129,12 +122,15 @@ def round_tables(db: Database, tournament_id: int, number: int) -> list[dict[str
     counts and where it comes from ("table", "entered", "correction", "imported")."""
     found = []
     for row in db.query(
-            "SELECT tt.id, tt.number, tt.game_table_id, t.code, t.status AS table_status "
+            "SELECT tt.id, tt.number, tt.game_table_id "
             "FROM tournament_tables tt JOIN tournament_rounds r ON r.id = tt.round_id "
-            "LEFT JOIN tables t ON t.id = tt.game_table_id "
             "WHERE r.tournament_id = ? AND r.number = ? ORDER BY tt.number",
             [tournament_id, number]):
         row = dict(row)
+        game_table = (None if row["game_table_id"] is None
+                      else tables.get_table_by_id(db, row["game_table_id"]))
+        row["code"] = game_table["code"] if game_table else None
+        row["table_status"] = game_table["status"] if game_table else None
         row["round"] = number
         row["seats"] = list(db.query(
             "SELECT s.position, p.id, p.name, p.club FROM tournament_seats s "
@@ -152,7 +148,7 @@ def round_tables(db: Database, tournament_id: int, number: int) -> list[dict[str
 
 
 def games(db: Database, tournament_id: int) -> list[dict[str, Any]]:
-    """Every table of every round, in the form ``tournament.standings`` reads."""
+    """Every table of every round, in the form ``logic.standings`` reads."""
     played = []
     for number in round_numbers(db, tournament_id):
         for table in round_tables(db, tournament_id, number):

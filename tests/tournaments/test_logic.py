@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import tournament as t
 from companion.games import london1888
 from companion.games.base import RuleError
+from companion.tournaments import logic as t
 
 SEATS = ["ann", "bob", "cy", "di", "ed"]
 

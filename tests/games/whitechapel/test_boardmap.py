@@ -1,6 +1,6 @@
 """The board map component: what each viewer's map shows, and its HTML.
 
-Views come from the real rules module (companion/games/whitechapel.py),
+Views come from the real rules module (companion/games/whitechapel/rules.py),
 played through a short first night on the real board.
 """
 
@@ -13,12 +13,12 @@ import re
 import pytest
 from flask import render_template
 
-from companion.board import Board
-from companion.boardmap import map_context
-from companion.deduction import candidate_hideouts, possible_positions
-from companion.games import whitechapel
 from companion.games.base import TABLE
-from tests.boardfiles import real_board, shortest_road, tiny_board
+from companion.games.whitechapel import rules as whitechapel
+from companion.games.whitechapel.board import Board
+from companion.games.whitechapel.boardmap import map_context
+from companion.games.whitechapel.deduction import candidate_hideouts, possible_positions
+from tests.support.boardfiles import real_board, shortest_road, tiny_board
 
 JACK, DETECTIVE = 0, 1
 

@@ -13,8 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.board import Board, BoardError, find_boards, load_board, parse_board
-from tests.boardfiles import TINY_BOARD, real_board, tiny_board
+from companion.games.whitechapel.board import (
+    Board,
+    BoardError,
+    find_boards,
+    load_board,
+    parse_board,
+)
+from tests.support.boardfiles import TINY_BOARD, real_board, tiny_board
 
 
 @pytest.fixture(scope="module")
@@ -345,7 +351,7 @@ def test_real_board_coach_routes_are_complete_and_legal_everywhere(real):
 # --- where the real board comes from ------------------------------------------------
 
 def test_a_missing_real_board_skips_outside_ci_and_fails_in_ci(monkeypatch, tmp_path):
-    from tests import boardfiles
+    from tests.support import boardfiles
 
     monkeypatch.setattr(boardfiles, "REAL_BOARD", tmp_path / "whitechapel.json")
     monkeypatch.delenv("CI", raising=False)

@@ -20,12 +20,12 @@ from typing import Any
 
 from companion.games import discover
 from companion.games.base import TABLE, Game
-from tests import tally
-from tests.httpdevice import HttpDevice
-from tests.realserver import Server
-from tests.scripted import check_database, choose, page_version, parse_forms
+from tests.support import tally
+from tests.support.httpdevice import HttpDevice
+from tests.support.realserver import Server
+from tests.support.scripted import check_database, choose, page_version, parse_forms
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
@@ -38,7 +38,7 @@ def playable_games() -> dict[str, Game]:
 
 
 def server_games() -> dict[str, Game]:
-    """The games tests/server.py serves: the product's and the test game."""
+    """The games tests/support/server.py serves: the product's and the test game."""
     return {**discover(), tally.NAME: tally}
 
 

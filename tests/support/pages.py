@@ -5,9 +5,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
+LAPTOP = {"viewport": {"width": 1280, "height": 860}}
 
 
 def sit(page: Page, url: str, name: str, seat: int) -> None:
@@ -36,3 +40,11 @@ def decode_qr(path) -> str:
     result = subprocess.run([zbarimg, "--raw", "-q", str(path)], capture_output=True,
                             text=True, check=True)
     return result.stdout.strip()
+
+
+def shot(page: object, name: str) -> Path:
+    """Save a full-page screenshot under tests/browser/screenshots/ (git-ignored)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import deduction
-from companion.board import Board, link
-from companion.deduction import candidate_hideouts, possible_positions
-from tests import deduction_oracle
-from tests.boardfiles import real_board, shortest_road, tiny_board
+from companion.games.whitechapel import deduction
+from companion.games.whitechapel.board import Board, link
+from companion.games.whitechapel.deduction import candidate_hideouts, possible_positions
+from tests.support import deduction_oracle
+from tests.support.boardfiles import real_board, shortest_road, tiny_board
 
 TOKENS = {"coach": 3, "alley": 2}  # the first night's allowance, the largest
 SEARCH_FACTS = ("clues", "searched_empty", "failed_arrests")
