@@ -30,7 +30,8 @@ class Server:
 
     def start(self) -> Server:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.server", str(self.port), str(self.db), *self.boards],
+            [sys.executable, "-m", "tests.support.server", str(self.port), str(self.db),
+             *self.boards],
             cwd=ROOT,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20

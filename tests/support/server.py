@@ -1,5 +1,6 @@
 """`companion serve` as the browser and crash tests run it: the same app factory and
-the same waitress server, plus the test game. Usage: python -m tests.support.server PORT DB [BOARD ...]
+the same waitress server, plus the test game.
+Usage: python -m tests.support.server PORT DB [BOARD ...]
 (board files to load, as with --board; the developer's instance/boards is never read)"""
 
 from __future__ import annotations
