@@ -146,6 +146,24 @@ def require(condition: bool, message: str) -> None:
         raise RuleError(message)
 
 
+def is_seat(actor: Any, count: int) -> bool:
+    """A seat position of a table of ``count`` seats: an ``int`` proper, so neither
+    ``True`` (a bool is an int to Python) nor ``1.0`` passes for seat 1."""
+    return type(actor) is int and 0 <= actor < count
+
+
+def check_call(actor: Any, action: Any, count: int) -> None:
+    """What every game's ``apply`` checks first, so that every game refuses the same
+    malformed calls in the same words: the action must be a mapping (a form's fields) and
+    the actor the table screen or one of the ``count`` seats."""
+    if not isinstance(action, Mapping):
+        raise RuleError("An action is a form's fields (a type and its values); this is not "
+                        "one.")
+    if actor != TABLE and not is_seat(actor, count):
+        raise RuleError(f"Only the table screen or one of this table's {count} seats can "
+                        "act here.")
+
+
 def require_type(action: Mapping[str, str], allowed: Sequence[str]) -> str:
     """The action's type, refused unless it is one of ``allowed`` now."""
     kind = str(action.get("type", ""))

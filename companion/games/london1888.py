@@ -13,6 +13,13 @@ hidden or error-prone on paper:
 - the outcome and the tournament points ("Reveals and End of Game", "Note: Scoring for
   Tournaments"; RULINGS "Outcome of a game" and "Tournament points").
 
+The ending is a step the table confirms (RULINGS: "The outcome is proposed, shown to the
+table, and only then confirmed"): ``record_outcome`` enters a proposed outcome, which every
+screen shows with nothing secret in it (no role, no points), and play pauses; the host then
+confirms it (the game ends and every card is revealed) or withdraws it (play goes on). A
+mis-ticked box is put right before anything is revealed: once confirmed, the game is over and
+the platform refuses to undo it, since the reveal cannot be taken back.
+
 Seats are in clockwise order (to the left); seats 1-4 play Abberline, Lusk, Gull and Warren,
 seats 5-8 Godley, Netley, Mansfield and Prince Albert Victor, chosen in the options or drawn.
 
@@ -21,14 +28,15 @@ Who may submit what (``actor``):
 - a seat's own phone, during its own turn: ``question`` and ``black_market`` (together at
   most one per turn: they are the turn's single decision, rulebook phase 4) and ``end_turn``;
 - ``TABLE`` (the host at the laptop): ``end_turn`` for whoever is playing (a phone that is
-  away), ``next_round``, ``arrest``, ``release``, ``mark_dead`` and ``record_outcome``: these
-  happen on the real board, where the whole table sees them.
+  away), ``next_round``, ``arrest``, ``release``, ``mark_dead``, ``record_outcome`` and then
+  ``confirm_outcome`` or ``withdraw_outcome``: these happen on the real board, where the
+  whole table sees them.
 
 Form fields (all strings): ``question``: ``target`` (seat number, 0-based) and checkboxes
 ``position_1`` .. ``position_5``; ``black_market``: the same with one position; ``arrest``:
 ``target`` and ``by`` (a key of ``ARRESTS``); ``release``: ``target``; ``mark_dead``:
 ``target`` and optional ``killer``; ``record_outcome``: ``result`` (a key of ``RESULTS``) and
-checkboxes ``accomplice_<seat>``.
+checkboxes ``accomplice_<seat>``; ``confirm_outcome`` and ``withdraw_outcome``: none.
 
 ``outcome_summary`` and ``tournament_points`` are the stable interface for tournaments.
 """
@@ -44,14 +52,15 @@ from companion.games.base import (
     RuleError,
     State,
     Viewer,
+    check_call,
     draw,
     evolve,
+    is_seat,
     next_seat,
     parse_bool,
     parse_choice,
     parse_names,
     require,
-    require_type,
     seat_order,
     shuffled,
 )
@@ -135,6 +144,13 @@ ARRESTS = {
     "card": "ARREST card",
     "black_market": "ARREST card at the Black Market",
 }
+# Only these catch a discovered Jack ("He may lose by being arrested or killed by ABBERLINE or
+# GODLEY, or killed by the other players"); sent to prison any other way he may pay or be
+# saved like any prisoner (RULINGS "A discovered Jack is caught only by ...").
+POLICE_ARRESTS = ("abberline", "godley")
+# Why a player is in prison: an arrest, or a kill without knowing the victim's identity.
+KILLING = "killing"
+PRISON_REASONS = {**ARRESTS, KILLING: "killed without knowing the victim's identity"}
 # Warren (until Resignation) and the Prince cannot be arrested, except by an ARREST card
 # played on them at the Black Market ("including SIR WARREN or PRINCE ALBERT VICTOR").
 PRIVILEGED = ("Warren", "Prince Albert Victor")
@@ -313,8 +329,10 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "decided": False,
         "alive": [True] * count,
         "prison": [None] * count,
+        "arrested_by": [None] * count,
         "reveals": [],
         "log": [],
+        "proposal": None,
         "outcome": None,
     }
     _log(state, "Round 1: no event card is turned. "
@@ -363,6 +381,26 @@ def _in_prison(state: State, seat: int) -> bool:
     return state["prison"][seat] is not None
 
 
+def _arrested_by(state: State, seat: int) -> str | None:
+    """Why ``seat`` is in prison (a key of ``PRISON_REASONS``), or None. States saved before
+    the reason was kept have no ``arrested_by``: their prisoners count as held by an ARREST
+    card, which catches nobody."""
+    if not _in_prison(state, seat):
+        return None
+    return (state.get("arrested_by") or [None] * _count(state))[seat] or "card"
+
+
+def _arrester(state: State, seat: int) -> str:
+    """Who holds a prisoner arrested by the police: "Abberline" or "Godley"."""
+    return CORE_CHARACTERS[0] if _arrested_by(state, seat) == "abberline" else EXTRA_CHARACTERS[0]
+
+
+def _set_prison(state: State, seat: int, reason: str | None) -> None:
+    """Set (``reason``) or clear (None) a prison flag and why it was set."""
+    state["prison"][seat] = None if reason is None else ARRESTED
+    state.setdefault("arrested_by", [None] * _count(state))[seat] = reason
+
+
 def _role_revealed(state: State, seat: int) -> str | None:
     for card, shown in zip(state["lines"][seat], state["revealed"][seat], strict=True):
         if shown and card in ROLE_CARDS:
@@ -379,6 +417,20 @@ def _jack_known(state: State) -> int | None:
         if _role_revealed(state, seat) == JACK:
             return seat
     return uncleared[0] if len(uncleared) == 1 else None
+
+
+def _caught(state: State) -> bool:
+    """Jack is caught: discovered, and dead or held by an arrest of Abberline or Godley
+    (rulebook "Discovery of Jack": "He may lose by being arrested or killed by ABBERLINE or
+    GODLEY, or killed by the other players"). Public facts only."""
+    known = _jack_known(state)
+    return known is not None and (not state["alive"][known]
+                                  or _arrested_by(state, known) in POLICE_ARRESTS)
+
+
+def _proposal(state: State) -> dict[str, Any] | None:
+    """The outcome the table has entered and not yet confirmed (older states have none)."""
+    return state.get("proposal")
 
 
 def _jack_seat(state: State) -> int:
@@ -428,7 +480,7 @@ def _begin_turn(state: State) -> None:
 def _end_turn(state: State) -> None:
     seat = _current(state)
     if seat is not None and state["prison"][seat] == SERVING:
-        state["prison"][seat] = None
+        _set_prison(state, seat, None)
         _log(state, f"{_who(state, seat)} has spent the turn in PRISON and is free again.")
     state["turn"] += 1
     _begin_turn(state)
@@ -580,19 +632,30 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
     if by in ("card", "black_market"):
         require(not (state["absinthe"] and target == state["holder"]),
                 f"{name} holds the ABSINTHE card: the ARREST card does not work on them.")
-    state["prison"][target] = ARRESTED
+    _set_prison(state, target, by)
+    if by in POLICE_ARRESTS and _jack_known(state) == target:
+        _log(state, f"Jack the Ripper, {name}, discovered and arrested by "
+                    f"{_arrester(state, target)}, goes to PRISON and may not play a CORRUPTION "
+                    "card nor pay for his release: the Innocents win.")
+        return
     _log(state, f"{name} is arrested ({ARRESTS[by]}) and goes to PRISON for their next turn, "
                 "losing their WEAPON and ACTION cards unless Warren plays a CORRUPTION card "
                 "or they discard £10 (then release them: they are a simple visitor).")
-    if by in ("abberline", "godley") and _jack_known(state) == target:
-        _log(state, "Jack the Ripper, discovered and arrested by the police, may not play a "
-                    "CORRUPTION card.")
+    if _jack_known(state) == target:
+        _log(state, f"Only an arrest by Abberline or Godley catches Jack the Ripper: {name} "
+                    "may pay or be saved like any prisoner, and the game goes on.")
 
 
 def _apply_release(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     target = _parse_seat(state, action.get("target"), "player to release")
     require(_in_prison(state, target), f"{_who(state, target)} is not in prison.")
-    state["prison"][target] = None
+    if _jack_known(state) == target and _caught(state):
+        raise RuleError(
+            f"{_who(state, target)} is Jack the Ripper, discovered and arrested by "
+            f"{_arrester(state, target)}: the rulebook says he “may not play a CORRUPTION "
+            "card”, and he cannot pay his way out either. If the arrest was entered by "
+            "mistake, undo it.")
+    _set_prison(state, target, None)
     _log(state, f"{_who(state, target)} is released from PRISON.")
 
 
@@ -611,12 +674,12 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
     identity_known = _jack_known(state) is not None or _role_revealed(state, target) is not None
     was_playing = _current(state) == target
     state["alive"][target] = False
-    state["prison"][target] = None
+    _set_prison(state, target, None)
     _log(state, f"{name} is dead" + (f", killed by {_who(state, killer)}"
                                      if killer is not None else "")
          + ". Their cards will never be revealed.")
     if killer is not None and not identity_known and not _in_prison(state, killer):
-        state["prison"][killer] = ARRESTED
+        _set_prison(state, killer, KILLING)
         _log(state, f"{_who(state, killer)} killed without knowing the victim's identity and "
                     "goes to PRISON for their next turn.")
     if was_playing:
@@ -625,34 +688,49 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
 
 # --- the outcome ("Reveals and End of Game") ---------------------------------------------
 
-def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """Refuses an ending the rules do not allow, from public facts only: a refusal that
-    depended on Jack's hidden seat would let the host find him by trying outcomes. So "Jack
-    killed everyone" with Jack undiscovered takes the one living player left unticked as
-    Jack; the reveal that follows shows the truth (and the host can undo)."""
+def _parse_outcome(state: State, action: Mapping[str, str]) -> tuple[str, list[int]]:
+    """The result's key and the ticked accomplices' seats, sorted."""
     result = parse_choice(action.get("result"), list(RESULTS), "result")
-    winner, how, _label = RESULTS[result]
-    accomplices = []
+    accomplices = set()
     for key, value in action.items():
         if str(key).startswith("accomplice_"):
             seat = _parse_seat(state, str(key)[len("accomplice_"):], "player")
             if parse_bool(value):
-                accomplices.append(seat)
+                accomplices.add(seat)
+    return result, sorted(accomplices)
+
+
+def _check_outcome(state: State, result: str, accomplices: list[int]) -> None:
+    """Refuses an ending the rules do not allow, from public facts only: a refusal that
+    depended on Jack's hidden seat would let the host find him by trying outcomes. So "Jack
+    killed everyone" with Jack undiscovered names the one living player left unticked as
+    Jack: the proposal says so to the whole table before anything is revealed."""
+    winner, how, _label = RESULTS[result]
     known = _jack_known(state)
-    caught = known is not None and (not state["alive"][known] or _in_prison(state, known))
+    caught = _caught(state)
     if winner == INNOCENTS:
         require(known is not None,
                 "Jack the Ripper's identity has not been discovered: while he is at large and "
                 "undiscovered the game goes on (even a dead Jack wins at the 5th murder unless "
                 "every identity is discovered).")
+        if not caught and _in_prison(state, known):
+            raise RuleError(
+                f"{_who(state, known)} (Jack the Ripper) is in prison by "
+                f"{PRISON_REASONS[str(_arrested_by(state, known))]}: only an arrest by "
+                "Abberline or Godley, or a kill, catches him (“He may lose by being arrested "
+                "or killed by ABBERLINE or GODLEY, or killed by the other players”).")
         require(caught, f"{_who(state, known)} (Jack the Ripper) is still at large: mark his "
-                        "arrest or his death first.")
+                        "arrest by Abberline or Godley, or his death, first.")
     elif how == SUICIDE:
         require(known is not None, "Jack can take his own life and win only once his identity "
                                    "is discovered.")
         require(state["alive"][known], f"{_who(state, known)} (Jack the Ripper) is dead.")
-        require(not caught, f"{_who(state, known)} (Jack the Ripper) is in prison: the "
-                            "Innocents win.")
+        require(not caught, f"{_who(state, known)} (Jack the Ripper) is held by the police: "
+                            "the Innocents win.")
+        require(not _in_prison(state, known),
+                f"{_who(state, known)} (Jack the Ripper) is in prison: he takes his own life "
+                "“at home, in his starting residence” (release him first if he paid or was "
+                "saved).")
     elif how == FIFTH_MURDER:
         require(_murders(state) >= MURDERS_TO_END,
                 f"Only {_murders(state)} of {MURDERS_TO_END} murders have been discovered.")
@@ -672,14 +750,41 @@ def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]
         require(known is None or survivors == [known],
                 f"{_who(state, survivors[0])} is alive and not Jack the Ripper: mark the deaths "
                 "first." if known is not None and survivors else "")
-        require(not caught, "Jack the Ripper is in prison: the Innocents win.")
+        require(not caught, "Jack the Ripper is held by the police: the Innocents win.")
+
+
+def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Rulebook "Reveals and End of Game"; RULINGS "The outcome is proposed, shown to the
+    table, and only then confirmed": the proposal is public, reveals nothing and pauses play.
+    The ticked boxes are kept as entered (dropping Jack's own seat now would show where he
+    sits); confirming drops it."""
+    result, accomplices = _parse_outcome(state, action)
+    _check_outcome(state, result, accomplices)
+    state["proposal"] = {"result": result, "accomplices": accomplices,
+                         "round": state["round"]}
+    _log(state, f"The table proposes the outcome: {RESULTS[result][2]}. Nothing is revealed "
+                "until the host confirms it.")
+
+
+def _apply_confirm_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """The proposal becomes the outcome: the game ends and every card is revealed. Play
+    paused while it stood, so the facts it was checked against have not changed."""
+    proposal = _proposal(state)
+    winner, how, label = RESULTS[proposal["result"]]
     jack = _jack_seat(state)
-    # The host may tick Jack's own seat by mistake: dropping it quietly keeps Jack secret.
     state["outcome"] = {"winner": winner, "how": how,
-                        "accomplices": sorted(seat for seat in set(accomplices)
-                                              if seat != jack),
-                        "round": state["round"]}
-    _log(state, f"{RESULTS[result][2]}. Jack the Ripper was {_who(state, jack)}.")
+                        "accomplices": [seat for seat in proposal["accomplices"]
+                                        if seat != jack],
+                        "round": proposal["round"]}
+    state["proposal"] = None
+    _log(state, f"{label}. Jack the Ripper was {_who(state, jack)}.")
+
+
+def _apply_withdraw_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """A wrong proposal is taken back before anything was revealed; play goes on."""
+    label = RESULTS[_proposal(state)["result"]][2]
+    state["proposal"] = None
+    _log(state, f"The proposed outcome ({label}) is withdrawn: the game goes on.")
 
 
 ACTIONS = {
@@ -691,7 +796,12 @@ ACTIONS = {
     "release": _apply_release,
     "mark_dead": _apply_mark_dead,
     "record_outcome": _apply_record_outcome,
+    "confirm_outcome": _apply_confirm_outcome,
+    "withdraw_outcome": _apply_withdraw_outcome,
 }
+TURN_ACTIONS = ("question", "black_market", "end_turn")
+DECISIONS = ("question", "black_market")
+CONFIRM_STEP = ("confirm_outcome", "withdraw_outcome")
 
 
 def actions(state: State, viewer: Viewer) -> list[str]:
@@ -699,6 +809,8 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     phone its owner's turn. Depends on public facts only."""
     if is_over(state):
         return []
+    if _proposal(state) is not None:
+        return list(CONFIRM_STEP) if viewer == TABLE else []
     current = _current(state)
     ended = _game_over_after_round(state)
     if viewer == TABLE:
@@ -719,25 +831,47 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     return listed + ["end_turn"]
 
 
-def _is_viewer(state: State, viewer: Any) -> bool:
-    """The table screen, or a seat position of this game."""
-    return viewer == TABLE or (isinstance(viewer, int) and not isinstance(viewer, bool)
-                               and 0 <= viewer < _count(state))
+def _refusal(state: State, actor: Viewer, kind: str) -> str:
+    """Why ``kind`` is not open to ``actor`` now, saying the rule (public facts only)."""
+    current = _current(state)
+    if kind not in ACTIONS:
+        return "That is not something you can do in London 1888."
+    if _proposal(state) is not None:
+        return ("The table has proposed the outcome: play waits until the host confirms it "
+                "(the game ends) or withdraws it.")
+    if kind in CONFIRM_STEP:
+        return "No outcome has been proposed: record the outcome first."
+    if actor == TABLE and kind in DECISIONS:
+        return "Each player takes their turn's decision on their own phone."
+    if actor != TABLE and kind not in TURN_ACTIONS:
+        return ("Arrests, releases, deaths, new rounds and the outcome happen on the board: "
+                "the host enters them at the table screen.")
+    if _game_over_after_round(state):
+        return ("The round of the 5th murder is over, so the game is over (“If the 5th murder "
+                "is discovered, the round must be ended”): record the outcome.")
+    if kind == "next_round":
+        return ("The 5th murder has been discovered: this is the last round (“If the 5th "
+                "murder is discovered, the round must be ended”).")
+    if kind == "end_turn" and current is None:
+        return "Everyone has played this round: turn the next event card."
+    if actor != current:
+        return (f"It is not your turn: {_who(state, current)} is playing." if current is not None
+                else "It is not your turn: the round is over.")
+    if kind in DECISIONS and state["decided"]:
+        return ("You have already taken this turn's decision: each turn allows “one, and only "
+                "one, decision”.")
+    # Only the Black Market is left: a prisoner spends the turn in prison.
+    return ("You are spending this turn in PRISON: you cannot go to the Black Market (a "
+            "visitor may still be questioned).")
 
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
     """One action (see the module docstring for who may do what); a RuleError otherwise."""
-    if not isinstance(action, Mapping):
-        raise RuleError("That is not something you can do right now.")
-    require(_is_viewer(state, actor), "Unknown player.")
+    check_call(actor, action, _count(state))
     require(not is_over(state), "The game is over.")
-    current = _current(state)
-    require(actor in (TABLE, current)
-            or action.get("type") not in ("question", "black_market", "end_turn"),
-            f"It is not your turn: {_who(state, current)} is playing." if current is not None
-            else "It is not your turn: the round is over.")
-    kind = require_type(action, actions(state, actor))
+    kind = str(action.get("type", ""))
+    require(kind in actions(state, actor), _refusal(state, actor, kind))
     state = evolve(state)
     ACTIONS[kind](state, actor, action)
     return state
@@ -761,6 +895,8 @@ def _public_seat(state: State, seat: int, reveal_all: bool) -> dict[str, Any]:
         "alive": state["alive"][seat],
         "prison": state["prison"][seat],
         "in_prison": _in_prison(state, seat),
+        "prison_reason": (PRISON_REASONS[str(_arrested_by(state, seat))]
+                          if _in_prison(state, seat) else None),
         "cleared": role == INNOCENT,
         "revealed_jack": role == JACK,
         "face_down": [entry["position"] for entry in line if not entry["revealed"]],
@@ -781,6 +917,8 @@ def _event(card: Mapping[str, Any], round_number: int, state: State) -> dict[str
 def _phase(state: State) -> str:
     if is_over(state):
         return "over"
+    if _proposal(state) is not None:
+        return "proposed"
     if _game_over_after_round(state):
         return "awaiting_outcome"
     if _murders(state) >= MURDERS_TO_END:
@@ -795,8 +933,16 @@ def _prompt(state: State, phase: str, viewer: Viewer) -> str:
     record = "Record the outcome." if viewer == TABLE else "The table records the outcome."
     if phase == "over":
         return "The game is over: every line of suspicion and the whole event deck are shown."
-    if known is not None and (not state["alive"][known] or _in_prison(state, known)):
-        caught = "dead" if not state["alive"][known] else "in prison"
+    if phase == "proposed":
+        label = RESULTS[_proposal(state)["result"]][2]
+        if viewer == TABLE:
+            return (f"Proposed outcome: {label}. Check it with everyone, then Confirm (the game "
+                    "ends and every card is revealed) or Withdraw (play goes on).")
+        return (f"The table proposes the outcome: {label}. Nothing is revealed until the host "
+                "confirms it: speak up now if it is wrong.")
+    if _caught(state):
+        caught = ("dead" if not state["alive"][known] else
+                  f"arrested by {_arrester(state, known)}")
         return f"Jack the Ripper, {_who(state, known)}, is {caught}: the Innocents win. {record}"
     if phase == "awaiting_outcome":
         return (f"The 5th murder was discovered in round {state['round']} and the round is "
@@ -823,7 +969,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The table screen shows public facts only; a phone adds its owner's role (never its
     position). After the outcome, every line and the whole event deck are revealed."""
     count = _count(state)
-    require(_is_viewer(state, viewer), "Unknown player.")
+    require(viewer == TABLE or is_seat(viewer, count), "Unknown player.")
     over = is_over(state)
     phase = _phase(state)
     current = _current(state)
@@ -854,6 +1000,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "seat": known, "label": _who(state, known),
             "how": "revealed" if _role_revealed(state, known) == JACK else "deduced",
             "alive": state["alive"][known], "in_prison": _in_prison(state, known),
+            "caught": _caught(state),
             # Suicide is at home, in his starting residence (rulebook "Discovery of Jack").
             "home": CHARACTERS[state["characters"][known]]["residence"]},
         "reveals": [{**reveal, "by_label": _who(state, reveal["by"]),
@@ -872,6 +1019,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         },
         "results": {key: label for key, (_w, _h, label) in RESULTS.items()},
         "arrest_ways": dict(ARRESTS),
+        "proposal": _proposal_view(state),
         "outcome": outcome_summary(state),
         "deck": ([{**_event(card, index + 2, state), "turned": index < len(turned)}
                   for index, card in enumerate(state["deck"])] if over else None),
@@ -880,6 +1028,23 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     if viewer != TABLE:
         result["me"] = _my_view(state, int(viewer))
     return result
+
+
+def _proposal_view(state: State) -> dict[str, Any] | None:
+    """The proposed outcome as the whole table sees it: what was entered, and who it would
+    make Jack where the entry itself says so; never a hidden role nor the points."""
+    proposal = _proposal(state)
+    if proposal is None:
+        return None
+    _winner, how, label = RESULTS[proposal["result"]]
+    named = None
+    if how == KILLED_EVERYONE:
+        # The one living player left unticked: the entry's own claim, checked by everyone.
+        named = next(seat for seat in range(_count(state))
+                     if state["alive"][seat] and seat not in proposal["accomplices"])
+    return {"result": proposal["result"], "label": label, "round": proposal["round"],
+            "accomplices": [_who(state, seat) for seat in proposal["accomplices"]],
+            "names_jack": None if named is None else _who(state, named)}
 
 
 def _my_view(state: State, seat: int) -> dict[str, Any]:

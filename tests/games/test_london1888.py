@@ -116,9 +116,14 @@ def play_to_fifth_murder(state: dict) -> dict:
     return state
 
 
-def record(state: dict, result: str, *accomplices: int) -> dict:
+def propose(state: dict, result: str, *accomplices: int) -> dict:
     fields = {f"accomplice_{seat}": "on" for seat in accomplices}
     return act(state, TABLE, type="record_outcome", result=result, **fields)
+
+
+def record(state: dict, result: str, *accomplices: int) -> dict:
+    """The table proposes the outcome and the host confirms it."""
+    return act(propose(state, result, *accomplices), TABLE, type="confirm_outcome")
 
 
 def seed_where(predicate, count: int = 5) -> dict:
@@ -386,7 +391,7 @@ def test_turns_follow_the_order_and_only_the_player_or_table_ends_one():
     assert game.view(state, TABLE)["phase"] == "round_over"
     assert "press Next round" in game.view(state, TABLE)["prompt"]
     assert "the table turns the next event card" in game.view(state, 2)["prompt"]
-    refused(state, TABLE, "not something you can do", type="end_turn")
+    refused(state, TABLE, "Everyone has played this round", type="end_turn")
     assert game.actions(state, TABLE)[0] == "next_round"
     assert game.actions(state, 0) == []
 
@@ -403,8 +408,9 @@ def test_the_fifth_murder_finishes_its_round_then_the_game_ends():
     assert table["phase"] == "awaiting_outcome"
     assert "Record the outcome" in table["prompt"]
     assert game.actions(state, TABLE) == ["record_outcome"]
-    refused(state, TABLE, "not something you can do", type="next_round")
-    refused(state, TABLE, "not something you can do", type="arrest", target="1", by="card")
+    refused(state, TABLE, "round of the 5th murder is over, so the game is over",
+            type="next_round")
+    refused(state, TABLE, "record the outcome", type="arrest", target="1", by="card")
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -457,7 +463,7 @@ def test_questioning_reveals_one_card_to_everyone():
     assert game.view(state, TABLE)["seats"][1]["face_down"] == [
         pos for pos in range(1, 6) if pos != position]
     assert game.actions(state, 0) == ["end_turn"], "one decision per turn"
-    refused(state, 0, "not something you can do", type="question", target="2",
+    refused(state, 0, "“one, and only one, decision”", type="question", target="2",
             position_1="on")
 
 
@@ -554,7 +560,7 @@ def test_questioning_out_of_turn_or_from_the_table_is_refused():
     state = new_game(5)
     refused(state, 2, "not your turn: Abberline \\(Ada\\) is playing", type="question", target="1",
             position_1="on")
-    refused(state, TABLE, "not something you can do", type="question", target="1",
+    refused(state, TABLE, "on their own phone", type="question", target="1",
             position_1="on")
 
 
@@ -636,7 +642,7 @@ def test_two_prisoners_cannot_question_each_other():
 def test_a_prisoner_cannot_reach_the_black_market():
     state = act(new_game(5), TABLE, type="arrest", target="0", by="godley")
     assert "black_market" not in game.actions(state, 0)
-    refused(state, 0, "not something you can do", type="black_market", target="1",
+    refused(state, 0, "spending this turn in PRISON", type="black_market", target="1",
             position_1="on")
     # Seat 0 is arrested during its own turn: that turn is not the one spent in prison.
     state = act(state, 0, type="end_turn")
@@ -765,13 +771,15 @@ def test_death_of_the_player_whose_turn_it_is_passes_the_turn():
 def test_phone_only_for_seats_and_table_actions_only_for_the_table():
     state = new_game(5)
     for kind in ("next_round", "arrest", "release", "mark_dead", "record_outcome"):
-        refused(state, 0, "not something you can do", type=kind, target="1")
-    refused(state, 7, "Unknown player", type="end_turn")
-    refused(state, "host", "Unknown player", type="end_turn")
-    refused(state, TABLE, "not something you can do", type="teleport")
-    refused(state, TABLE, "not something you can do")
+        refused(state, 0, "the host enters them at the table screen", type=kind, target="1")
+    for kind in ("confirm_outcome", "withdraw_outcome"):
+        refused(state, TABLE, "No outcome has been proposed", type=kind)
+    refused(state, 7, "one of this table's 5 seats", type="end_turn")
+    refused(state, "host", "one of this table's 5 seats", type="end_turn")
+    refused(state, TABLE, "not something you can do in London 1888", type="teleport")
+    refused(state, TABLE, "not something you can do in London 1888")
     for garbage in ("end_turn", None, ["type", "end_turn"]):
-        with pytest.raises(RuleError, match="not something you can do"):
+        with pytest.raises(RuleError, match="a form's fields"):
             game.apply(state, TABLE, garbage, random.Random(0))
 
 
@@ -803,6 +811,159 @@ def test_innocents_win_when_discovered_jack_is_arrested():
     assert summary["winner"] == "innocents" and summary["discovered"] is True
     assert summary["points"] == [1, 1, 0, 0, 1]
     assert game.is_over(state)
+
+
+# Rulebook "Discovery of Jack the Ripper": "He may lose by being arrested or killed by
+# ABBERLINE or GODLEY, or killed by the other players."; "Reveals and End of Game": "if Jack
+# the Ripper is discovered and arrested by ABBERLINE or GODLEY, he may not play a CORRUPTION
+# card."; "Prison and Arrests": "unless WARREN saves them by playing a CORRUPTION card, or
+# they discard 10£ to pay for their release".
+
+def test_an_arrest_card_on_a_discovered_jack_does_not_end_the_game():
+    state = seed_where(lambda s: jack_of(s) == 2 and s["holder"] != 2)
+    state = reveal_role(state, 2, by=0)
+    state = act(state, TABLE, type="arrest", target="2", by="card")
+    table = game.view(state, TABLE)
+    assert "Innocents win" not in table["prompt"]
+    assert table["jack"]["in_prison"] and table["jack"]["caught"] is False
+    assert table["seats"][2]["prison_reason"] == "ARREST card"
+    assert "may pay or be saved like any prisoner" in table["log"][-1]["text"]
+    refused(state, TABLE, "only an arrest by Abberline or Godley, or a kill, catches him",
+            type="record_outcome", result="innocents")
+    # Like any prisoner, he may pay £10 or be saved by Warren's CORRUPTION card.
+    released = act(state, TABLE, type="release", target="2")
+    assert released["prison"][2] is None
+    # Still in prison when the 5th murder's round ends, he wins.
+    state = finish_round(play_to_fifth_murder(state))
+    summary = game.outcome_summary(record(state, "jack_fifth_murder"))
+    assert (summary["winner"], summary["jack"], summary["discovered"]) == ("jack", 2, True)
+
+
+@pytest.mark.parametrize("by", ["card", "black_market"])
+def test_a_jack_in_prison_by_an_arrest_card_cannot_take_his_life_there(by):
+    state = seed_where(lambda s: jack_of(s) == 2 and s["holder"] != 2)
+    state = reveal_role(state, 2, by=0)
+    state = act(state, TABLE, type="arrest", target="2", by=by)
+    refused(state, TABLE, "“at home, in his starting residence”", type="record_outcome",
+            result="jack_suicide")
+    state = act(state, TABLE, type="release", target="2")
+    assert game.outcome_summary(record(state, "jack_suicide"))["points"][2] == 2
+
+
+@pytest.mark.parametrize(("by", "police"), [("abberline", "Abberline"), ("godley", "Godley")])
+def test_an_arrest_by_abberline_or_godley_catches_a_discovered_jack(by, police):
+    state = seed_where(lambda s: jack_of(s) == 2)
+    state = reveal_role(state, 2, by=0)
+    state = act(state, TABLE, type="arrest", target="2", by=by)
+    table = game.view(state, TABLE)
+    assert table["jack"]["caught"] is True
+    assert f"arrested by {police}: the Innocents win" in table["prompt"]
+    assert "may not play a CORRUPTION card nor pay" in table["log"][-1]["text"]
+    refused(state, TABLE, "“may not play a CORRUPTION card”", type="release", target="2")
+    refused(state, TABLE, "held by the police", type="record_outcome", result="jack_suicide")
+    assert game.outcome_summary(record(state, "innocents"))["winner"] == "innocents"
+
+
+def test_an_undiscovered_jack_arrested_by_the_police_is_caught_once_discovered():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    state = act(state, TABLE, type="arrest", target="2", by="godley")
+    assert game.view(state, TABLE)["jack"] is None
+    state = reveal_role(state, 2, by=0)
+    assert game.view(state, TABLE)["jack"]["caught"] is True
+    refused(state, TABLE, "“may not play a CORRUPTION card”", type="release", target="2")
+
+
+def test_a_killer_in_prison_is_not_held_by_the_police():
+    state = seed_where(lambda s: jack_of(s) == 1)
+    state = act(state, TABLE, type="mark_dead", target="3", killer="1")
+    assert game.view(state, TABLE)["seats"][1]["prison_reason"] == (
+        "killed without knowing the victim's identity")
+    state = reveal_role(state, 1, by=0)
+    assert game.view(state, TABLE)["jack"]["caught"] is False
+    assert act(state, TABLE, type="release", target="1")["prison"][1] is None
+
+
+def test_states_saved_before_the_arrest_was_kept_read_as_an_arrest_card():
+    state = seed_where(lambda s: jack_of(s) == 2 and s["holder"] != 2)
+    state = reveal_role(state, 2, by=0)
+    state = act(state, TABLE, type="arrest", target="2", by="abberline")
+    old = {key: value for key, value in state.items() if key not in ("arrested_by", "proposal")}
+    assert game.view(old, TABLE)["jack"]["caught"] is False
+    assert act(old, TABLE, type="release", target="2")["prison"][2] is None
+
+
+# Rulebook "Reveals and End of Game" and RULINGS: "The outcome is proposed, shown to the
+# table, and only then confirmed; until confirmed it can be changed, and nothing secret is
+# revealed."
+
+def test_the_outcome_is_proposed_then_confirmed():
+    state = seed_where(lambda s: jack_of(s) == 4)
+    state = reveal_role(state, 4, by=0)
+    proposed = propose(state, "jack_suicide", 2, 4)
+    assert not game.is_over(proposed) and game.outcome_summary(proposed) is None
+    for viewer in (TABLE, 0, 4):
+        seen = game.view(proposed, viewer)
+        assert seen["phase"] == "proposed" and seen["outcome"] is None
+        assert seen["proposal"]["label"] == "Jack wins: he took his own life at home"
+        assert seen["proposal"]["accomplices"] == ["Gull (Cleo)", "Godley (Eve)"]
+        assert seen["deck"] is None
+        assert all(entry["card"] is None for entry in seen["seats"][1]["line"])
+    assert "Confirm" in game.view(proposed, TABLE)["prompt"]
+    assert "speak up now" in game.view(proposed, 1)["prompt"]
+    assert game.actions(proposed, TABLE) == ["confirm_outcome", "withdraw_outcome"]
+    assert all(game.actions(proposed, seat) == [] for seat in range(5))
+    confirmed = act(proposed, TABLE, type="confirm_outcome")
+    assert game.is_over(confirmed)
+    assert game.outcome_summary(confirmed)["accomplices"] == [2]
+    assert game.view(confirmed, TABLE)["proposal"] is None
+
+
+def test_a_proposed_outcome_pauses_play_until_withdrawn():
+    state = seed_where(lambda s: jack_of(s) == 4)
+    state = reveal_role(state, 4, by=0)
+    proposed = propose(state, "jack_suicide")
+    seat = current(proposed)
+    refused(proposed, seat, "play waits until the host confirms it", type="end_turn")
+    refused(proposed, TABLE, "play waits until the host confirms it", type="mark_dead",
+            target="1")
+    refused(proposed, TABLE, "play waits", type="record_outcome", result="jack_suicide")
+    withdrawn = act(proposed, TABLE, type="withdraw_outcome")
+    assert withdrawn["proposal"] is None and not game.is_over(withdrawn)
+    assert "withdrawn: the game goes on" in game.view(withdrawn, TABLE)["log"][-1]["text"]
+    assert game.actions(withdrawn, seat) == game.actions(state, seat)
+    assert current(act(withdrawn, TABLE, type="end_turn")) != seat
+
+
+def test_a_wrong_killed_everyone_is_seen_and_withdrawn_before_the_reveal():
+    """The module's promise: a mis-ticked "killed everyone" is fixed before secrets show."""
+    state = seed_where(lambda s: jack_of(s) == 1, count=4)
+    for victim in (2, 3):
+        state = act(state, TABLE, type="mark_dead", target=str(victim))
+    wrong = propose(state, "jack_killed_everyone", 1)  # Jack's own box ticked by mistake
+    assert game.view(wrong, 0)["proposal"]["names_jack"] == "Abberline (Ada)"
+    assert game.outcome_summary(wrong) is None
+    state = record(act(wrong, TABLE, type="withdraw_outcome"), "jack_killed_everyone", 0)
+    summary = game.outcome_summary(state)
+    assert (summary["jack"], summary["accomplices"], summary["points"]) == (1, [0], [7, 7, 0, 0])
+
+
+def test_a_proposal_tells_nobody_who_jack_is():
+    """Two games differing only in which of two living, unrevealed players is Jack: the
+    proposal, its withdrawal and a second proposal look the same to every viewer."""
+    state = seed_where(lambda s: jack_of(s) == 0, count=4)
+    twin = swap_jack(state, 1)
+    for victim in (2, 3):
+        state = act(state, TABLE, type="mark_dead", target=str(victim))
+        twin = act(twin, TABLE, type="mark_dead", target=str(victim))
+    steps = [{"type": "record_outcome", "result": "jack_killed_everyone", "accomplice_1": "on"},
+             {"type": "withdraw_outcome"},
+             {"type": "record_outcome", "result": "jack_killed_everyone", "accomplice_0": "on"}]
+    for step in steps:
+        state = act(state, TABLE, **step)
+        twin = act(twin, TABLE, **step)
+        for viewer in (TABLE, 2, 3):
+            assert game.view(state, viewer) == game.view(twin, viewer)
+            assert game.actions(state, viewer) == game.actions(twin, viewer)
 
 
 def test_innocents_win_when_discovered_jack_is_killed():
@@ -1091,7 +1252,8 @@ def test_unknown_viewer_is_refused():
         game.view(new_game(4), "host")
     with pytest.raises(RuleError):
         game.view(new_game(4), True)
-    refused(new_game(4), True, "Unknown player", type="end_turn")
+    refused(new_game(4), True, "one of this table's 4 seats", type="end_turn")
+    refused(new_game(4), 1.0, "one of this table's 4 seats", type="end_turn")
 
 
 def swap_jack(state: dict, other: int) -> dict:

@@ -60,7 +60,8 @@ def random_fields(state: dict, kind: str, rnd: random.Random) -> dict:
 
 # Weights keep random games moving: rounds advance, deaths and outcomes stay rare.
 WEIGHTS = {"end_turn": 6, "next_round": 6, "question": 4, "black_market": 2, "arrest": 1,
-           "release": 1, "mark_dead": 0.4, "record_outcome": 0.3}
+           "release": 1, "mark_dead": 0.4, "record_outcome": 0.3, "confirm_outcome": 1,
+           "withdraw_outcome": 1}
 
 
 def attempt(state: dict, viewer, action: dict, rnd: random.Random) -> dict:
