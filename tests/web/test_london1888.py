@@ -158,7 +158,7 @@ def test_refusals_change_nothing(app):
         (phones[0].act("question", target=1, position_1="on", position_2="on"), 422,
          "only one card"),
         (phones[0].act("question", target=9, position_1="on"), 422, "not a player"),
-        (phones[0].act("next_round"), 422, "not something you can do"),
+        (phones[0].act("next_round"), 422, "the host enters them at the table screen"),
         (laptop.table_act("next_round"), 422, "has not finished their turn"),
         (laptop.table_act("record_outcome", result="innocents"), 422, "not been discovered"),
         (laptop.table_act("record_outcome", result="jack_suicide"), 422, "only once"),
@@ -217,10 +217,25 @@ def test_a_full_game_to_the_fifth_murder_with_points_and_the_reveal(app):
     assert "5 of 5" in screen and "Record the outcome" in screen
     jack = jack_of(state)
     helper = (jack + 1) % 5
+    # A mis-ticked proposal: seen by everyone with nothing revealed, undone by the host.
+    wrong = laptop.table_act("record_outcome", result="jack_fifth_murder",
+                             **{f"accomplice_{(helper + 1) % 5}": "on"})
+    assert wrong.status_code == 303
+    assert table_of(app, laptop.code)["status"] == "playing"
+    for page in (laptop.screen().text, phones[2].phone().text):
+        assert 'data-proposal="jack_fifth_murder"' in page
+        assert "data-outcome" not in page and "data-points" not in page
+        assert page.count("l88-kind") == 1, "only the one questioned card is shown"
+    assert 'value="confirm_outcome"' in laptop.screen().text
+    assert 'value="confirm_outcome"' not in phones[2].phone().text
+    assert laptop.host("undo").status_code == 303
+    assert state_of(app, laptop.code)["proposal"] is None
     response = laptop.table_act("record_outcome", result="jack_fifth_murder",
                                 **{f"accomplice_{helper}": "on"})
     assert response.status_code == 303
+    assert laptop.table_act("confirm_outcome").status_code == 303
     assert table_of(app, laptop.code)["status"] == "over"
+    assert laptop.host("undo").status_code == 409, "a confirmed ending is never undone"
     summary = game.outcome_summary(state_of(app, laptop.code))
     assert summary["murder_round"] == murder_round and summary["discovered"] is False
     for page in (laptop.screen().text, phones[2].phone().text):
@@ -248,9 +263,37 @@ def test_innocents_win_after_discovering_and_arresting_jack(app):
     assert at_large.status_code == 422 and "still at large" in at_large.text
     laptop.table_act("mark_dead", target=jack, killer=asker)
     assert laptop.table_act("record_outcome", result="innocents").status_code == 303
+    assert "data-points" not in laptop.screen().text
+    assert laptop.table_act("confirm_outcome").status_code == 303
     screen = laptop.screen().text
     points = [int(p) for p in re.findall(r'data-points-seat="\d">(\d)<', screen)]
     assert points == [0 if seat == jack else 1 for seat in range(5)]
+
+
+def test_an_arrest_card_on_discovered_jack_is_shown_and_the_game_goes_on(app):
+    """Rulebook: "He may lose by being arrested or killed by ABBERLINE or GODLEY, or killed
+    by the other players."; any other prisoner may "discard 10£ to pay for their release"."""
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    jack = jack_of(state)
+    asker = 0 if jack != 0 else 1
+    end_turns_until(app, laptop, asker)
+    position = next(i + 1 for i, card in enumerate(state["lines"][jack]) if card == "jack")
+    assert phones[asker].act("question", target=jack,
+                             **{f"position_{position}": "on"}).status_code == 303
+    assert jack not in (0, 4) and game.view(state, TABLE)["holder"] != jack  # the app's deal
+    assert laptop.table_act("arrest", target=jack, by="card").status_code == 303
+    screen = laptop.screen().text
+    assert "In prison (ARREST card)" in screen
+    assert "only an arrest by Abberline or Godley catches him" in screen
+    assert "the Innocents win" not in screen
+    refused = laptop.table_act("record_outcome", result="innocents")
+    assert refused.status_code == 422 and "only an arrest by" in refused.text
+    assert laptop.table_act("release", target=jack).status_code == 303
+    assert laptop.table_act("arrest", target=jack, by="godley").status_code == 303
+    assert "the Innocents win" in laptop.screen().text
+    refused = laptop.table_act("release", target=jack)
+    assert refused.status_code == 422 and "may not play a CORRUPTION card" in refused.text
 
 
 # --- non-interference on the rendered pages ------------------------------------------
@@ -282,6 +325,24 @@ def test_nobody_can_tell_unrevealed_positions_or_unturned_cards(app):
     twin["deck"][10:] = list(reversed(state["deck"][10:]))
     for first, second in play_both(game, state, twin, STEPS):
         assert_indistinguishable(app, game, first, second, all_viewers(5))
+
+
+def test_a_proposed_outcome_shows_nobody_who_jack_is(app):
+    """Jack in seat 0 or 1, both alive and unrevealed: the proposal, its withdrawal and a
+    new proposal render the same for the table and the other players."""
+    state = next(s for s in map(dealt, range(100)) if jack_of(s) == 0)
+    twin = copy.deepcopy(state)
+    role = next(i for i, card in enumerate(state["lines"][1]) if card == "innocent")
+    jack_slot = state["lines"][0].index("jack")
+    twin["lines"][0][jack_slot], twin["lines"][1][role] = "innocent", "jack"
+    steps = [(TABLE, {"type": "mark_dead", "target": str(seat)}) for seat in (2, 3, 4)]
+    steps += [(TABLE, {"type": "record_outcome", "result": "jack_killed_everyone",
+                       "accomplice_1": "on"}),
+              (TABLE, {"type": "withdraw_outcome"}),
+              (TABLE, {"type": "record_outcome", "result": "jack_killed_everyone",
+                       "accomplice_0": "on"})]
+    for first, second in play_both(game, state, twin, steps):
+        assert_indistinguishable(app, game, first, second, [TABLE, 2, 3, 4])
 
 
 def test_drawn_characters_name_the_seats_once_dealt(app):

@@ -138,6 +138,11 @@ def play(app, host: Device, phones: list[Device], scenario: str) -> dict:
     response = host.table_act("record_outcome", result=result,
                               **{f"accomplice_{seat}": "on" for seat in accomplices})
     assert response.status_code == 303, response.text
+    # Proposed, not yet confirmed: no result reaches the tournament.
+    table_id = read(app, tables.get_table, host.code)["id"]
+    assert read(app, store.table_outcome, table_id) is None
+    assert host.table_act("confirm_outcome").status_code == 303
+    assert read(app, store.table_outcome, table_id) is not None
     final = state_of(app, host.code)
     return {"scenario": scenario, "jack": jack, "accomplices": accomplices,
             "murder_round": final["round"] if scenario == "fifth_murder" else None}
