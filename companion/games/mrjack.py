@@ -29,6 +29,7 @@ from companion.games.base import (
     RuleError,
     State,
     Viewer,
+    check_call,
     draw,
     evolve,
     parse_bool,
@@ -226,8 +227,8 @@ def _start_turn(state: State) -> None:
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> State:
     """One action from a phone (seat) or the table screen; see ACTION_TYPES."""
-    _check_viewer(actor)
-    kind = str(action.get("type", "")) if isinstance(action, Mapping) else ""
+    check_call(actor, action, len(ROLES))
+    kind = str(action.get("type", ""))
     if kind not in ACTION_TYPES:
         raise RuleError("That is not something you can do in Mr. Jack.")
     refusal = _refusal(state, actor, kind)
@@ -359,7 +360,22 @@ def _accuse(state: State, actor: Viewer, action: Mapping[str, str], rng: random.
 
 
 def _escape(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
-    """End of the Game 1.: Jack takes his character out through an unblocked exit."""
+    """End of the Game 1.: "Jack succeeds in moving his character out of the district", so
+    only in a turn in which he played that character, or (Extension FAQ) John Pizer, who may
+    "push the Character token representing the disguised Jack off the game board" (as may
+    Professor Moriarty while he impersonates Pizer). The button shows whenever the public
+    conditions hold and this check runs here, so the refusal is seen on Jack's phone only and
+    a glance at it tells nothing."""
+    played = [pick["character"] for pick in state["round"]["picks"] if pick["seat"] == JACK]
+    moriarty = state["moriarty"]
+    pushers = [state["alibi"], "pizer"]
+    if moriarty and moriarty["current"] == "pizer":
+        pushers.append("moriarty")
+    require(any(card in pushers for card in played),
+            "You can leave the district only in a turn in which you play your own character "
+            "(your alibi card) and move it out (“Jack succeeds in moving his character out of "
+            "the district”)" + (", or play John Pizer to push it out." if state["london"]
+                                else "."))
     _finish(state, JACK, f"Jack ({CHARACTERS[state['alibi']]}) leaves the district "
                          f"and wins.")
 

@@ -310,7 +310,8 @@ def test_escape_needs_a_not_seen_call_and_jacks_own_activation():
     state = pick_next(state)            # Jack's first character
     refused(state, JACK, {"type": "escape"}, "the Witness card shows 'Jack seen'")
     state = finish_turn(play_cards(state, 2), answer="not_seen")
-    # Turn 2: Jack plays first.
+    # Turn 2: Jack plays first; his own character is the last of the four.
+    state = with_alibi(state, state["round"]["cards"][3])
     refused(state, JACK, {"type": "escape"}, "Choose the character you play first")
     state = pick_next(state)
     refused(state, DETECTIVE, {"type": "escape"}, "Only Jack can leave")
@@ -324,6 +325,58 @@ def test_escape_needs_a_not_seen_call_and_jacks_own_activation():
     assert view["outcome"]["winner"] == "Jack"
     assert mrjack.CHARACTERS[state["alibi"]] in view["outcome"]["text"]
     assert view["alibi"]["id"] == state["alibi"]
+
+
+def test_escape_only_in_a_turn_in_which_jack_plays_his_own_character():
+    """Rulebook, End of the Game 1.: "Jack succeeds in moving his character out of the
+    district, by taking the token through an exit that is not blocked by the police."""
+    state = finish_turn(new_game(10), answer="not_seen")
+    first, last = state["round"]["cards"][0], state["round"]["cards"][3]
+    state = with_alibi(state, last)
+    state = pick_next(state, first)         # Jack plays someone else's character
+    refused(state, JACK, {"type": "escape"},
+            "only in a turn in which you play your own character")
+    # The button stays: its presence on Jack's phone must not tell a neighbour anything.
+    other = with_alibi(state, first)
+    assert mrjack.actions(state, JACK) == mrjack.actions(other, JACK)
+    for viewer in (TABLE, DETECTIVE):
+        assert mrjack.view(state, viewer) == mrjack.view(
+            with_alibi(state, state["round"]["cards"][1]), viewer)
+    assert act(other, JACK, "escape")["outcome"]["winner"] == JACK
+    state = pick_next(pick_next(state))     # the detective's two characters
+    state = pick_next(state, last)          # now Jack plays his own character
+    assert act(state, JACK, "escape")["outcome"]["winner"] == JACK
+
+
+def test_the_refusal_names_john_pizer_only_with_the_extension():
+    state = finish_turn(new_game(10), answer="not_seen")
+    state = with_alibi(pick_next(state), state["round"]["cards"][3])
+    with pytest.raises(RuleError) as caught:
+        mrjack.apply(state, JACK, {"type": "escape"}, random.Random(0))
+    assert "Pizer" not in caught.value.message
+
+
+def test_moriarty_impersonating_pizer_may_push_jack_out():
+    """Extension, Professor Moriarty: "possesses and uses exactly the same movement capacity
+    and Special Ability as the chosen Character"; FAQ: Jack "can use John Pizer to push the
+    Character token representing the disguised Jack off the game board"."""
+    state = with_alibi(to_play(london_game(keep_jack=("moriarty", "madame"),
+                                           keep_detective=("stealthy", "goodley"))), "madame")
+    assert "pizer" in state["moriarty"]["row"]
+    state = finish_turn(state, answer="not_seen")
+    for _ in range(12):
+        if due_or_none(state) is None:
+            state = act(act(state, JACK, "witness", answer="not_seen"), DETECTIVE, "mark_seen")
+        elif due(state) == JACK and "moriarty" in pending(state):
+            break
+        else:
+            others = [card for card in pending(state) if card not in ("moriarty", "madame")]
+            state = pick_next(state, others[0] if others else None)
+    state = act(state, JACK, "pick", character="moriarty")
+    as_lane = act(state, JACK, "impersonate", character="lane")
+    refused(as_lane, JACK, {"type": "escape"}, "or play John Pizer to push it out")
+    as_pizer = act(state, JACK, "impersonate", character="pizer")
+    assert act(as_pizer, JACK, "escape")["outcome"]["winner"] == JACK
 
 
 def test_no_escape_after_a_seen_call():
@@ -716,9 +769,9 @@ def test_bad_actors_and_non_dict_actions_are_refused():
     state = new_game(31)
     for actor in (2, -1, "host", None, True, 1.0):
         refused(state, actor, {"type": "pick", "character": state["round"]["cards"][0]},
-                "only two seats")
+                "one of this table's 2 seats")
     for action in (None, "pick", 5, ["pick"]):
-        with pytest.raises(RuleError):
+        with pytest.raises(RuleError, match="a form's fields"):
             mrjack.apply(state, DETECTIVE, action, random.Random(0))
     with pytest.raises(RuleError):
         mrjack.view(state, 7)

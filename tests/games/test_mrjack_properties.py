@@ -34,7 +34,7 @@ def plan(state: dict, rng: random.Random, forbid: tuple[str, ...] = ()) -> tuple
     can be replayed in a twin game whose hidden cards differ.
     """
     options = [(actor, kind) for actor in VIEWERS for kind in mrjack.actions(state, actor)
-               if kind not in forbid]
+               if kind not in forbid and (kind != "escape" or may_escape(state))]
     if not options:
         return None
     # Accusations and escapes end the game: keep them rare so that games run long.
@@ -58,6 +58,17 @@ def plan(state: dict, rng: random.Random, forbid: tuple[str, ...] = ()) -> tuple
     if kind == "mark_seen":
         return actor, kind, [rng.random() < 0.5 for _ in view["suspects"]]
     return actor, kind, None
+
+
+def may_escape(state: dict) -> bool:
+    """What Jack's own phone tells him: he played his character this turn, or John Pizer
+    (or Moriarty as Pizer), who may push him out. The button shows either way."""
+    view = mrjack.view(state, JACK)
+    played = {card["id"] for card in view["round"]["cards"] if card["taken_by"] == "Jack"}
+    impersonated = (view["moriarty"] or {}).get("impersonates") or {}
+    pushers = {view["alibi"]["id"], "pizer"} | (
+        {"moriarty"} if impersonated.get("id") == "pizer" else set())
+    return bool(played & pushers)
 
 
 def action_for(state: dict, move: tuple) -> dict:
@@ -294,7 +305,8 @@ def alibi_twins(state: dict, rng: random.Random) -> list[dict]:
 def test_the_alibi_and_the_alibi_deck_are_invisible_to_the_detective_and_table(seed, london):
     rng = random.Random(seed)
     twins = alibi_twins(in_play(seed, london), rng)
-    play_twins(twins, rng, (DETECTIVE, TABLE))
+    # An escape is refused or accepted by the alibi: the twins part there, for Jack alone.
+    play_twins(twins, rng, (DETECTIVE, TABLE), forbid=("escape",))
     # Jack sees his own alibi: the twins do differ for him.
     assert len({json.dumps(mrjack.view(twin, JACK)) for twin in twins}) == 4
 

@@ -176,10 +176,22 @@ def test_escape_after_seen_is_refused_then_allowed_after_not_seen(app):
         phone.act("pick", character=free_cards(state)[0])
     jack.act("witness", answer="not_seen")
     detective.act("mark_seen")
-    for _ in range(2):                       # turn 3: the detective, then Jack
-        phone, state = due_phone(app, laptop, phones)
-        phone.act("pick", character=free_cards(state)[0])
+    phone, state = due_phone(app, laptop, phones)     # turn 3: the detective first
+    alibi = state["alibi"]
+    phone.act("pick", character=next(c for c in free_cards(state) if c != alibi))
+    state = state_of(app, laptop.code)
+    others = [card for card in free_cards(state) if card != alibi]
+    # Jack plays someone else's character first: the button shows, the escape is refused
+    # on his phone alone ("Jack succeeds in moving his character out of the district").
+    assert jack.act("pick", character=others[0]).status_code == 303
     assert "My character leaves the district" in jack.phone().text
+    version = laptop.version()
+    refused(app, laptop, jack.act("escape"), 422, "play your own character")
+    assert laptop.version() == version
+    for page in (detective.phone().text, laptop.screen().text):
+        assert "play your own character" not in page
+    assert alibi in free_cards(state)        # the app's deal puts him among these four
+    assert jack.act("pick", character=alibi).status_code == 303
     assert jack.act("escape").status_code == 303
     assert 'data-outcome="Jack"' in detective.phone().text
 
