@@ -8,7 +8,9 @@ physical (RULINGS, General). The companion keeps what paper does badly:
   the next one lie face up; the order of the rest is known to nobody;
 - whose turn it is ("Course of the Game"), with the two Action cards that stay
   in front of a player until their effect ends ("Action Cards"):
-  Reporter in U-Haft and Reporterteam;
+  Reporter in U-Haft and Reporterteam; and Druckmaschine defekt, played by
+  another reporter on the one about to print, who then cannot print until his
+  next turn (RULINGS);
 - who printed which story for how many points, and the final score
   ("End of the Game").
 
@@ -43,6 +45,7 @@ from companion.games.base import (
     RuleError,
     State,
     Viewer,
+    check_call,
     draw,
     evolve,
     next_seat,
@@ -97,6 +100,9 @@ MAX_STORY_POINTS = 15
 
 REPORTER_IN_U_HAFT = "Reporter in U-Haft"
 REPORTERTEAM = "Reporterteam"
+DRUCKMASCHINE = "Druckmaschine defekt"
+"""Action Cards: "he cannot print his story this round! (This card can be played at any
+time on another player as he is about to print.)"; RULINGS: until his next turn."""
 U_HAFT_COPIES = 2
 """Action Cards: "Reporter in U-Haft [2x]"; each stays in front of its reporter."""
 
@@ -108,7 +114,8 @@ GLOSSES: dict[str, str] = {
 It glosses no Story card, so story names are shown in German only."""
 
 RANDOM_START = "random"
-ACTION_TYPES = ("start_player", "print", "end_turn", "u_haft", "reporterteam", "took_back")
+ACTION_TYPES = ("start_player", "print", "end_turn", "u_haft", "reporterteam", "took_back",
+                "druckmaschine")
 
 
 # --- seats and options -----------------------------------------------------
@@ -205,6 +212,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "prints_this_turn": 0,
         "u_haft": [0] * count,
         "reporterteam": None,
+        "press_broken": None,
         "takeback": [[] for _ in range(count)],
         "log": [],
         "over": False,
@@ -219,7 +227,9 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
-    """One action: start_player, print, end_turn, u_haft, reporterteam or took_back."""
+    """One action: start_player, print, end_turn, u_haft, reporterteam, took_back or
+    druckmaschine."""
+    check_call(actor, action, len(state["players"]))
     state = evolve(state)
     seat = _seat(state, actor)
     require(not state["over"], "The game is over: every story has been printed.")
@@ -232,6 +242,9 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
         return state
     if kind == "took_back":
         _took_back(state, seat)
+        return state
+    if kind == "druckmaschine":
+        _druckmaschine(state, seat, action)
         return state
     _require_turn(state, seat, kind)
     if kind == "print":
@@ -290,6 +303,11 @@ def _print(state: State, action: Mapping[str, str]) -> None:
     require(bool(claimed), "Please say which story you are printing.")
     require(claimed == current, f"“{claimed[:60]}” is not the current story: the current "
                                 f"story is “{current}”.")
+    broken = _press_broken(state)
+    if broken is not None:
+        raise RuleError(f"{_name(state, broken['by'])} played {DRUCKMASCHINE} on you: “he "
+                        "cannot print his story this round!” You may print again from your "
+                        "next turn.")
     require(state["prints_this_turn"] < state["investigations"],
             f"You have used all {state['investigations']} investigations of this turn.")
     known = state["story_points"].get(current)
@@ -337,6 +355,8 @@ def _pass_turn(state: State) -> None:
 
 def _start_turn(state: State, seat: int) -> None:
     team = state["reporterteam"]
+    # Druckmaschine defekt lasts "this round": the broken press works again next turn.
+    state["press_broken"] = None
     state["active"] = seat
     state["turn"] += 1
     state["prints_this_turn"] = 0
@@ -368,6 +388,31 @@ def _reporterteam(state: State) -> None:
                              "turn": state["turn"]}
     state["log"].append(f"{_name(state, state['active'])} plays {REPORTERTEAM} until "
                         f"“{state['current']}” is printed.")
+
+
+def _press_broken(state: State) -> dict[str, Any] | None:
+    """The Druckmaschine defekt lying in front of the active reporter, or None (states
+    saved before the card was tracked have none)."""
+    return state.get("press_broken")
+
+
+def _druckmaschine(state: State, seat: int | None, action: Mapping[str, str]) -> None:
+    """Druckmaschine defekt: "This card can be played at any time on another player as he
+    is about to print", and only he prints now: the active reporter. The player is the
+    phone's seat, or the one the table screen names under ``by``."""
+    active = state["active"]
+    if seat is None:
+        seat = int(parse_choice(action.get("by"), [str(other) for other in range(
+            len(state["players"])) if other != active], "reporter who plays the card"))
+    require(seat != active, f"{DRUCKMASCHINE} is played on another reporter as he is about "
+                            "to print, never on yourself.")
+    broken = _press_broken(state)
+    require(broken is None, f"{_name(state, active)}'s printing press is already broken this "
+                            f"turn ({DRUCKMASCHINE} of "
+                            f"{_name(state, broken['by']) if broken else ''}).")
+    state["press_broken"] = {"seat": active, "by": seat}
+    state["log"].append(f"{_name(state, seat)} plays {DRUCKMASCHINE} on {_name(state, active)}, "
+                        "who cannot print a story until their next turn.")
 
 
 def _took_back(state: State, seat: int | None) -> None:
@@ -526,6 +571,13 @@ def _markers(state: State) -> list[dict[str, Any]]:
             markers.append({"card": REPORTER_IN_U_HAFT, "gloss": GLOSSES[REPORTER_IN_U_HAFT],
                             "seat": seat, "name": _name(state, seat),
                             "text": f"{_name(state, seat)} loses {lost}."})
+    broken = _press_broken(state)
+    if broken is not None:
+        markers.append({"card": DRUCKMASCHINE, "gloss": None, "seat": broken["seat"],
+                        "name": _name(state, broken["seat"]),
+                        "text": f"{_name(state, broken['by'])} played it: "
+                                f"{_name(state, broken['seat'])}'s printing press is broken, "
+                                "no story can be printed until their next turn."})
     team = state["reporterteam"]
     if team is not None:
         now = team["seat"] == state["active"] and team["turn"] != state["turn"]
@@ -557,8 +609,12 @@ def _seat_prompt(state: State, seat: int) -> str:
     if seat != state["active"]:
         return f"It is {_name(state, state['active'])}'s turn."
     left = state["investigations"] - state["prints_this_turn"]
+    if _press_broken(state) is not None:
+        why = f"; your printing press is broken ({DRUCKMASCHINE}): no printing this turn"
+    else:
+        why = "" if left > 0 else "; no investigation left to print"
     return (f"Your turn: {state['investigations']} investigations (meld, draw or print) and "
-            f"1 action{'' if left > 0 else '; no investigation left to print'}.")
+            f"1 action{why}.")
 
 
 def _print_form(state: State) -> dict[str, Any]:
@@ -578,10 +634,14 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     if state["active"] is None:
         return ["start_player"]
     allowed = []
+    broken = _press_broken(state) is not None
     if seat is not None and state["takeback"][seat]:
         allowed.append("took_back")
+    if seat != state["active"] and not broken:
+        allowed.append("druckmaschine")
     if seat is None or seat == state["active"]:
-        if seat is not None and state["prints_this_turn"] < state["investigations"]:
+        if seat is not None and state["prints_this_turn"] < state["investigations"] \
+                and not broken:
             allowed.append("print")
         if sum(state["u_haft"]) < U_HAFT_COPIES:
             allowed.append("u_haft")

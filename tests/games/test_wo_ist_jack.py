@@ -533,7 +533,7 @@ def test_unknown_actions_are_refused(action):
 @pytest.mark.parametrize("actor", [3, -1, 99, True, False, "0", "host", None, 1.0])
 def test_unknown_actors_are_refused(actor):
     state = new_game(3)
-    refused(state, actor, "Only the reporters at this table", type="end_turn")
+    refused(state, actor, "one of this table's 3 seats", type="end_turn")
     assert game.actions(state, actor) == []
 
 
@@ -547,10 +547,71 @@ def test_a_bad_viewer_sees_nothing():
 def test_actions_follow_the_turn():
     state = new_game(3)
     assert game.actions(state, 0) == ["print", "u_haft", "reporterteam", "end_turn"]
-    assert game.actions(state, TABLE) == ["u_haft", "reporterteam", "end_turn"]
-    assert game.actions(state, 1) == []
+    assert game.actions(state, TABLE) == ["druckmaschine", "u_haft", "reporterteam",
+                                          "end_turn"]
+    assert game.actions(state, 1) == ["druckmaschine"]
     state = print_current(state, 2)
-    assert game.actions(state, 1) == ["took_back"]
+    assert game.actions(state, 1) == ["took_back", "druckmaschine"]
+
+
+# --- Druckmaschine defekt ----------------------------------------------------
+# Action Cards: "Druckmaschine defekt [2x] - Since there is a defect in another player's
+# printing press, he cannot print his story this round! (This card can be played at any
+# time on another player as he is about to print.)"
+
+def test_druckmaschine_defekt_stops_the_active_reporter_printing_until_his_next_turn():
+    state = act(new_game(3), 2, type="druckmaschine")
+    assert "print" not in game.actions(state, 0)
+    assert game.view(state, 0)["you"]["print"] is None
+    error = refused(state, 0, "“he cannot print his story this round!”", type="print",
+                    story=state["current"], points="3")
+    assert "Cleo played Druckmaschine defekt on you" in error.message
+    for viewer in (TABLE, 0, 1, 2):
+        markers = game.view(state, viewer)["markers"]
+        assert [m["card"] for m in markers] == ["Druckmaschine defekt"]
+        assert "Anna's printing press is broken" in markers[0]["text"]
+    assert "printing press is broken" in game.view(state, 0)["prompt"]
+    assert "Cleo plays Druckmaschine defekt on Anna" in game.view(state, TABLE)["log"][-1]
+    # The rest of Anna's turn goes on: her action, then the next reporter prints freely.
+    state = act(state, 0, type="reporterteam")
+    state = end_turn(state)
+    assert game.view(state, TABLE)["markers"][0]["card"] == "Reporterteam"
+    state = print_current(state, 2)
+    state = turn_to(state, 0)
+    assert "print" in game.actions(state, 0)
+
+
+def test_druckmaschine_defekt_from_the_table_screen_names_who_plays_it():
+    state = act(new_game(3), TABLE, type="druckmaschine", by="1")
+    assert state["press_broken"] == {"seat": 0, "by": 1}
+    refused(new_game(3), TABLE, "not a reporter who plays the card", type="druckmaschine",
+            by="0")
+    refused(new_game(3), TABLE, "choose the reporter who plays the card",
+            type="druckmaschine")
+
+
+def test_druckmaschine_defekt_is_played_on_another_and_once_a_turn():
+    state = new_game(3)
+    refused(state, 0, "never on yourself", type="druckmaschine")
+    state = act(state, 1, type="druckmaschine")
+    refused(state, 2, "already broken this turn", type="druckmaschine")
+    assert "druckmaschine" not in game.actions(state, 2)
+    refused(new_game(3, start=None), 1, "First choose the start player", type="druckmaschine")
+
+
+def test_druckmaschine_defekt_after_a_first_print_stops_the_second():
+    state = turn_to(new_game(3), 0)
+    state = print_current(state, 2)
+    state = act(state, 1, type="druckmaschine")
+    refused(state, 0, "cannot print his story this round", type="print",
+            story=state["current"], points="2")
+
+
+def test_states_saved_before_druckmaschine_was_tracked_still_play():
+    state = new_game(3)
+    del state["press_broken"]
+    assert "print" in game.actions(state, 0)
+    assert act(state, 1, type="druckmaschine")["press_broken"]["by"] == 1
 
 
 # --- the end of the game ----------------------------------------------------

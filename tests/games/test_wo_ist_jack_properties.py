@@ -63,6 +63,9 @@ def legal_move(state: dict, rnd: random.Random) -> tuple[object, dict] | None:
             action["points"] = str(rnd.randint(game.MIN_STORY_POINTS, game.MAX_STORY_POINTS))
     elif kind == "start_player":
         action["seat"] = rnd.choice([*map(str, range(len(state["players"]))), "random"])
+    elif kind == "druckmaschine" and viewer == TABLE:
+        action["by"] = str(rnd.choice(
+            [seat for seat in range(len(state["players"])) if seat != state["active"]]))
     elif kind == "u_haft":
         action["target"] = str(rnd.choice(
             [seat for seat in range(len(state["players"])) if seat != state["active"]]))

@@ -235,6 +235,7 @@ def dealt(count: int, seed: int = 5) -> dict:
 
 
 STEPS = [
+    (1, {"type": "druckmaschine"}),
     (0, {"type": "u_haft", "target": "1"}),
     (0, {"type": "reporterteam"}),
     (0, {"type": "end_turn"}),
@@ -265,3 +266,36 @@ def test_nobody_can_tell_the_deck_order_beyond_what_printing_turned(app):
              (0, {"type": "end_turn"})]
     for first, second in play_both(game, state, twin, steps):
         assert_indistinguishable(app, game, first, second, [TABLE, 0, 1, 2, 3])
+
+
+# --- Druckmaschine defekt ------------------------------------------------------
+# Action Cards: "he cannot print his story this round! (This card can be played at any
+# time on another player as he is about to print.)"
+
+def test_druckmaschine_defekt_on_the_reporter_about_to_print(app):
+    laptop, phones = new_table(app)
+    assert 'data-druckmaschine' in phones[1].phone().text
+    assert 'data-druckmaschine' not in phones[0].phone().text, "not on yourself"
+    assert phones[2].act("druckmaschine").status_code == 303
+    active = text(phones[0].phone())
+    assert "data-print-form" not in active
+    assert "your printing press is broken (Druckmaschine defekt)" in active
+    for page in (active, text(laptop.screen()), text(phones[1].phone())):
+        assert 'data-marker="Druckmaschine defekt"' in page
+        assert "Ann's printing press is broken" in page
+    version = laptop.version()
+    refused(laptop, print_current(app, laptop, phones), 422,
+            "“he cannot print his story this round!”")
+    refused(laptop, phones[1].act("druckmaschine"), 422, "already broken this turn")
+    assert laptop.version() == version
+    assert phones[0].act("end_turn").status_code == 303
+    assert print_current(app, laptop, phones).status_code == 303  # Bob's press works
+
+
+def test_the_table_screen_enters_druckmaschine_defekt_for_a_player(app):
+    laptop, phones = new_table(app)
+    screen = laptop.screen().text
+    assert 'value="druckmaschine"' in screen and 'name="by"' in screen
+    refused(laptop, laptop.table_act("druckmaschine", by=0), 422, "not a reporter who plays")
+    assert laptop.table_act("druckmaschine", by=1).status_code == 303
+    assert "Bob plays Druckmaschine defekt on Ann" in text(laptop.screen())
