@@ -19,7 +19,9 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     ``actor`` is a seat position (int) or ``TABLE`` (the host at the table
     screen). ``action`` is a dict of strings from a form, with its name under
     ``"type"``. Returns a new state or raises ``RuleError``; never mutates
-    its input.
+    its input. Every game calls ``check_call`` first, so that anything but a
+    mapping, and any actor but ``TABLE`` or a seat position proper (never
+    ``True`` nor ``1.0``), is refused alike in every game.
 ``view(state, viewer) -> dict``
     Everything ``viewer`` (a seat position or ``TABLE``) may see and nothing
     else. Templates only ever receive views. A view may name the seats anew

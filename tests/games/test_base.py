@@ -10,8 +10,10 @@ from companion.games import base, discover
 from companion.games.base import (
     TABLE,
     RuleError,
+    check_call,
     draw,
     evolve,
+    is_seat,
     next_seat,
     parse_bool,
     parse_choice,
@@ -273,3 +275,45 @@ def test_every_game_module_follows_the_protocol():
         assert len(game.seat_labels(game.DEFAULT_PLAYERS, game.default_options())) == \
             game.DEFAULT_PLAYERS
     assert base.Game.__name__ == "Game"
+
+
+# --- what every apply() checks first -------------------------------------------------
+
+def test_is_seat_takes_only_an_int_proper_in_range():
+    assert [is_seat(seat, 3) for seat in (0, 1, 2)] == [True, True, True]
+    for actor in (3, -1, True, False, 1.0, 0.0, "1", None, [1], TABLE):
+        assert not is_seat(actor, 3), actor
+
+
+def test_check_call_refuses_what_is_not_a_form_or_not_a_seat():
+    check_call(TABLE, {"type": "end_turn"}, 3)
+    check_call(2, {}, 3)
+    for action in (None, "end_turn", ["type", "end_turn"], 5, (("type", "x"),)):
+        with pytest.raises(RuleError, match="a form's fields"):
+            check_call(0, action, 3)
+    for actor in (3, True, False, 1.0, "0", "host", None):
+        with pytest.raises(RuleError, match="one of this table's 3 seats"):
+            check_call(actor, {"type": "end_turn"}, 3)
+
+
+MALFORMED_ACTIONS = [None, "end_turn", ["type", "end_turn"], 5, 1.5, (("type", "end_turn"),)]
+NOT_SEATS = [True, False, 1.0, 0.0, "0", "host", None, -1, 99, [0]]
+
+
+@pytest.mark.parametrize("name", list(discover()))
+def test_every_game_refuses_malformed_calls_the_same_way(name):
+    """Each registered game's apply refuses, with a RuleError and its state untouched, an
+    action that is not a mapping and an actor that is neither the table nor a seat proper
+    (True and 1.0 are not seat 1)."""
+    game = discover()[name]
+    players = [f"P{seat}" for seat in range(game.DEFAULT_PLAYERS)]
+    state = game.setup(game.default_options(), players, random.Random(1))
+    before = evolve(state)
+    for action in MALFORMED_ACTIONS:
+        for actor in (TABLE, 0):
+            with pytest.raises(RuleError, match="a form's fields"):
+                game.apply(state, actor, action, random.Random(0))
+    for actor in NOT_SEATS:
+        with pytest.raises(RuleError, match=f"one of this table's {len(players)} seats"):
+            game.apply(state, actor, {"type": "end_turn"}, random.Random(0))
+    assert state == before

@@ -91,6 +91,7 @@ from companion.games.base import (
     RuleError,
     State,
     Viewer,
+    check_call,
     evolve,
     parse_bool,
     parse_choice,
@@ -473,10 +474,7 @@ def _special_movement_possible(state: State, board: Board) -> str | None:
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
     """Validate one action and return the new state (never mutates ``state``)."""
-    require(isinstance(action, Mapping), "That is not something you can do right now.")
-    require(actor == TABLE or (isinstance(actor, int) and not isinstance(actor, bool)
-                               and 0 <= actor < len(state["players"])),
-            "You are not sitting at this table.")
+    check_call(actor, action, len(state["players"]))
     require(not is_over(state), "The game is over.")
     kind = require_type(action, actions(state, actor) + _explained(state, actor))
     state = evolve(state)
