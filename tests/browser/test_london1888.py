@@ -112,8 +112,25 @@ def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
     expect(phones[jack].locator("[data-dead]")).to_contain_text("never be revealed")
     record = laptop.locator("details.l88-record")
     expect(record).to_have_attribute("open", "")  # opened by itself: Jack is caught
+    # A mis-ticked box: the proposal is shown to everyone, nothing revealed, then withdrawn.
+    wrong = next(seat for seat in range(5) if seat not in (jack, asker))
     record.locator("input[value=innocents]").check()
-    confirm(laptop, record.locator("button:has-text('Record the outcome')"))
+    record.locator(f"input[name=accomplice_{wrong}]").check()
+    record.locator("[data-propose]").click()
+    for page in [laptop, *phones]:
+        expect(page.locator("[data-proposal]")).to_contain_text("The Innocents win")
+        expect(page.locator("[data-proposal]")).to_contain_text(NAMES[wrong])
+        expect(page.locator("[data-outcome]")).to_have_count(0)
+    expect(phones[wrong].locator("[data-prompt]")).to_contain_text("speak up now")
+    expect(laptop.locator(".l88-kind")).to_have_count(2)  # only the two cards questioned
+    shot(laptop, "london1888-table-proposal")
+    shot(phones[wrong], "london1888-phone-proposal")
+    laptop.click("[data-withdraw]")
+    expect(laptop.locator("[data-proposal]")).to_have_count(0)
+    record.locator("input[value=innocents]").check()
+    record.locator("[data-propose]").click()
+    expect(phones[0].locator("[data-proposal]")).to_contain_text("none")
+    confirm(laptop, laptop.locator("button:has-text('Confirm: end the game')"))
     expect(laptop.locator("[data-outcome]")).to_contain_text("The Innocents win")
     for page in phones:
         expect(page.locator("[data-outcome]")).to_be_visible()
