@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.support.pages import shot
+from tests.support.pages import confirm, shot
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -82,6 +82,12 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
     shot(laptop, "wo_ist_jack-table-markers")
     ann.click("[data-end-turn]")
     expect(phones["Bob"].locator("[data-prompt]")).to_contain_text("Your turn")
+    # Cy breaks Bob's printing press as he is about to print: no printing until his next turn.
+    confirm(phones["Cy"], phones["Cy"].locator("[data-druckmaschine] button"))
+    expect(phones["Bob"].locator("[data-print-form]")).to_have_count(0)
+    expect(phones["Bob"].locator("[data-prompt]")).to_contain_text("printing press is broken")
+    expect(laptop.locator("[data-markers]")).to_contain_text("Bob's printing press is broken")
+    shot(phones["Bob"], "wo_ist_jack-phone-druckmaschine")
     phones["Bob"].click("[data-end-turn]")
     # Cy loses the turn: back to Ann, with the extra investigation.
     expect(ann.locator("[data-prompt]")).to_contain_text("Your turn: 3 investigations")
