@@ -871,7 +871,8 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     check_call(actor, action, _count(state))
     require(not is_over(state), "The game is over.")
     kind = str(action.get("type", ""))
-    require(kind in actions(state, actor), _refusal(state, actor, kind))
+    if kind not in actions(state, actor):
+        raise RuleError(_refusal(state, actor, kind))
     state = evolve(state)
     ACTIONS[kind](state, actor, action)
     return state
