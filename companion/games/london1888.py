@@ -147,7 +147,7 @@ ARRESTS = {
 # Only these catch a discovered Jack ("He may lose by being arrested or killed by ABBERLINE or
 # GODLEY, or killed by the other players"); sent to prison any other way he may pay or be
 # saved like any prisoner (RULINGS "A discovered Jack is caught only by ...").
-POLICE_ARRESTS = ("abberline", "godley")
+POLICE_ARRESTS = {"abberline": "Abberline", "godley": "Godley"}
 # Why a player is in prison: an arrest, or a kill without knowing the victim's identity.
 KILLING = "killing"
 PRISON_REASONS = {**ARRESTS, KILLING: "killed without knowing the victim's identity"}
@@ -392,7 +392,7 @@ def _arrested_by(state: State, seat: int) -> str | None:
 
 def _arrester(state: State, seat: int) -> str:
     """Who holds a prisoner arrested by the police: "Abberline" or "Godley"."""
-    return CORE_CHARACTERS[0] if _arrested_by(state, seat) == "abberline" else EXTRA_CHARACTERS[0]
+    return POLICE_ARRESTS[str(_arrested_by(state, seat))]
 
 
 def _set_prison(state: State, seat: int, reason: str | None) -> None:
@@ -610,14 +610,18 @@ def _apply_black_market(state: State, actor: Viewer, action: Mapping[str, str]) 
 # --- arrests, deaths ("Prison and Arrests", "Discovery of Jack the Ripper") -------------
 
 def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Rulebook "Prison and Arrests": Abberline or Godley arrest a player on their space; an
+    ARREST card, never on the ABSINTHE holder, works at the Black Market even on Warren and
+    the Prince. Who arrested is kept: only Abberline or Godley catch a discovered Jack
+    ("Discovery of Jack the Ripper")."""
     target = _parse_seat(state, action.get("target"), "player to arrest")
     by = parse_choice(action.get("by"), list(ARRESTS), "way of arresting")
     name = _who(state, target)
     require(state["alive"][target], f"{name} is dead.")
     require(not _in_prison(state, target), f"{name} is already in prison.")
     character = state["characters"][target]
-    if by in ("abberline", "godley"):
-        police = CORE_CHARACTERS[0] if by == "abberline" else EXTRA_CHARACTERS[0]
+    if by in POLICE_ARRESTS:
+        police = POLICE_ARRESTS[by]
         require(police in state["characters"], f"{police} is not in this game.")
         arrester = state["characters"].index(police)
         require(arrester != target, f"{police} cannot arrest himself.")
@@ -647,6 +651,9 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
 
 
 def _apply_release(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Rulebook "Prison and Arrests": a prisoner goes free when "WARREN saves them by playing
+    a CORRUPTION card, or they discard 10£"; not a discovered Jack held by Abberline or
+    Godley ("he may not play a CORRUPTION card", RULINGS: nor buy his way out)."""
     target = _parse_seat(state, action.get("target"), "player to release")
     require(_in_prison(state, target), f"{_who(state, target)} is not in prison.")
     if _jack_known(state) == target and _caught(state):
