@@ -32,6 +32,7 @@ from companion.games.base import (
     check_call,
     draw,
     evolve,
+    is_seat,
     parse_bool,
     parse_choice,
     require,
@@ -645,9 +646,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 
 def _check_viewer(viewer: Any) -> None:
-    if viewer is TABLE or viewer == TABLE:
-        return
-    if type(viewer) is not int or viewer not in (JACK, DETECTIVE):
+    if viewer != TABLE and not is_seat(viewer, len(ROLES)):
         raise RuleError("Mr. Jack has only two seats: Jack and the detective.")
 
 

@@ -48,6 +48,7 @@ from companion.games.base import (
     check_call,
     draw,
     evolve,
+    is_seat,
     next_seat,
     parse_choice,
     parse_int,
@@ -262,9 +263,8 @@ def _seat(state: State, actor: Viewer) -> int | None:
     """The actor's seat, None for the table screen; anything else is refused."""
     if actor == TABLE:
         return None
-    if isinstance(actor, int) and not isinstance(actor, bool) \
-            and 0 <= actor < len(state["players"]):
-        return actor
+    if is_seat(actor, len(state["players"])):
+        return int(actor)
     raise RuleError("Only the reporters at this table can do that.")
 
 
@@ -289,7 +289,8 @@ def _require_turn(state: State, seat: int | None, kind: str) -> None:
     else:
         # The table screen acts for the active reporter (a tap on the laptop).
         require(seat is None or seat == state["active"],
-                f"It is {active}'s turn, not yours: wait for your own turn.")
+                f"It is {active}'s turn, not yours: Action cards “can only be played in one's "
+                f"own turn” ({DRUCKMASCHINE} excepted).")
 
 
 def _print(state: State, action: Mapping[str, str]) -> None:
@@ -309,7 +310,8 @@ def _print(state: State, action: Mapping[str, str]) -> None:
                         "cannot print his story this round!” You may print again from your "
                         "next turn.")
     require(state["prints_this_turn"] < state["investigations"],
-            f"You have used all {state['investigations']} investigations of this turn.")
+            f"You have used all {state['investigations']} investigations of this turn: "
+            "printing a story is one of them.")
     known = state["story_points"].get(current)
     typed = str(action.get("points") or "").strip()
     if known is not None and not typed:
