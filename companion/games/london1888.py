@@ -1094,7 +1094,8 @@ def _my_view(state: State, seat: int) -> dict[str, Any]:
 # --- outcome and tournament points (stable: tournaments build on these) ------------------
 
 def outcome_summary(state: State) -> dict[str, Any] | None:
-    """The recorded outcome, or None while the game goes on. JSON form::
+    """The confirmed outcome, or None while the game goes on (a proposed outcome not yet
+    confirmed included: tournaments count only what the host confirmed). JSON form::
 
         {"winner": "innocents" | "jack",
          "how": None | "suicide" | "killed_everyone" | "fifth_murder",
