@@ -112,6 +112,15 @@ def parse_int(value: Any, low: int, high: int, what: str) -> int:
     return number
 
 
+def int_or_none(value: Any, low: int, high: int) -> int | None:
+    """A whole number as strict as ``parse_int``, for what nobody typed (a link's
+    ``?to=82``, say): the number within [low, high], or None for anything else."""
+    try:
+        return parse_int(value, low, high, "number")
+    except RuleError:
+        return None
+
+
 def parse_choice(value: Any, choices: Sequence[T], what: str) -> T:
     """One of ``choices`` (matched as text), or a RuleError naming them."""
     text = str(value if value is not None else "").strip()

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, current_app, redirect, request, ur
 
 from companion import tables
 from companion.db import get_db
-from companion.games.base import Game, RuleError, parse_int
+from companion.games.base import Game, RuleError, int_or_none, parse_int
 from companion.web import render
 from companion.web.boards import with_board
 from companion.web.context import COOKIE_AGE, host_cookie
@@ -74,9 +74,8 @@ def create(name: str) -> Response:
                           "number of players")
         options = with_board(game.parse_options(request.form.to_dict(), count))
     except RuleError as error:
-        players = typed.get("players", "")
-        count = int(players) if players.isdigit() and game.MIN_PLAYERS <= int(
-            players) <= game.MAX_PLAYERS else game.DEFAULT_PLAYERS
+        count = int_or_none(typed.get("players"), game.MIN_PLAYERS,
+                            game.MAX_PLAYERS) or game.DEFAULT_PLAYERS
         return _new_page(game, typed, count, 422, error.message)
     table, host_token = tables.create_table(get_db(), game, options, count)
     return _as_host(table["code"], host_token)

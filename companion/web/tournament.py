@@ -378,9 +378,22 @@ def player_page(tournament_id: int, player_id: int) -> Response:
 
 # --- exports ----------------------------------------------------------------------------
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (a player called "=1+2")."""
+
+
+def spreadsheet_text(cell: Any) -> Any:
+    """A text cell a spreadsheet shows as typed: one that could start a formula gets a
+    leading apostrophe, which spreadsheets read as "this is text". Numbers stay numbers."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def _csv(rows: list[list[Any]], filename: str) -> Response:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    csv.writer(out, lineterminator="\r\n").writerows(
+        [[spreadsheet_text(cell) for cell in row] for row in rows])
     return Response(out.getvalue(), mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename={filename}"})
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from companion.games.base import int_or_none
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import FactsError, candidate_hideouts, possible_positions
 
@@ -81,8 +82,7 @@ def _box(board: Board, focus: Iterable[int]) -> tuple[float, float, float, float
 
 
 def _picked(value: Any) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) <= 6 else None
+    return int_or_none(value, 0, 999_999)
 
 
 def _segment(board: Board, a: int, b: int, **extra: Any) -> dict[str, Any]:

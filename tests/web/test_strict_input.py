@@ -1,0 +1,102 @@
+"""Links and forms parsed strictly, and exports a spreadsheet cannot run (issue 15, point 6).
+
+``str.isdigit`` takes "²" and "①", which ``int`` refuses: a page that trusted it
+answered 500. Every number a request carries goes through the strict parser of
+``companion.games.base``; every text cell of a CSV export is written so that a
+spreadsheet shows it as text instead of running it as a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+
+import pytest
+from jinja2 import ChoiceLoader, FileSystemLoader
+
+from companion import create_app, tables
+from companion.games import discover
+from companion.games.base import int_or_none
+from companion.web.tournament import spreadsheet_text
+from tests.support import TEMPLATES, tally
+from tests.support.boardfiles import real_board_path
+from tests.support.webflow import Device, seated_table
+
+NOT_NUMBERS = ["²", "①", "١٢", "8²", "1_0", "0x10", " ", "82.0", "9" * 40]
+
+
+@pytest.mark.parametrize("text", NOT_NUMBERS)
+def test_the_shared_parser_takes_only_plain_digits(text):
+    assert int_or_none(text, 0, 10**50) is None
+
+
+def test_the_shared_parser_takes_plain_numbers_in_range():
+    assert int_or_none(" 82 ", 1, 195) == 82
+    assert int_or_none("0", 1, 195) is None
+    assert int_or_none(None, 1, 195) is None
+
+
+@pytest.fixture
+def board_app(tmp_path):
+    app = create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite"),
+        "GAMES": {**discover(), tally.NAME: tally}, "RNG": random.Random(1888),
+        "BOARD_DIR": str(tmp_path / "no-boards"), "BOARD_PATHS": [str(real_board_path())]})
+    app.jinja_loader = ChoiceLoader([app.jinja_loader, FileSystemLoader(str(TEMPLATES))])
+    return app
+
+
+def test_jacks_map_ignores_links_that_are_not_plain_numbers(board_app):
+    laptop, phones = seated_table(board_app, "whitechapel", ["Jack", "Ann", "Bob"],
+                                  board="Letters from Whitechapel")
+    jack = phones[0]
+    assert jack.act("hideout", circle=90).status_code == 303
+    assert jack.act("women", circles="3 21 27 65 84").status_code == 303
+    with board_app.app_context():
+        from companion.db import get_db
+
+        state = tables.get_table(get_db(), laptop.code)["state"]
+    head = phones[state["policemen"][state["head_tiles"][0]]]
+    assert head.act("patrols_placed").status_code == 303
+    assert jack.act("kill", circle=65).status_code == 303
+    plain = jack.phone()
+    assert plain.status_code == 200 and 'class="board-map"' in plain.text
+    for query in ("to=²", "first=²", "to=①", "to=١٢", "first=①&to=²", "to=82²"):
+        page = jack.get(f"/t/{jack.code}/me?{query}")
+        assert page.status_code == 200, query
+        assert "data-picked=" not in page.text, query
+    assert 'data-picked="82"' in jack.get(f"/t/{jack.code}/me?to=82").text
+
+
+@pytest.mark.parametrize("players", ["²", "①", "١٢", "3²"])
+def test_a_refused_player_count_is_a_message_not_a_500(app, players):
+    laptop = Device(app)
+    response = laptop.post("/new/tally", {"players": players})
+    assert response.status_code == 422
+    assert "number of players must be a whole number" in response.text
+
+
+@pytest.mark.parametrize("cell", ["=1+2", "+SUM(A1)", "-2+3", "@cmd", "\tx", "\rx"])
+def test_a_cell_that_could_be_a_formula_is_written_as_text(cell):
+    assert spreadsheet_text(cell) == "'" + cell
+    assert spreadsheet_text("Ann") == "Ann"
+    assert spreadsheet_text(-2) == -2  # numbers stay numbers
+
+
+def test_standings_and_results_csv_hold_no_formula(app):
+    from tests.web.test_tournament import new_tournament, register
+
+    names = ["=1+2", "@cmd", "+SUM(A1)", "-Ann", "Bob"]
+    organiser = new_tournament(app)
+    register(app, organiser, names=names)
+    for kind in ("standings", "results"):
+        response = organiser.get(f"/tournaments/{organiser.tid}/{kind}.csv")
+        assert response.status_code == 200
+        for row in csv.reader(io.StringIO(response.text)):
+            for cell in row:
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (kind, cell)
+                assert not cell.startswith("-") or cell.lstrip("-").isdigit(), (kind, cell)
+    standings = organiser.get(f"/tournaments/{organiser.tid}/standings.csv").text
+    players = {row["player"] for row in csv.DictReader(io.StringIO(standings))}
+    assert players == {"'=1+2", "'@cmd", "'+SUM(A1)", "'-Ann", "Bob"}
