@@ -1,4 +1,5 @@
-"""Where phones can reach this laptop, and QR codes for those addresses."""
+"""Where phones can reach this laptop, whether a request came from the laptop itself,
+and QR codes for those addresses."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import socket
 import ifaddr
 import qrcode
 import qrcode.image.svg
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 def lan_addresses() -> list[str]:
@@ -41,6 +44,35 @@ def lan_addresses() -> list[str]:
     # Private LAN addresses are what phones on the same Wi-Fi can reach.
     usable.sort(key=lambda address: not ipaddress.ip_address(address).is_private)
     return usable
+
+
+def own_addresses() -> set[IPAddress]:
+    """Every address of this laptop's network interfaces, read afresh each time (the
+    Wi-Fi may have changed since the start; reading them takes about a millisecond)."""
+    found: set[IPAddress] = set()
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            parsed = _parse_address(text)
+            if parsed is not None:
+                found.add(parsed)
+    return found
+
+
+def is_this_laptop(address: str | None) -> bool:
+    """Whether a request came from the laptop the server runs on: a loopback address,
+    or one of the laptop's own addresses (its browser may open the LAN address)."""
+    parsed = _parse_address(address or "")
+    return parsed is not None and (parsed.is_loopback or parsed in own_addresses())
+
+
+def _parse_address(text: str) -> IPAddress | None:
+    try:
+        parsed = ipaddress.ip_address(text.split("%", 1)[0])  # an IPv6 zone: fe80::1%eth0
+    except ValueError:
+        return None
+    mapped = getattr(parsed, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is 127.0.0.1
+    return mapped or parsed
 
 
 def base_urls(host: str, port: int, public_url: str | None) -> list[str]:

@@ -25,6 +25,12 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTWXYZ"
 """Join code letters: no I/O (1/0), no U/V, so a code read aloud or off a screen is
 never mistaken."""
 CODE_LENGTH = 4
+CODE_LENGTH_MAX = 8
+CODE_TRIES = 16
+"""Random codes tried at each length before a longer one: while at most half the codes
+of a length are taken, all 16 tries miss with a chance under 1 in 65,000, so codes keep
+four letters until the laptop has used most of the 234,256 (22^4) there are, then grow.
+Choosing a code is bounded: at most 80 look-ups, never a loop that waits for luck."""
 NAME_MAX = 30
 
 
@@ -512,8 +518,13 @@ def import_table(db: Database, data: Mapping[str, Any],
 
 
 def _free_code(db: Database, rng: random.Random) -> str:
-    while True:
-        code = "".join(rng.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-        if not next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
-            return code
+    """A join code no table of this laptop has: four letters, more when four are crowded.
+    Ended tables keep their codes, so an old link never opens someone else's table."""
+    for length in range(CODE_LENGTH, CODE_LENGTH_MAX + 1):
+        for _ in range(CODE_TRIES):
+            code = "".join(rng.choice(CODE_LETTERS) for _ in range(length))
+            if not next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
+                return code
+    raise TableError("This laptop has no table code left to give. Start the companion with "
+                     "a new database file (--db) for new tables.", 503)
 

@@ -12,6 +12,7 @@ from companion.games.base import Game, RuleError, int_or_none, parse_int
 from companion.web import render
 from companion.web.boards import with_board
 from companion.web.context import COOKIE_AGE, host_cookie
+from companion.web.limits import creation_refused
 
 bp = Blueprint("lobby", __name__)
 
@@ -35,7 +36,7 @@ def join() -> Response:
     """The join-by-code form (for a phone that cannot scan)."""
     code = tables.normalise_code(request.args.get("code", ""))
     if not code:
-        return _lobby(422, "Please type the 4-letter code shown on the table screen.")
+        return _lobby(422, "Please type the code shown on the table screen.")
     if tables.get_table(get_db(), code) is None:
         return _lobby(404, f"There is no table with the code “{code[:8]}”. "
                            "Check the table screen.", code)
@@ -77,7 +78,13 @@ def create(name: str) -> Response:
         count = int_or_none(typed.get("players"), game.MIN_PLAYERS,
                             game.MAX_PLAYERS) or game.DEFAULT_PLAYERS
         return _new_page(game, typed, count, 422, error.message)
-    table, host_token = tables.create_table(get_db(), game, options, count)
+    refused = creation_refused()
+    if refused:
+        return _new_page(game, typed, count, 429, refused)
+    try:
+        table, host_token = tables.create_table(get_db(), game, options, count)
+    except tables.TableError as error:
+        return _new_page(game, typed, count, error.status, error.message)
     return _as_host(table["code"], host_token)
 
 
@@ -108,6 +115,9 @@ def import_table() -> Response:
             raise ValueError
     except (UnicodeDecodeError, ValueError):
         return _lobby(422, "That file is not a table export (it is not JSON).")
+    refused = creation_refused()
+    if refused:
+        return _lobby(429, refused)
     try:
         table, host_token = tables.import_table(get_db(), data, lambda game: game in _games())
     except tables.TableError as error:

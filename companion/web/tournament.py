@@ -22,6 +22,7 @@ from companion.tournaments import storage as store
 from companion.tournaments.logic import TournamentError
 from companion.web import render
 from companion.web.context import COOKIE_AGE, base_url, host_cookie, qr, rng
+from companion.web.limits import count_created, creation_refused
 
 bp = Blueprint("tournament", __name__, url_prefix="/tournaments")
 
@@ -209,6 +210,9 @@ def start_round(tournament_id: int) -> Response:
     tournament = _load(tournament_id)
     _require_organiser(tournament)
     seating = request.form.get("seating", "")
+    refused = creation_refused()
+    if refused:
+        return _manage(tournament_id, 429, refused, seating=seating)
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
                          logic.MIN_TABLE, logic.MAX_TABLE, "table size")
@@ -216,8 +220,9 @@ def start_round(tournament_id: int) -> Response:
                                            seating, rng())
     except RuleError as error:
         return _manage(tournament_id, 422, error.message, seating=seating)
-    except TournamentError as error:
+    except (TournamentError, tables.TableError) as error:
         return _manage(tournament_id, error.status, error.message, seating=seating)
+    count_created(len(opened) - 1)
     response = redirect(url_for(".round_page", tournament_id=tournament_id, number=number),
                         303)
     for code, host_token in opened:
