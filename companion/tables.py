@@ -13,7 +13,7 @@ import json
 import random
 import secrets
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sqlite_utils import Database
@@ -32,6 +32,9 @@ of a length are taken, all 16 tries miss with a chance under 1 in 65,000, so cod
 four letters until the laptop has used most of the 234,256 (22^4) there are, then grow.
 Choosing a code is bounded: at most 80 look-ups, never a loop that waits for luck."""
 NAME_MAX = 30
+ACTION_MAX = 4096
+"""Bytes an action may take in the log (its fields as JSON). The longest form of any
+game, London 1888's outcome with its eight accomplice boxes, is under 300."""
 
 
 class TableError(Exception):
@@ -324,19 +327,52 @@ def start_game(db: Database, game: Game, table_id: int, seen_version: int,
     return version
 
 
+class ReadFields(Mapping[str, str]):
+    """An action's fields that remember which of them the game read.
+
+    The log keeps only those: a form padded with fields no game uses stores nothing
+    more, and the kept fields replay to the same state, since a game's decisions come
+    from the values it reads. Iterating gives the names only; a game that looks at a
+    group of fields reads each one of them (``companion.games.base.fields_named``)."""
+
+    def __init__(self, fields: Mapping[str, str]) -> None:
+        self._fields = dict(fields)
+        self._read: set[str] = set()
+
+    def __getitem__(self, key: str) -> str:
+        value = self._fields[key]
+        self._read.add(key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def read(self) -> dict[str, str]:
+        """The fields the game read, to store."""
+        return {key: value for key, value in self._fields.items() if key in self._read}
+
+
 def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int | str,
         action: Mapping[str, str], rng: random.Random) -> int:
-    """Apply one game action: the heart of play. RuleError passes through unchanged."""
+    """Apply one game action: the heart of play. RuleError passes through unchanged.
+    The log keeps the fields the game read; an action too long to keep is refused."""
+    if len(json.dumps(dict(action))) > ACTION_MAX:
+        raise TableError("That was far more than any move needs, so the table did not take "
+                         "it. Reload the page and use its buttons.", 413)
+    fields = ReadFields(action)
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         if table["status"] != "playing":
             raise TableError("The game is not running." if table["status"] == "lobby"
                              else "This game is over.", 409)
-        state = game.apply(table["state"], actor, dict(action), rng)
+        state = game.apply(table["state"], actor, fields, rng)
         status = "over" if game.is_over(state) else "playing"
         version = _bump(db, table, state=state, status=status)
         actor_name = TABLE if actor == TABLE else f"seat:{actor}"
-        _log(db, table, version, actor_name, "act", action, state)
+        _log(db, table, version, actor_name, "act", fields.read(), state)
     return version
 
 

@@ -175,6 +175,14 @@ def check_call(actor: Any, action: Any, count: int) -> None:
                         "act here.")
 
 
+def fields_named(action: Mapping[str, str], prefix: str) -> dict[str, str]:
+    """A group of fields by the rest of their names (the boxes ``position_1`` to
+    ``position_5`` as ``{"1": ..., "5": ...}``). Reads only the group's fields: the
+    platform keeps of an action just what its game read (``companion.tables.act``)."""
+    return {key[len(prefix):]: action[key] for key in action
+            if isinstance(key, str) and key.startswith(prefix)}
+
+
 def require_type(action: Mapping[str, str], allowed: Sequence[str]) -> str:
     """The action's type, refused unless it is one of ``allowed`` now."""
     kind = str(action.get("type", ""))

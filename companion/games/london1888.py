@@ -55,6 +55,7 @@ from companion.games.base import (
     check_call,
     draw,
     evolve,
+    fields_named,
     is_seat,
     next_seat,
     parse_bool,
@@ -535,14 +536,11 @@ def _parse_seat(state: State, value: Any, what: str) -> int:
 def _parse_positions(action: Mapping[str, str]) -> list[int]:
     """The checked ``position_<k>`` boxes; any other position is refused."""
     chosen = []
-    for key in action:
-        if not str(key).startswith("position_"):
-            continue
-        number = str(key)[len("position_"):]
-        valid = [str(position) for position in range(1, LINE_LENGTH + 1)]
+    valid = [str(position) for position in range(1, LINE_LENGTH + 1)]
+    for number, ticked in fields_named(action, "position_").items():
         require(number in valid, f"There is no card “{number[:10]}”: the cards of a line of "
                                  f"suspicion are numbered 1 to {LINE_LENGTH}.")
-        if parse_bool(action[key]):
+        if parse_bool(ticked):
             chosen.append(int(number))
     return sorted(chosen)
 
@@ -699,11 +697,10 @@ def _parse_outcome(state: State, action: Mapping[str, str]) -> tuple[str, list[i
     """The result's key and the ticked accomplices' seats, sorted."""
     result = parse_choice(action.get("result"), list(RESULTS), "result")
     accomplices = set()
-    for key, value in action.items():
-        if str(key).startswith("accomplice_"):
-            seat = _parse_seat(state, str(key)[len("accomplice_"):], "player")
-            if parse_bool(value):
-                accomplices.add(seat)
+    for number, ticked in fields_named(action, "accomplice_").items():
+        seat = _parse_seat(state, number, "player")
+        if parse_bool(ticked):
+            accomplices.add(seat)
     return result, sorted(accomplices)
 
 

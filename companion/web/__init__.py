@@ -29,7 +29,8 @@ FRIENDLY = {
           "for a new link."),
     405: ("Not like that", "That page cannot be used this way. Go back and use the buttons."),
     410: ("Table ended", "This table has ended."),
-    413: ("Too big", "That file is too big."),
+    413: ("Too big", "That was more than the laptop takes at once (a file too big, or a "
+          "form far bigger than any move needs). Nothing was changed."),
     500: ("Something went wrong", "The laptop hit a problem. Nothing was changed; "
           "please try again."),
 }
