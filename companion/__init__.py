@@ -49,8 +49,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["BOARDS"] = load_boards(app.config["BOARD_DIR"], app.config["BOARD_PATHS"])
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    database.require_writable(app.config["DATABASE"])
     database.migrate(app.config["DATABASE"])
     app.secret_key = _secret_key(app.config["DATABASE"])
+    database.watch(app.config["DATABASE"])
     app.teardown_appcontext(database.close_db)
     app.extensions["broadcaster"] = Broadcaster()
     Htmx(app)

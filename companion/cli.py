@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 
 from companion import ROOT, create_app, tables
-from companion.db import connect, migrate
+from companion.db import DatabaseUnavailable, connect, migrate
 from companion.games.whitechapel.board import BoardError
 from companion.net import base_urls, qr_ascii
 
@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"companion: cannot use the database {args.db}: {error}.\n"
               "Is it a companion database, and may this user read and write it?",
               file=sys.stderr)
+        return 2
+    except DatabaseUnavailable as error:
+        print(f"companion: {error.message}", file=sys.stderr)
         return 2
 
 

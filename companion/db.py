@@ -1,16 +1,27 @@
-"""The one SQLite database: connections, migrations and the write transaction.
+"""The one SQLite database: connections, migrations, the write transaction, and a
+watch on its file.
 
 One connection per request lives on ``g`` (flaskr style). The database runs in
 WAL mode with ``synchronous=FULL`` so that an acknowledged action survives a
 killed server or a laptop that loses power.
+
+The file is watched: deleted, replaced by another file or made read-only while the
+server runs, it could no longer keep what the server acknowledges (open connections
+would go on writing to a deleted file, then a restart would find an empty one). So
+every request and every write transaction checks it first, and a write is
+acknowledged only if the file was still the one the server opened when it committed.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from flask import current_app, g
 from sqlite_utils import Database
@@ -140,14 +151,104 @@ def m002_tournaments(db: Database) -> None:
                "ON tournament_results (tournament_table_id, id)")
 
 
-def connect(path: str) -> Database:
-    """A connection with the pragmas every connection needs."""
-    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+class FileDatabase(Database):
+    """A sqlite-utils database that knows its file, so a write can check the file."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        super().__init__(conn, execute_plugins=False)
+        self.path = path
+
+
+def connect(path: str, create: bool = True) -> FileDatabase:
+    """A connection with the pragmas every connection needs. Without ``create`` a
+    missing file is an error instead of a new empty database."""
+    target, uri = (path, False) if create else (Path(path).resolve().as_uri() + "?mode=rw",
+                                                True)
+    conn = sqlite3.connect(target, timeout=30, isolation_level=None, check_same_thread=False,
+                           uri=uri)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
-    return Database(conn, execute_plugins=False)
+    return FileDatabase(conn, path)
+
+
+# --- the watch on the file -------------------------------------------------
+
+log = logging.getLogger("companion")
+
+
+class DatabaseUnavailable(Exception):
+    """The database file cannot keep anything more: ``message`` says why, for the
+    laptop's terminal."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+_watched: dict[str, tuple[int, int]] = {}
+"""Each watched file's (device, inode) when the server opened it."""
+_reported: dict[str, str] = {}
+"""The problem last told to the terminal, per file: told once, not on every request."""
+
+
+def _read_only(path: str, status: os.stat_result) -> bool:
+    # os.access alone is not enough: it says yes to root whatever the mode, and an
+    # open connection would keep writing anyway. A file nobody may write is read-only.
+    return not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+        path, os.W_OK)
+
+
+def require_writable(path: str) -> None:
+    """At start: a database file that exists must be writable."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(status.st_mode) and _read_only(path, status):
+        raise DatabaseUnavailable(
+            f"the database file {path} is read-only, so nothing played could be saved. "
+            f"Make it writable (chmod u+w {path}) or choose another file with --db.")
+
+
+def watch(path: str) -> None:
+    """Watch the database file the server has just opened (``check`` compares with it)."""
+    status = os.stat(path)
+    _watched[path] = (status.st_dev, status.st_ino)
+    _reported.pop(path, None)
+
+
+def check(path: str) -> None:
+    """Refuse (``DatabaseUnavailable``) if the watched file was deleted, replaced or made
+    read-only; the first time, tell the laptop's terminal what happened and what to do."""
+    opened = _watched.get(path)
+    if opened is None:
+        return
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        problem = (f"the database file {path} was deleted while the companion was running. "
+                   "Nothing can be saved any more, and every page says so. Stop the "
+                   "companion; put the file back from a backup before starting it again, or "
+                   "it starts with an empty database.")
+    else:
+        if (status.st_dev, status.st_ino) != opened:
+            problem = (f"the database file {path} was replaced by another file while the "
+                       "companion was running. Nothing can be saved any more, and every "
+                       "page says so. Stop the companion and start it again to use the "
+                       "file that is there now.")
+        elif _read_only(path, status):
+            problem = (f"the database file {path} became read-only. Nothing can be saved "
+                       "until it is writable again (chmod u+w); the companion then carries "
+                       "on by itself.")
+        else:
+            _reported.pop(path, None)
+            return
+    if _reported.get(path) != problem:
+        _reported[path] = problem
+        log.error("companion: %s", problem)
+    raise DatabaseUnavailable(problem)
 
 
 def migrate(path: str) -> None:
@@ -174,7 +275,13 @@ def get_db() -> Database:
         try:
             g.db = _pool().pop()
         except IndexError:
-            g.db = connect(current_app.config["DATABASE"])
+            path = current_app.config["DATABASE"]
+            try:
+                # Never a new empty file where the server's database was.
+                g.db = connect(path, create=False)
+            except sqlite3.OperationalError:
+                check(path)
+                raise
     return g.db
 
 
@@ -205,7 +312,10 @@ def immediate(db: Database) -> Iterator[Database]:
     when it is free instead of polling; another process (the terminal's export or
     import) still gets the busy timeout.
     """
+    path = db.path if isinstance(db, FileDatabase) else None
     with _writers:
+        if path:
+            check(path)
         db.conn.execute("BEGIN IMMEDIATE")
         try:
             yield db
@@ -213,3 +323,7 @@ def immediate(db: Database) -> Iterator[Database]:
             db.conn.execute("ROLLBACK")
             raise
         db.conn.execute("COMMIT")
+        if path:
+            # Lost while committing: the change went to a file that is gone, so it is
+            # not acknowledged.
+            check(path)

@@ -14,6 +14,8 @@ from typing import Any
 from flask import Flask, Response, abort, current_app, render_template, request, session
 from werkzeug.exceptions import HTTPException
 
+from companion import db as database
+
 log = logging.getLogger("companion")
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -33,6 +35,9 @@ FRIENDLY = {
           "form far bigger than any move needs). Nothing was changed."),
     500: ("Something went wrong", "The laptop hit a problem. Nothing was changed; "
           "please try again."),
+    503: ("Nothing can be saved", "The laptop can no longer save the game: its database "
+          "file was deleted, replaced or made read-only while the companion was running. "
+          "Nothing from now on is kept. Ask the host to look at the laptop's terminal."),
 }
 
 
@@ -76,6 +81,18 @@ def _handle_http_error(error: HTTPException) -> Response:
         error.description, str) and not error.description.startswith(
             ("The requested URL", "You don't have")) else None
     return error_page(status, description)
+
+
+def check_database() -> None:
+    """Every page first checks that the database is still the file the server opened
+    (the stylesheet is still served, so the message is readable)."""
+    if not request.path.startswith("/static/"):
+        database.check(current_app.config["DATABASE"])
+
+
+def _handle_database_unavailable(_error: database.DatabaseUnavailable) -> Response:
+    # The terminal was told the file's path and what to do (companion.db.check).
+    return error_page(503)
 
 
 def _handle_unexpected(error: Exception) -> Response:
@@ -135,9 +152,11 @@ def register(app: Flask) -> None:
     app.register_blueprint(table.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(live.bp)
+    app.before_request(check_database)
     app.before_request(check_csrf)
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _handle_http_error)
+    app.register_error_handler(database.DatabaseUnavailable, _handle_database_unavailable)
     app.register_error_handler(Exception, _handle_unexpected)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["game_titles"] = lambda: {
