@@ -12,7 +12,7 @@ from flask import Response, abort, current_app, redirect, request, url_for
 
 from companion import tables
 from companion.db import get_db
-from companion.games.base import TABLE, Game, RuleError
+from companion.games.base import TABLE, Game, RuleError, int_or_none
 from companion.net import public_qr_svg
 from companion.web import render
 
@@ -132,12 +132,23 @@ def change(done: Callable[[], int], table: dict[str, Any], success_url: str,
     return redirect(success_url, code=303)
 
 
+VERSION_MAX = 10**12
+"""More versions than any table reaches: a bigger one in a form is forged."""
+SEAT_MAX = 999
+"""Seat numbers a form may name; the table then says whether that seat exists."""
+
+
 def seen_version() -> int:
     """The version the player's page showed when they acted."""
-    try:
-        return int(request.form.get("version", ""))
-    except ValueError:
+    version = int_or_none(request.form.get("version"), 0, VERSION_MAX)
+    if version is None:
         abort(400, "That form was incomplete. Reload the page and try again.")
+    return version
+
+
+def seat_field() -> int | None:
+    """The seat a form names (joining, host controls), or None if it names none."""
+    return int_or_none(request.form.get("seat"), -SEAT_MAX, SEAT_MAX)
 
 
 def form_action() -> dict[str, str]:

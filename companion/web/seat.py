@@ -18,6 +18,7 @@ from companion.web.context import (
     render_phone,
     rng,
     seat_cookie,
+    seat_field,
     seen_version,
 )
 
@@ -44,9 +45,8 @@ def join(code: str) -> Response:
 def claim(code: str) -> Response:
     table, game = load(code)
     name = request.form.get("name", "")
-    try:
-        position = int(request.form.get("seat", ""))
-    except ValueError:
+    position = seat_field()
+    if position is None:
         return _join_page(table, game, 422, "Please pick a seat.", name)
     try:
         version, token = tables.claim_seat(get_db(), table["id"], position, name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, url_for
 
 from companion import tables
 from companion.db import get_db
@@ -23,6 +23,7 @@ from companion.web.context import (
     render_phone,
     render_screen,
     rng,
+    seat_field,
     seen_version,
 )
 
@@ -65,10 +66,10 @@ def _host_change(code: str, do: Any) -> Response:
 
 
 def _position() -> int:
-    try:
-        return int(request.form.get("seat", ""))
-    except ValueError:
+    position = seat_field()
+    if position is None:
         abort(400, "Please choose a seat.")
+    return position
 
 
 @bp.post("/act")

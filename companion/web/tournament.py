@@ -16,12 +16,12 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from companion import tables
 from companion.db import get_db
 from companion.games import london1888
-from companion.games.base import RuleError, parse_int
+from companion.games.base import RuleError, int_or_none, parse_int
 from companion.tournaments import logic
 from companion.tournaments import storage as store
 from companion.tournaments.logic import TournamentError
 from companion.web import render
-from companion.web.context import COOKIE_AGE, base_url, host_cookie, qr, rng
+from companion.web.context import COOKIE_AGE, VERSION_MAX, base_url, host_cookie, qr, rng
 from companion.web.limits import count_created, creation_refused
 
 bp = Blueprint("tournament", __name__, url_prefix="/tournaments")
@@ -67,10 +67,10 @@ def _set_organiser(response: Response, tournament_id: int, token: str) -> Respon
 
 
 def _seen_version() -> int:
-    try:
-        return int(request.form.get("version", ""))
-    except ValueError:
+    version = int_or_none(request.form.get("version"), 0, VERSION_MAX)
+    if version is None:
         abort(400, "That form was incomplete. Reload the page and try again.")
+    return version
 
 
 # --- the list, creating and importing ---------------------------------------------------

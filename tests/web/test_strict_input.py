@@ -100,3 +100,37 @@ def test_standings_and_results_csv_hold_no_formula(app):
     standings = organiser.get(f"/tournaments/{organiser.tid}/standings.csv").text
     players = {row["player"] for row in csv.DictReader(io.StringIO(standings))}
     assert players == {"'=1+2", "'@cmd", "'+SUM(A1)", "'-Ann", "Bob"}
+
+
+
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def lax(number: int) -> list[str]:
+    """``number`` as ``int`` took it but the forms' parser does not: another script's
+    digits ("٥" is 5), underscores ("0_5" is 5), superscripts."""
+    return [str(number).translate(ARABIC_INDIC), f"0_{number}", f"{number}²"]
+
+
+@pytest.mark.parametrize("way", range(3))
+def test_a_seat_is_a_plain_number(app, way):
+    laptop, _phones = seated_table(app, "tally", ["Ann", "Bob", "Cy"], start=False)
+    version = laptop.version()
+    seat = lax(1)[way]
+    for control in ("hand-host", "rejoin", "remove-seat"):
+        assert laptop.host(control, seat=seat).status_code == 400
+    assert Device(app).post(f"/j/{laptop.code}", {"seat": "9" * 30, "name": "Di"}
+                            ).status_code == 422  # too big for SQLite: was a 500
+    assert laptop.version() == version
+
+
+@pytest.mark.parametrize("way", range(3))
+def test_a_seen_version_is_a_plain_number(app, way):
+    laptop, (ann, _bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    before = laptop.version()
+    version = lax(before)[way]
+    replies = [ann.act("add", version=version, amount=1),
+               laptop.table_act("skip", version=version), laptop.host("undo", version=version)]
+    for reply in replies:
+        assert reply.status_code == 400, (version, reply.status_code)
+    assert laptop.version() == before
