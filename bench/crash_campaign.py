@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests import tally  # noqa: E402
+from tests.support import tally  # noqa: E402
 from tests.support.campaign import crash_round, open_table, playable_games  # noqa: E402
 from tests.support.realserver import Server  # noqa: E402
 

@@ -15,6 +15,7 @@ from companion import net, tables
 from companion.db import connect
 from companion.games import london1888
 from tests.support import tally
+from tests.support.codes import fill_every_four_letter_code
 from tests.support.webflow import Device, create_table, join
 from tests.web.test_tournament import new_tournament, register
 
@@ -60,21 +61,6 @@ def test_choosing_a_code_is_bounded_and_codes_grow_a_letter(app):
     assert time.monotonic() - started < 2
     assert refused.value.status == 503 and "no table code left" in refused.value.message
     assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == len(codes)
-
-
-def fill_every_four_letter_code(path: str) -> int:
-    """Every 4-letter code taken by an ended table (234,256 of them), as after a long
-    life of a laptop; returns how many."""
-    db = connect(path)
-    letters = ", ".join(f"('{letter}')" for letter in tables.CODE_LETTERS)
-    db.execute(
-        f"WITH l(c) AS (VALUES {letters}) "
-        "INSERT INTO tables (code, game, options, status, host_token_hash) "
-        "SELECT a.c || b.c || c.c || d.c, 'tally', '{}', 'closed', 'x' "
-        "FROM l a, l b, l c, l d")
-    count = db.execute("SELECT count(*) FROM tables").fetchone()[0]
-    db.close()
-    return count
 
 
 def test_when_every_four_letter_code_is_used_new_tables_get_five(app):

@@ -17,11 +17,13 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     JSON-serialisable dict.
 ``apply(state, actor, action, rng) -> state``
     ``actor`` is a seat position (int) or ``TABLE`` (the host at the table
-    screen). ``action`` is a dict of strings from a form, with its name under
+    screen). ``action`` is a mapping of strings from a form, with its name under
     ``"type"``. Returns a new state or raises ``RuleError``; never mutates
     its input. Every game calls ``check_call`` first, so that anything but a
     mapping, and any actor but ``TABLE`` or a seat position proper (never
-    ``True`` nor ``1.0``), is refused alike in every game.
+    ``True`` nor ``1.0``), is refused alike in every game. The log keeps only
+    the fields ``apply`` read (by key: ``get``, ``[]``, ``in``), so read a
+    group of fields with ``fields_named``, never by looping over ``items()``.
 ``view(state, viewer) -> dict``
     Everything ``viewer`` (a seat position or ``TABLE``) may see and nothing
     else. Templates only ever receive views. A view may name the seats anew
