@@ -10,6 +10,8 @@ server runs, it could no longer keep what the server acknowledges (open connecti
 would go on writing to a deleted file, then a restart would find an empty one). So
 every request and every write transaction checks it first, and a write is
 acknowledged only if the file was still the one the server opened when it committed.
+A deleted or replaced file is still open in the server's connections: what it held is
+copied to a new file beside it, and the terminal names that copy.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flask import current_app, g
+from flask import current_app, g, has_app_context
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
@@ -191,6 +194,9 @@ _watched: dict[str, tuple[int, int]] = {}
 """Each watched file's (device, inode) when the server opened it."""
 _reported: dict[str, str] = {}
 """The problem last told to the terminal, per file: told once, not on every request."""
+_rescued: dict[str, str] = {}
+"""Per lost file, the copy made of it from a connection that still had it open."""
+_rescue_lock = threading.Lock()
 
 
 def _read_only(path: str, status: os.stat_result) -> bool:
@@ -217,38 +223,84 @@ def watch(path: str) -> None:
     status = os.stat(path)
     _watched[path] = (status.st_dev, status.st_ino)
     _reported.pop(path, None)
+    _rescued.pop(path, None)
 
 
-def check(path: str) -> None:
-    """Refuse (``DatabaseUnavailable``) if the watched file was deleted, replaced or made
-    read-only; the first time, tell the laptop's terminal what happened and what to do."""
+def _lost(path: str) -> str | None:
+    """What happened to a watched file: "deleted", "replaced", "read-only" or None."""
     opened = _watched.get(path)
     if opened is None:
-        return
+        return None
     try:
         status = os.stat(path)
     except FileNotFoundError:
-        problem = (f"the database file {path} was deleted while the companion was running. "
-                   "Nothing can be saved any more, and every page says so. Stop the "
-                   "companion; put the file back from a backup before starting it again, or "
-                   "it starts with an empty database.")
+        return "deleted"
+    if (status.st_dev, status.st_ino) != opened:
+        return "replaced"
+    return "read-only" if _read_only(path, status) else None
+
+
+def check(path: str, db: Database | None = None) -> None:
+    """Refuse (``DatabaseUnavailable``) if the watched file was deleted, replaced or made
+    read-only, and tell the laptop's terminal what happened and what to do (once). A
+    deleted or replaced file is first copied from a connection that still has it open
+    (``db``, or an idle one of the pool), so what the server saved is not lost."""
+    lost = _lost(path)
+    if lost is None:
+        _reported.pop(path, None)
+        return
+    if lost == "read-only":
+        problem = (f"the database file {path} became read-only. Nothing can be saved "
+                   "until it is writable again (chmod u+w); the companion then carries "
+                   "on by itself.")
     else:
-        if (status.st_dev, status.st_ino) != opened:
-            problem = (f"the database file {path} was replaced by another file while the "
-                       "companion was running. Nothing can be saved any more, and every "
-                       "page says so. Stop the companion and start it again to use the "
-                       "file that is there now.")
-        elif _read_only(path, status):
-            problem = (f"the database file {path} became read-only. Nothing can be saved "
-                       "until it is writable again (chmod u+w); the companion then carries "
-                       "on by itself.")
+        with _rescue_lock:
+            if path not in _rescued:
+                copy = _rescue(path, db)
+                if copy:
+                    _rescued[path] = copy
+        problem = (f"the database file {path} was "
+                   + ("deleted" if lost == "deleted" else "replaced by another file")
+                   + " while the companion was running. Nothing can be saved any more, and "
+                   "every page says so. ")
+        if path in _rescued:
+            problem += (f"Everything saved until then was copied to {_rescued[path]}: stop "
+                        f"the companion and start it again with --db {_rescued[path]}.")
+        elif lost == "deleted":
+            problem += ("Stop the companion; put the file back from a backup before "
+                        "starting it again, or it starts with an empty database.")
         else:
-            _reported.pop(path, None)
-            return
+            problem += "Stop the companion and start it again to use the file there now."
     if _reported.get(path) != problem:
         _reported[path] = problem
         log.error("companion: %s", problem)
     raise DatabaseUnavailable(problem)
+
+
+def _rescue(path: str, db: Database | None) -> str | None:
+    """Copy a deleted or replaced database from a connection that still has it open (the
+    system keeps an open file's content) to a new file beside it; the copy's path, or
+    None when no connection was at hand or the copy failed."""
+    if db is None:
+        if not has_app_context() or current_app.config["DATABASE"] != path:
+            return None
+        try:
+            db = _pool().pop()  # its file is gone: it never goes back to the pool
+        except IndexError:
+            return None
+    name = Path(path)
+    copy = name.with_name(f"{name.stem}-rescued-{time.strftime('%Y%m%d-%H%M%S')}"
+                          f"{name.suffix}")
+    try:
+        target = sqlite3.connect(copy)
+        try:
+            db.conn.backup(target)
+        finally:
+            target.close()
+    except (sqlite3.Error, OSError):
+        copy.unlink(missing_ok=True)
+        return None
+    return str(copy)
 
 
 def migrate(path: str) -> None:
@@ -315,15 +367,19 @@ def immediate(db: Database) -> Iterator[Database]:
     path = db.path if isinstance(db, FileDatabase) else None
     with _writers:
         if path:
-            check(path)
+            check(path, db)
         db.conn.execute("BEGIN IMMEDIATE")
         try:
             yield db
         except BaseException:
             db.conn.execute("ROLLBACK")
             raise
+        if path and _lost(path):
+            # Lost during the transaction: keep none of it, not even in a rescued copy.
+            db.conn.execute("ROLLBACK")
+            check(path, db)
         db.conn.execute("COMMIT")
         if path:
             # Lost while committing: the change went to a file that is gone, so it is
             # not acknowledged.
-            check(path)
+            check(path, db)

@@ -5,7 +5,8 @@ read-only while the server runs, the database could no longer keep what the serv
 acknowledges: open connections wrote on into a deleted file and a restart found an
 empty one. Now every page answers 503 with a message, the terminal is told once with
 the file's path and what to do, and no change is acknowledged that the file did not
-keep. A read-only database stops the start with exit status 2.
+keep. What was saved before a deletion or replacement is copied from a connection that
+still has the old file open. A read-only database stops the start with exit status 2.
 
 Tests run as root here, where chmod does not stop a write: the watch reads the file's
 mode bits (a file nobody may write is read-only, whoever the server runs as) as well
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -58,9 +61,17 @@ BREAKS = {"deleted": (delete, "was deleted"),
           "read-only": (make_read_only, "became read-only")}
 
 
-def version_in_file(path: Path, code: str) -> int | None:
-    import sqlite3
+def rescued(told: str) -> Path:
+    """The copy of a lost database the terminal names."""
+    found = re.search(r"copied to (\S+): stop the companion and start it again with --db",
+                      told)
+    assert found, told
+    copy = Path(found.group(1))
+    assert copy.exists()
+    return copy
 
+
+def version_in_file(path: Path, code: str) -> int | None:
     if not path.exists():
         return None
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -101,6 +112,10 @@ def test_a_lost_database_refuses_every_page_and_tells_the_terminal_once(app, cap
     # Nothing refused was stored. (A file put in place of the database still reads the
     # old one's -wal, which SQLite applies to whatever file has the name.)
     assert version_in_file(path, laptop.code) in (None, version)
+    if name != "read-only":  # what was saved is copied from a connection still open
+        copy = rescued(told[0])
+        assert version_in_file(copy, laptop.code) == version
+        assert copy.parent == path.parent and copy != path
     if name == "read-only":
         path.chmod(0o644)  # writable again: play carries on by itself
         assert bob.act("add", amount=3).status_code == 303
@@ -109,7 +124,8 @@ def test_a_lost_database_refuses_every_page_and_tells_the_terminal_once(app, cap
         assert not path.exists()  # never a new empty database in its place
 
 
-def test_a_database_lost_while_an_action_is_stored_is_not_acknowledged(app, monkeypatch):
+def test_a_database_lost_while_an_action_is_stored_is_not_acknowledged(app, monkeypatch,
+                                                                          caplog):
     path = Path(app.config["DATABASE"])
     laptop, (ann, _bob) = seated_table(app, "tally", ["Ann", "Bob"])
     play = tally.apply
@@ -120,10 +136,15 @@ def test_a_database_lost_while_an_action_is_stored_is_not_acknowledged(app, monk
         return state
 
     monkeypatch.setattr(tally, "apply", play_then_lose_the_file)
-    reply = ann.act("add", amount=2)
+    version = laptop.version()
+    with caplog.at_level(logging.ERROR, logger="companion"):
+        reply = ann.act("add", amount=2, version=version)
     assert reply.status_code == 503 and MESSAGE in reply.text
     monkeypatch.setattr(tally, "apply", play)
-    assert ann.act("add", amount=2, version=1).status_code == 503
+    assert ann.act("add", amount=2, version=version).status_code == 503
+    told = [r.getMessage() for r in caplog.records if r.name == "companion"]
+    assert len(told) == 1  # the refused action is not in the rescued copy either
+    assert version_in_file(rescued(told[0]), laptop.code) == version
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -179,3 +200,10 @@ def test_the_real_server_notices_a_deleted_database_and_says_so(tmp_path):
         _out, err = server.communicate(timeout=10)
     assert err.count("was deleted while the companion was running") == 1, err
     assert str(path) in err and "Traceback" not in err
+    copy = rescued(err)  # Ann's seat, acknowledged before the loss, is in the copy
+    conn = sqlite3.connect(copy)
+    try:
+        assert conn.execute("SELECT name FROM seats JOIN tables ON tables.id = table_id "
+                            "WHERE code = ? AND position = 0", [code]).fetchone() == ("Ann",)
+    finally:
+        conn.close()
