@@ -12,7 +12,7 @@ from htmx_flask import Htmx
 
 from companion import db as database
 from companion.games import discover
-from companion.games.whitechapel.board import load_boards
+from companion.games.whitechapel.board import SHIPPED_BOARDS, load_boards
 from companion.live import Broadcaster
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PUBLIC_URLS=None,
         BOARD_DIR=None,
         BOARD_PATHS=[],
+        SHIPPED_BOARDS=list(SHIPPED_BOARDS),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="companion",
@@ -42,11 +43,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if app.config["GAMES"] is None:
         app.config["GAMES"] = discover()
-    # Letters from Whitechapel board files (docs/boards.md): instance/boards/ and
-    # --board paths, read once; a broken one stops the start with a BoardError.
+    # Letters from Whitechapel board files (docs/boards.md): the shipped board,
+    # instance/boards/ and --board paths, read once; a broken one stops the start
+    # with a BoardError.
     if app.config["BOARD_DIR"] is None:
         app.config["BOARD_DIR"] = os.path.join(app.instance_path, "boards")
-    app.config["BOARDS"] = load_boards(app.config["BOARD_DIR"], app.config["BOARD_PATHS"])
+    app.config["BOARDS"] = load_boards(app.config["BOARD_DIR"], app.config["BOARD_PATHS"],
+                                       app.config["SHIPPED_BOARDS"])
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     database.require_writable(app.config["DATABASE"])

@@ -22,8 +22,25 @@ offer Jack only legal moves and compute the detectives' deduction map
 Links are undirected and listed once. Any other key (a source, a licence,
 notes) is allowed and ignored.
 
-The board knows nothing about policemen's crossings: a blocked street is
-given as the pair of circles it joins, as the detectives mark it.
+Optionally the police crossings ("Policemen move on their patrols between
+Crossings"), all five keys together::
+
+     "crossings": [{"id": 1, "x": 140, "y": 91, "police_start": false}, ...],
+     "crossing_links": [[1, 2], ...],    one step of a policeman (Hunting 2)
+     "crossing_streets": [[1, 2], ...],  crossing to crossing, no circle between
+     "crossing_circles": [[3, 1], ...],  [crossing, circle]: no crossing between
+     "road_routes": [{"road": [1, 2], "via": [[4, 5]]}, ...]
+
+A road's routes are the crossings Jack walks through along it (``[]``: a
+street that passes no crossing). They must follow from ``crossing_streets``
+and ``crossing_circles`` (checked on loading), which is what lets a game's
+state keep them compactly (``Board.graph``). With crossings, the roads a
+policeman closes follow from where the policemen stand (``closed_roads``);
+without them, the detectives mark a closed road by the two circles it joins.
+
+The board shipped with the companion (``SHIPPED_BOARDS``,
+``boards/whitechapel-crossings.json``, with its sources' notices in
+``boards/licences``) has crossings; it is loaded by default.
 """
 
 from __future__ import annotations
@@ -38,6 +55,13 @@ from types import MappingProxyType
 from typing import Any
 
 Link = tuple[int, int]
+
+SHIPPED_BOARDS = (Path(__file__).resolve().parent / "boards" / "whitechapel-crossings.json",)
+"""The boards loaded at every start (RULINGS: "The companion ships the Letters
+from Whitechapel board"); ``--board`` and ``instance/boards/`` add others."""
+
+POLICE_STEPS = 2
+"""Hunting 2: "a policeman can move up to a distance of two (0, 1, or 2) crossings"."""
 
 MAX_PROBLEMS_SHOWN = 8
 """A broken file may have hundreds of bad links; the first few say enough."""
@@ -66,6 +90,17 @@ class Circle:
     red: bool = False
 
 
+@dataclass(frozen=True)
+class Crossing:
+    """A police crossing: its id, where it is drawn, and whether its border is
+    yellow (where the patrol tokens start on the first night, Hell 3)."""
+
+    id: int
+    x: float
+    y: float
+    start: bool = False
+
+
 def link(a: int, b: int) -> Link:
     """The undirected link between two circles, smaller number first."""
     return (a, b) if a < b else (b, a)
@@ -73,12 +108,20 @@ def link(a: int, b: int) -> Link:
 
 @dataclass(frozen=True)
 class Board:
-    """A validated board: circles, road links and alley links. Immutable."""
+    """A validated board: circles, road links and alley links, and optionally
+    the police crossings. Immutable."""
 
     name: str
     circles: tuple[Circle, ...]
     roads: frozenset[Link]
     alleys: frozenset[Link]
+    crossings: tuple[Crossing, ...] = ()
+    crossing_links: frozenset[Link] = frozenset()
+    crossing_streets: frozenset[Link] = frozenset()
+    crossing_circles: frozenset[tuple[int, int]] = frozenset()
+    """(crossing, circle) pairs: a policeman there may search or arrest in the circle."""
+    open_roads: frozenset[Link] = frozenset()
+    """Roads with a street that passes no crossing: no policeman ever closes them."""
 
     # --- the graph -------------------------------------------------------
 
@@ -220,6 +263,84 @@ class Board:
         """
         return self.has_circle(n) and n not in set(crime_scenes)
 
+    # --- the police crossings -----------------------------------------------
+
+    @property
+    def has_crossings(self) -> bool:
+        """Whether the board knows its police crossings ("police on the map")."""
+        return bool(self.crossings)
+
+    @cached_property
+    def crossing_ids(self) -> frozenset[int]:
+        return frozenset(crossing.id for crossing in self.crossings)
+
+    @cached_property
+    def police_starts(self) -> frozenset[int]:
+        """The yellow-bordered crossings, where the patrol tokens go on the first night."""
+        return frozenset(crossing.id for crossing in self.crossings if crossing.start)
+
+    @cached_property
+    def crossing_positions(self) -> Mapping[int, tuple[float, float]]:
+        return MappingProxyType({c.id: (c.x, c.y) for c in self.crossings})
+
+    @cached_property
+    def _crossing_map(self) -> Mapping[int, frozenset[int]]:
+        return _adjacency(self.crossing_ids, self.crossing_links)
+
+    @cached_property
+    def _circles_at(self) -> Mapping[int, frozenset[int]]:
+        found: dict[int, set[int]] = {x: set() for x in self.crossing_ids}
+        for crossing, circle in self.crossing_circles:
+            found[crossing].add(circle)
+        return {x: frozenset(circles) for x, circles in found.items()}
+
+    def crossing_links_of(self, crossing: int) -> frozenset[int]:
+        """The crossings one step of a policeman away from ``crossing``."""
+        return self._crossing_map.get(crossing, frozenset())
+
+    def circles_next_to(self, crossing: int) -> frozenset[int]:
+        """Where a policeman on ``crossing`` may search or arrest ("Clues and
+        Suspicion": "There cannot be an intervening crossing on the dotted line")."""
+        return self._circles_at.get(crossing, frozenset())
+
+    def police_moves(self, start: int, steps: int = POLICE_STEPS) -> frozenset[int]:
+        """The crossings a policeman on ``start`` can reach in 0 to ``steps`` steps
+        (Hunting 2: "Policeman pawns ignore numbered circles when moving", and
+        may pass other policemen, so nothing on the way stops him)."""
+        if start not in self._crossing_map:
+            return frozenset()
+        reached = {start}
+        edge = {start}
+        for _ in range(steps):
+            edge = {y for x in edge for y in self.crossing_links_of(x)} - reached
+            reached |= edge
+        return frozenset(reached)
+
+    @cached_property
+    def road_routes(self) -> Mapping[Link, tuple[frozenset[int], ...]]:
+        """For each road, the sets of crossings Jack passes on each way along it,
+        keeping only the smallest (a route through more crossings is closed
+        whenever a smaller one inside it is); ``frozenset()``: never closed."""
+        return MappingProxyType(_routes(self.roads, self.crossing_streets,
+                                        self.crossing_circles, self.open_roads))
+
+    @cached_property
+    def _roads_through(self) -> Mapping[int, frozenset[Link]]:
+        found: dict[int, set[Link]] = {}
+        for road, routes in self.road_routes.items():
+            for crossing in frozenset().union(*routes):
+                found.setdefault(crossing, set()).add(road)
+        return {x: frozenset(roads) for x, roads in found.items()}
+
+    def closed_roads(self, policed: Iterable[int]) -> frozenset[Link]:
+        """The roads a normal move of Jack cannot take with policemen on ``policed``
+        (Hunting 1: "He may not move over a crossing occupied by a policeman
+        pawn"): those where every way along the road passes one of them."""
+        held = frozenset(policed)
+        candidates = set().union(*(self._roads_through.get(x, ()) for x in held))
+        return frozenset(road for road in candidates
+                         if all(route & held for route in self.road_routes[road]))
+
     # --- for drawing --------------------------------------------------------
 
     def bounds(self) -> tuple[float, float, float, float]:
@@ -236,6 +357,16 @@ class Board:
                         for c in sorted(self.circles, key=lambda c: c.n)],
             "roads": [list(pair) for pair in sorted(self.roads)],
             "alleys": [list(pair) for pair in sorted(self.alleys)],
+            **({"crossings": [{"id": c.id, "x": c.x, "y": c.y, "police_start": c.start}
+                              for c in sorted(self.crossings, key=lambda c: c.id)],
+                "crossing_links": [list(pair) for pair in sorted(self.crossing_links)],
+                "crossing_streets": [list(pair) for pair in sorted(self.crossing_streets)],
+                "crossing_circles": [list(pair) for pair in sorted(self.crossing_circles)],
+                "road_routes": [{"road": list(road),
+                                 "via": [sorted(route) for route in sorted(
+                                     routes, key=lambda r: (len(r), sorted(r)))]}
+                                for road, routes in sorted(self.road_routes.items())]}
+               if self.crossings else {}),
         }
 
 
@@ -249,11 +380,67 @@ class Board:
         every state, so each link costs a few characters: ``"1:2,6 2:3"`` lists
         under each circle the higher-numbered circles it is linked to.
         Positions stay in the file: only the map draws them.
+
+        With crossings, only what the rules need: the yellow-bordered crossings,
+        the policemen's steps, the crossing-to-crossing streets, the circles next
+        to each crossing and the roads that pass no crossing. The roads' routes
+        follow from those (checked when the file was loaded), so they are not kept.
         """
-        return {"board": self.name,
-                "red": " ".join(str(n) for n in sorted(self.red)),
-                "roads": _adjacency_text(self.roads),
-                "alleys": _adjacency_text(self.alleys)}
+        graph = {"board": self.name,
+                 "red": " ".join(str(n) for n in sorted(self.red)),
+                 "roads": _adjacency_text(self.roads),
+                 "alleys": _adjacency_text(self.alleys)}
+        if self.crossings:
+            graph |= {"police_starts": " ".join(str(x) for x in sorted(self.police_starts)),
+                      "crossing_streets": _adjacency_text(self.crossing_streets),
+                      "crossing_circles": _adjacency_text(self.crossing_circles),
+                      "open_roads": _adjacency_text(self.open_roads)}
+        return graph
+
+
+GRAPH_KEYS = ("board", "red", "roads", "alleys")
+CROSSING_GRAPH_KEYS = ("police_starts", "crossing_streets", "crossing_circles", "open_roads")
+
+
+def _police_links(streets: Iterable[Link], circles: Iterable[tuple[int, int]],
+                  open_roads: Iterable[Link]) -> set[Link]:
+    """A policeman's steps: two crossings joined by a street that passes no other
+    crossing, directly or through circles ("Policeman pawns ignore numbered
+    circles when moving"): one circle next to both, or a street between circles."""
+    touching: dict[int, set[int]] = {}
+    for crossing, circle in circles:
+        touching.setdefault(circle, set()).add(crossing)
+    pairs = [(xs, xs) for xs in touching.values()]
+    pairs += [(touching.get(a, set()), touching.get(b, set())) for a, b in open_roads]
+    return set(streets) | {link(x, y) for near, far in pairs for x in near for y in far
+                           if x != y}
+
+
+def _routes(roads: Iterable[Link], streets: Iterable[Link],
+            circles: Iterable[tuple[int, int]],
+            open_roads: Iterable[Link]) -> dict[Link, tuple[frozenset[int], ...]]:
+    """Each road's smallest sets of crossings passed, walking from one circle to a
+    crossing next to it, along streets between crossings, to a crossing next to
+    the other circle (a walk through no other circle: that would be two roads)."""
+    along = _adjacency({x for pair in streets for x in pair}, streets)
+    touching: dict[int, set[int]] = {}
+    for crossing, circle in circles:
+        touching.setdefault(circle, set()).add(crossing)
+    free = set(open_roads)
+    found: dict[Link, tuple[frozenset[int], ...]] = {}
+    for a, b in roads:
+        ends = touching.get(b, set())
+        sets: set[frozenset[int]] = {frozenset()} if (a, b) in free else set()
+        stack = [(x, (x,)) for x in touching.get(a, ())]
+        while stack:
+            here, path = stack.pop()
+            if here in ends:
+                sets.add(frozenset(path))
+            stack += [(y, (*path, y)) for y in along.get(here, ()) if y not in path]
+        found[(a, b)] = tuple(sorted(
+            (s for s in sets if not any(other < s for other in sets)),
+            key=lambda s: (len(s), sorted(s))))
+    return found
 
 
 def _adjacency_text(links: Iterable[Link]) -> str:
@@ -277,28 +464,59 @@ def _links_from_text(text: Any, key: str) -> list[list[int]]:
     return found
 
 
+def _numbers_from_text(text: str, key: str) -> set[int]:
+    try:
+        return {int(n) for n in text.split()}
+    except ValueError:
+        raise BoardError([f'"{key}" of a board graph must be numbers']) from None
+
+
 @lru_cache(maxsize=8)
-def _graph_board(name: str, red: str, roads: str, alleys: str) -> Board:
+def _graph_board(name: str, red: str, roads: str, alleys: str,
+                 crossings: tuple[str, ...] = ()) -> Board:
     road_links = _links_from_text(roads, "roads")
     alley_links = _links_from_text(alleys, "alleys")
-    try:
-        reds = {int(n) for n in red.split()}
-    except ValueError:
-        raise BoardError(['"red" of a board graph must be circle numbers']) from None
+    reds = _numbers_from_text(red, "red")
     numbers = sorted({n for pair in road_links + alley_links for n in pair} | reds)
-    return parse_board({"board": name, "roads": road_links, "alleys": alley_links,
-                        "circles": [{"n": n, "x": 0, "y": 0, "red": n in reds}
-                                    for n in numbers]})
+    data: dict[str, Any] = {"board": name, "roads": road_links, "alleys": alley_links,
+                            "circles": [{"n": n, "x": 0, "y": 0, "red": n in reds}
+                                        for n in numbers]}
+    if crossings:
+        text = dict(zip(CROSSING_GRAPH_KEYS, crossings, strict=True))
+        starts = _numbers_from_text(text["police_starts"], "police_starts")
+        links = {key: _links_from_text(text[key], key) for key in CROSSING_GRAPH_KEYS[1:]}
+        streets = {link(a, b) for a, b in links["crossing_streets"]}
+        circles = {(x, c) for x, c in links["crossing_circles"]}
+        open_roads = {link(a, b) for a, b in links["open_roads"]}
+        ids = sorted({x for pair in streets for x in pair} | {x for x, _ in circles} | starts)
+        routes = _routes({link(a, b) for a, b in road_links}, streets, circles, open_roads)
+        data |= {"crossings": [{"id": x, "x": 0, "y": 0, "police_start": x in starts}
+                               for x in ids],
+                 "crossing_links": [list(pair) for pair in
+                                    _police_links(streets, circles, open_roads)],
+                 "crossing_streets": [list(pair) for pair in streets],
+                 "crossing_circles": [list(pair) for pair in circles],
+                 "road_routes": [{"road": list(road), "via": [sorted(r) for r in found]}
+                                 for road, found in routes.items()]}
+    return parse_board(data)
 
 
 def board_from_graph(graph: Any) -> Board:
     """The ``Board`` of a graph made by ``Board.graph`` (every position at 0, 0: the
     rules need no drawing), or a ``BoardError``. Decoded once per graph."""
     if not isinstance(graph, Mapping) or not all(
-            isinstance(graph.get(key), str) for key in ("board", "red", "roads", "alleys")):
+            isinstance(graph.get(key), str) for key in GRAPH_KEYS):
         raise BoardError(['a board graph needs the texts "board", "red", "roads" and '
                           '"alleys"'])
-    return _graph_board(graph["board"], graph["red"], graph["roads"], graph["alleys"])
+    crossings = tuple(graph.get(key) for key in CROSSING_GRAPH_KEYS)
+    if any(value is not None for value in crossings):
+        if not all(isinstance(value, str) for value in crossings):
+            raise BoardError(["a board graph with crossings needs the texts "
+                              + ", ".join(f'"{key}"' for key in CROSSING_GRAPH_KEYS)])
+    else:
+        crossings = ()
+    return _graph_board(graph["board"], graph["red"], graph["roads"], graph["alleys"],
+                        crossings)
 
 
 def _adjacency(numbers: Iterable[int], links: Iterable[Link]) -> dict[int, frozenset[int]]:
@@ -392,6 +610,109 @@ def _parse_links(raw: Any, key: str, numbers: set[int], declared: set[int],
     return found
 
 
+CROSSING_KEYS = ("crossings", "crossing_links", "crossing_streets", "crossing_circles",
+                 "road_routes")
+
+
+def _parse_crossing_list(raw: Any, problems: list[str]) -> list[Crossing]:
+    if not isinstance(raw, list) or not raw:
+        problems.append('"crossings" must be a non-empty list of crossings')
+        return []
+    found: dict[int, Crossing] = {}
+    for index, item in enumerate(raw):
+        x_id = item.get("id") if isinstance(item, dict) else None
+        if not _is_whole(x_id) or x_id < 1:
+            problems.append(f'crossing #{index + 1} needs an "id" (a whole number, 1 or more)')
+        elif x_id in found:
+            problems.append(f"crossing {x_id} appears more than once")
+        elif not (_is_number(item.get("x")) and _is_number(item.get("y"))):
+            problems.append(f"crossing {x_id} has no position x, y")
+        elif not isinstance(item.get("police_start", False), bool):
+            problems.append(f'crossing {x_id}: "police_start" must be true or false')
+        else:
+            found[x_id] = Crossing(x_id, item["x"], item["y"], item.get("police_start", False))
+    if found and not any(c.start for c in found.values()):
+        problems.append('no crossing is a "police_start" (yellow-bordered) crossing')
+    return list(found.values())
+
+
+def _parse_pairs(raw: Any, key: str, first: set[int], second: set[int],
+                 problems: list[str], ordered: bool = False) -> set[Link]:
+    """Pairs of ids from ``first`` and ``second``; undirected unless ``ordered``."""
+    if not isinstance(raw, list):
+        problems.append(f'"{key}" must be a list of pairs like [[1, 2], ...]')
+        return set()
+    found: set[Link] = set()
+    for item in raw:
+        if (not isinstance(item, list) or len(item) != 2
+                or not all(_is_whole(end) for end in item)):
+            problems.append(f"{key} entry {json.dumps(item)[:40]} is not a pair of numbers")
+            continue
+        a, b = item
+        if a not in first or b not in second:
+            problems.append(f"{key} entry {a}-{b} names an unknown "
+                            + ("crossing or circle" if ordered else "crossing"))
+        elif not ordered and a == b:
+            problems.append(f"{key} entry {a}-{b} joins crossing {a} to itself")
+        else:
+            found.add((a, b) if ordered else link(a, b))
+    return found
+
+
+def _parse_crossings(data: Mapping[str, Any], numbers: set[int], roads: set[Link],
+                     problems: list[str]) -> dict[str, Any]:
+    """The crossing fields of a ``Board`` (empty when the file has none); the
+    roads' routes must follow from the streets and the crossings' circles."""
+    present = [key for key in CROSSING_KEYS if key in data]
+    if not present:
+        return {}
+    missing = [key for key in CROSSING_KEYS if key not in data]
+    if missing:
+        problems.append("crossings need all of " + ", ".join(f'"{k}"' for k in CROSSING_KEYS)
+                        + "; missing " + ", ".join(f'"{k}"' for k in missing))
+        return {}
+    before = len(problems)
+    crossings = _parse_crossing_list(data["crossings"], problems)
+    ids = {c.id for c in crossings}
+    links = _parse_pairs(data["crossing_links"], "crossing_links", ids, ids, problems)
+    streets = _parse_pairs(data["crossing_streets"], "crossing_streets", ids, ids, problems)
+    circles = _parse_pairs(data["crossing_circles"], "crossing_circles", ids, numbers,
+                           problems, ordered=True)
+    given: dict[Link, set[frozenset[int]]] = {}
+    raw_routes = data["road_routes"]
+    for item in raw_routes if isinstance(raw_routes, list) else [None]:
+        road = item.get("road") if isinstance(item, dict) else None
+        via = item.get("via") if isinstance(item, dict) else None
+        if (not isinstance(road, list) or len(road) != 2 or not all(map(_is_whole, road))
+                or not isinstance(via, list)
+                or not all(isinstance(r, list) and set(r) <= ids for r in via)):
+            problems.append('each of "road_routes" must be like {"road": [1, 2], '
+                            '"via": [[4, 5]]}, naming known crossings')
+            break
+        given[link(*road)] = {frozenset(route) for route in via}
+    if len(problems) > before:
+        return {}
+    open_roads = frozenset(road for road, routes in given.items() if frozenset() in routes)
+    steps = _police_links(streets, circles, open_roads)
+    if steps != links:
+        odd = sorted(steps ^ links)[:5]
+        problems.append("crossing_links must be the crossings joined by a street through no "
+                        "other crossing (crossing_streets, a circle next to both, or a street "
+                        "between circles); they differ at "
+                        + ", ".join(f"{a}-{b}" for a, b in odd))
+    derived = _routes(roads, streets, circles, open_roads)
+    for road in sorted(roads):
+        smallest = {r for r in given.get(road, ()) if not any(o < r for o in given[road])}
+        if road not in given:
+            problems.append(f"road {road[0]}-{road[1]} has no entry in road_routes")
+        elif not derived[road] or smallest != set(derived[road]):
+            problems.append(f"the routes of road {road[0]}-{road[1]} do not follow "
+                            "crossing_streets and crossing_circles")
+    return {"crossings": tuple(sorted(crossings, key=lambda c: c.id)),
+            "crossing_links": frozenset(links), "crossing_streets": frozenset(streets),
+            "crossing_circles": frozenset(circles), "open_roads": open_roads}
+
+
 def parse_board(data: Any, source: str = "") -> Board:
     """A ``Board`` from the decoded JSON of a board file, or a ``BoardError``.
 
@@ -418,10 +739,11 @@ def parse_board(data: Any, source: str = "") -> Board:
             problems.append("no road link reaches circle "
                             + ", ".join(str(n) for n in stranded[:10])
                             + (" ..." if len(stranded) > 10 else ""))
+    crossings = _parse_crossings(data, numbers, roads, problems) if not problems else {}
     if problems:
         raise BoardError(problems, source)
     return Board(name.strip(), tuple(sorted(circles, key=lambda c: c.n)),
-                 frozenset(roads), frozenset(alleys))
+                 frozenset(roads), frozenset(alleys), **crossings)
 
 
 def load_board(path: str | Path) -> Board:
@@ -463,16 +785,28 @@ def find_boards(directory: str | Path) -> dict[str, Board]:
     return boards
 
 
-def load_boards(directory: str | Path | None, paths: Iterable[str | Path] = ()) -> dict[str, Board]:
-    """The boards of a server: every file of ``directory`` and each of ``paths``, by name.
+def load_boards(directory: str | Path | None, paths: Iterable[str | Path] = (),
+                shipped: Iterable[str | Path] = SHIPPED_BOARDS) -> dict[str, Board]:
+    """The boards of a server: the ``shipped`` ones, every file of ``directory`` and
+    each of ``paths``, by name.
 
-    A broken file, or two files naming the same board, raise a ``BoardError``.
+    A broken file, or two files naming the same board differently, raise a
+    ``BoardError``: a board that silently fails to appear, or replaces another,
+    would leave the table guessing why.
     """
-    boards = find_boards(directory) if directory else {}
-    for path in paths:
+    boards: dict[str, Board] = {}
+    for path in shipped:
         board = load_board(path)
+        boards[board.name] = board
+    shipped_names = set(boards)
+    found = find_boards(directory) if directory else {}
+    extra = [(board, str(directory)) for board in found.values()]
+    extra += [(load_board(path), str(path)) for path in paths]
+    for board, source in extra:
         if board.name in boards and boards[board.name] != board:
-            raise BoardError([f'names the board "{board.name}", as another board file '
-                              "already does"], str(path))
+            whose = ("the board shipped with the companion" if board.name in shipped_names
+                     else "another board file")
+            raise BoardError([f'names the board "{board.name}", as {whose} already does: '
+                              'give it another name (its "board" key)'], source)
         boards[board.name] = board
     return boards

@@ -348,20 +348,6 @@ def test_real_board_coach_routes_are_complete_and_legal_everywhere(real):
         assert real.coach_routes(start) == expected
 
 
-# --- where the real board comes from ------------------------------------------------
-
-def test_a_missing_real_board_skips_outside_ci_and_fails_in_ci(monkeypatch, tmp_path):
-    from tests.support import boardfiles
-
-    monkeypatch.setattr(boardfiles, "REAL_BOARD", tmp_path / "whitechapel.json")
-    monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="shared/boards/whitechapel.json"):
-        boardfiles.real_board_path()
-    monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="CI requires it"):
-        boardfiles.real_board_path()
-
-
 # --- garbage in, a clear refusal out ---------------------------------------------------
 
 JSON = st.recursive(
