@@ -1,8 +1,8 @@
 """Letters from Whitechapel board mode through the Flask client: loading boards,
 the setup page, legal moves only, the maps, the board's drawing, non-interference.
 
-Played on the real board (``../shared/boards/whitechapel.json``; skipped with the
-reason where it is absent, required in CI); loading errors use made-up files.
+Played on the real board, the one shipped with the companion; loading errors use
+made-up files.
 """
 
 from __future__ import annotations
@@ -34,12 +34,13 @@ PHONE_BUDGET = 60_000
 """A phone's first page, gzipped, stays under this (issue #4, the map's size)."""
 
 
-def make_app(tmp_path, *boards, board_dir=None):
+def make_app(tmp_path, *boards, board_dir=None, shipped=True):
     app = create_app({
         "TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite"),
         "GAMES": {**discover(), tally.NAME: tally}, "RNG": random.Random(1888),
         "BOARD_DIR": str(board_dir or tmp_path / "no-boards"),
-        "BOARD_PATHS": [str(path) for path in boards]})
+        "BOARD_PATHS": [str(path) for path in boards],
+        **({} if shipped else {"SHIPPED_BOARDS": []})})
     app.jinja_loader = ChoiceLoader([app.jinja_loader,
                                      FileSystemLoader(str(TEMPLATES))])
     return app
@@ -90,7 +91,7 @@ def test_boards_from_the_folder_and_from_paths_are_loaded_once(tmp_path):
     folder.mkdir()
     (folder / "tiny.json").write_text(TINY_BOARD.read_text())
     app = make_app(tmp_path, TINY_BOARD, board_dir=folder)
-    assert list(app.config["BOARDS"]) == ["Tiny test district"]
+    assert list(app.config["BOARDS"]) == [NAME, "Tiny test district"]
     assert app.config["BOARDS"]["Tiny test district"] == load_board(TINY_BOARD)
 
 
@@ -128,10 +129,16 @@ def test_serve_with_a_broken_board_prints_the_problem_not_a_traceback(tmp_path):
 
 # --- the setup page ----------------------------------------------------------------------
 
-def test_setup_without_boards_says_numbers_only(client):
-    page = client.get("/new/whitechapel").text
+def test_setup_without_boards_says_numbers_only(tmp_path):
+    page = Device(make_app(tmp_path, shipped=False)).get("/new/whitechapel").text
     assert "no board: numbers only" in page and "data-no-board" in page
     assert 'name="board"' not in page and 'name="deduction_map"' not in page
+
+
+def test_a_fresh_install_offers_the_shipped_board(client):
+    """The board ships with the app: no file of the user's own is needed."""
+    page = client.get("/new/whitechapel").text
+    assert f'<option value="{NAME}">{NAME}</option>' in page
 
 
 def test_setup_offers_the_loaded_boards_and_remembers_the_choice(tmp_path):

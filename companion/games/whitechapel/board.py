@@ -251,6 +251,17 @@ class Board:
             return f"A policeman blocks the road from {start} to {end}."
         return None
 
+    def circles_within(self, starts: Iterable[int], steps: int) -> frozenset[int]:
+        """The circles at most ``steps`` roads from one of ``starts``: where a
+        wretched can be after ``steps`` moves (Hell 6: each "must move along dotted
+        lines to an adjacent, unoccupied numbered circle")."""
+        reached = {n for n in starts if self.has_circle(n)}
+        edge = set(reached)
+        for _ in range(steps):
+            edge = {m for n in edge for m in self.neighbours(n)} - reached
+            reached |= edge
+        return frozenset(reached)
+
     def is_legal_hideout(self, n: int) -> bool:
         """A hideout may be "any numbered circle on the game board except a red" one (Setup 6)."""
         return self.has_circle(n) and n not in self.red

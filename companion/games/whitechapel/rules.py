@@ -102,7 +102,13 @@ from companion.games.base import (
     seat_order,
     shuffled,
 )
-from companion.games.whitechapel.board import Board, BoardError, board_from_graph
+from companion.games.whitechapel.board import (
+    CROSSING_GRAPH_KEYS,
+    GRAPH_KEYS,
+    Board,
+    BoardError,
+    board_from_graph,
+)
 
 NAME = "whitechapel"
 TITLE = "Letters from Whitechapel"
@@ -134,6 +140,8 @@ NIGHTS: dict[int, dict[str, Any]] = {
 
 DOUBLE_EVENT = 3
 """The Third Night: two murders, the detectives act first."""
+
+ORDINALS = {1: "the first", 2: "the second", 3: "the third", 4: "the fourth"}
 
 LETTER_SHEETS = 4
 DEFAULT_LETTERS = tuple(f"Jack's letter {n}" for n in range(1, LETTER_SHEETS + 1))
@@ -287,7 +295,7 @@ def _board_graph(options: Mapping[str, Any]) -> dict[str, str] | None:
     except BoardError as error:
         raise RuleError(f"The board's data is damaged ({error}): create the table "
                         "again, or choose no board.") from None
-    return {key: graph[key] for key in ("board", "red", "roads", "alleys")}
+    return {key: graph[key] for key in (*GRAPH_KEYS, *CROSSING_GRAPH_KEYS) if key in graph}
 
 
 def _new_night(number: int) -> dict[str, Any]:
@@ -487,8 +495,9 @@ def _explained(state: State, actor: Viewer) -> list[str]:
     (a Coach with no token left, waiting at V, escaping from the hideout)."""
     if actor != JACK:
         return []
-    return {"blood": ["wait"], "jack": ["coach", "alley", "escape", "trapped"]}.get(
-        state["phase"], [])
+    police = ["false_clue"] if state["options"]["false_clues"] else []
+    return {"blood": ["wait"], "jack": ["coach", "alley", "escape", "trapped"],
+            "police": police}.get(state["phase"], [])
 
 
 def _hideout(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -579,12 +588,25 @@ def _kill(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     scenes = set(_crime_scenes(state))
     for circle in crimes:
         require(circle not in scenes, f"Circle {circle} is already a crime scene.")
+    women = ", ".join(map(str, sorted(night["women"])))
     if night["time"] == 1:
         # Nobody has moved the wretched yet: they stand where the marked women were.
         for circle in crimes:
             require(circle in night["women"],
-                    f"No wretched stands on {circle}: at time I the wretched are on "
-                    f"{', '.join(map(str, sorted(night['women'])))}.")
+                    f"No wretched stands on {circle}: at time I the wretched are on {women}.")
+    board = board_of(state)
+    if board is not None and night["time"] > 1:
+        # Each wait moved each wretched one road at most (Hell 6), so a victim
+        # after k waits stands within k roads of a marked woman's circle. The
+        # table knows more (patrols, occupied circles); that stays physical.
+        waits = night["time"] - 1
+        reach = board.circles_within(night["women"], waits)
+        for circle in crimes:
+            require(circle in reach,
+                    f"No wretched can be on {circle}: after {waits} wait"
+                    f"{'s' if waits > 1 else ''} each wretched has moved at most {waits} "
+                    f"circle{'s' if waits > 1 else ''} along the dotted lines from the marked "
+                    f"women's circles ({women}), and {circle} is further.")
     night["crimes"] = crimes
     _start_hunting_turn(state, "police" if state["night"] == DOUBLE_EVENT else "jack")
 
@@ -598,7 +620,10 @@ def _movement(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     if kind != "move":
         allowed = NIGHTS[state["night"]][TOKEN_KEYS[kind]]
         used = sum(1 for m in night["moves"] if m["kind"] == kind)
-        require(used < allowed, f"You have no {kind.capitalize()} token left tonight.")
+        token = f"{kind.capitalize()} token"
+        require(used < allowed, f"No {token} left: {ORDINALS[state['night']]} night allows "
+                f"{allowed} {token}{'s' if allowed > 1 else ''}, and you have used "
+                f"{'it' if allowed == 1 else f'all {allowed}'}.")
     check_move(state, kind, circles)
     night["moves"].append({"kind": kind, "circles": circles})
     state["trapped_claim"] = False
@@ -705,6 +730,11 @@ def _false_clue(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Optional rule: Jack places a False clue in the clues phase; it shows
     exactly like a clue."""
     night = _night(state)
+    if _false_clues_left(state) <= 0:
+        real = sum(1 for clue in night["clues"] if not clue["false"])
+        placed = sum(1 for clue in night["clues"] if clue["false"])
+        raise RuleError(f"No False clue left: you earn one for every {CLUES_PER_FALSE_CLUE} "
+                        f"clues found in a night; {real} found tonight, {placed} placed.")
     circle = _board_circle(state, action.get("circle"), "circle for the false clue")
     require(circle not in {c["circle"] for c in night["clues"]},
             f"There is already a clue marker on {circle}.")

@@ -393,15 +393,18 @@ def test_movement_refusals(hunting):
 
 
 def test_more_coaches_or_alleys_than_the_night_allows(hunting):
+    """Hell 1: "1 August 31st, 1888 | 3 Coach tokens and 2 Alley tokens"; the
+    refusal names the night's allowance."""
     state = hunting
     for first in (10, 20, 30):
         state = move(state, "coach", first, first + 1)
     assert "coach" not in wc.actions(state, JACK)
-    assert "no Coach token left" in refused(state, JACK, type="coach", circle="50",
-                                            circle2="51")
+    assert refused(state, JACK, type="coach", circle="50", circle2="51") == (
+        "No Coach token left: the first night allows 3 Coach tokens, and you have used all 3.")
     state = move(state, "alley", 40)
     state = move(state, "alley", 41)
-    assert "no Alley token left" in refused(state, JACK, type="alley", circle="42")
+    assert refused(state, JACK, type="alley", circle="42") == (
+        "No Alley token left: the first night allows 2 Alley tokens, and you have used all 2.")
     assert wc.view(state, TABLE)["tokens"]["coaches"] == 0
 
 
