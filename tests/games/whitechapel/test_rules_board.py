@@ -341,3 +341,38 @@ def test_without_a_board_there_are_no_marks():
     assert "block" not in wc.actions(state, TABLE)
     assert refused(state, TABLE, type="block", circle=1, circle2=2) == \
         "That is not something you can do right now."
+
+
+# --- the victim after waiting -----------------------------------------------------------
+
+def test_a_kill_after_waiting_is_within_reach_of_a_marked_woman(real):
+    """Hell 6: each wretched "must move along dotted lines to an adjacent,
+    unoccupied numbered circle". After k waits the victim stands within k roads
+    of a marked woman's circle; two roads away at time II is refused."""
+    state = board_game(real)
+    state = act(state, JACK, type="hideout", circle=90)
+    state = act(state, JACK, type="women", circles=" ".join(map(str, WOMEN)))
+    state = act(state, head(state), type="patrols_placed")
+    state = act(state, JACK, type="wait")
+    state = act(state, head(state), type="wretched_moved")
+    one = real.circles_within(WOMEN, 1)
+    two = sorted(real.circles_within(WOMEN, 2) - one)
+    message = refused(state, JACK, type="kill", circle=two[0])
+    assert message == (f"No wretched can be on {two[0]}: after 1 wait each wretched has moved "
+                       "at most 1 circle along the dotted lines from the marked women's "
+                       "circles (3, 21, 27, 65, 84), and "
+                       f"{two[0]} is further.")
+    assert act(state, JACK, type="kill", circle=82)["phase"] == "jack"  # 65's neighbour
+    state = act(state, JACK, type="wait")
+    state = act(state, head(state), type="wretched_moved")
+    assert act(state, JACK, type="kill", circle=two[0])["phase"] == "jack"
+
+
+def test_without_a_board_a_kill_after_waiting_is_anywhere():
+    state = wc.setup(wc.default_options(), ["J", "A"], random.Random(1))
+    state = act(state, JACK, type="hideout", circle=90)
+    state = act(state, JACK, type="women", circles="3 21 27 65 84")
+    state = act(state, TABLE, type="patrols_placed")
+    state = act(state, JACK, type="wait")
+    state = act(state, TABLE, type="wretched_moved")
+    assert act(state, JACK, type="kill", circle=150)["phase"] == "jack"
