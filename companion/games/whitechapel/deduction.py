@@ -29,7 +29,8 @@ entry of ``facts["prior_nights"]``)::
      "clues": [{"circle": 100, "after_move": 3}, ...],
      "searched_empty": [{"circle": 99, "after_move": 3}, ...],
      "failed_arrests": [{"circle": 99, "after_move": 4}, ...],
-     "blocked": [[65, 66, 2], [81, 82]]}  # optional, see below
+     "blocked": [[65, 66, 2], [81, 82]],  # optional, see below
+     "police": [[44, 75, 101, 107, 119], ...]}  # optional, see below
 
 ``after_move`` is how many entries of ``moves`` Jack had made when the
 detectives acted (0: before his first movement, as on the third night). A
@@ -38,6 +39,13 @@ policeman during Jack's k-th movement (1 for the first; one more than the
 movements so far marks the move to come); ``[a, b]`` says it was closed
 during every movement of the night. Only normal moves are
 affected: a Coach passes policemen and an Alley crosses no crossing.
+
+With police on the map (a board with crossings), ``police`` lists, for each
+of Jack's movements in order, the crossings the policemen stood on during it
+(public: the pawns stand on the real board). A road is closed for that
+movement when every way along it passes one of them ("He may not move over a
+crossing occupied by a policeman pawn"; ``Board.closed_roads``): the same as
+a ``blocked`` entry for each such road.
 
 With the False clues optional rule, ``"false_clues": true`` says a clue
 marker may be one Jack placed: then a clue counts only if its entry says
@@ -168,8 +176,25 @@ def read_night(board: Board, raw: Mapping[str, Any], false_clues: bool = False) 
         move = (_whole(item[2], "the movement of a blocked link", 1, len(moves) + 1)
                 if len(item) == 3 else None)
         blocked.append((link(a, b), move))
+    blocked += _policed_roads(board, _list(raw, "police"), len(moves))
     return NightFacts(scenes, moves, searches["clues"], searches["searched_empty"],
                       searches["failed_arrests"], tuple(blocked))
+
+
+def _policed_roads(board: Board, police: list[Any],
+                   moves: int) -> list[tuple[Link, int | None]]:
+    """The roads closed by the policemen's crossings, as (road, movement) pairs."""
+    if len(police) > moves:
+        raise FactsError(f"police positions for {len(police)} movements, but Jack made "
+                         f"{moves}")
+    closed: list[tuple[Link, int | None]] = []
+    for step, crossings in enumerate(police, start=1):
+        if not isinstance(crossings, list | tuple) or not all(
+                _is_circle_number(x) and x in board.crossing_ids for x in crossings):
+            raise FactsError(f"the police of movement {step} must be crossings of the board "
+                             f"{board.name!r}, not {crossings!r}")
+        closed += [(road, step) for road in board.closed_roads(crossings)]
+    return closed
 
 
 # --- the search ---------------------------------------------------------------

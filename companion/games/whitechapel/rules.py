@@ -158,6 +158,7 @@ PHASES: dict[str, str] = {
     "letter": "Hell: Jack's letter",
     "blood": "Hell: blood on the streets",
     "suspense": "Hell: suspense grows",
+    "alarm": "Hell: alarm whistles",
     "jack": "Hunting: escape in the night",
     "police": "Hunting: the police hunt the monster",
     "over": "The end of the game",
@@ -203,7 +204,8 @@ def _deal_for(options: Mapping[str, Any], count: int) -> dict[str, int]:
 
 def default_options() -> dict[str, Any]:
     """Optional rules off, policemen dealt evenly, the letters' default names."""
-    return {"false_clues": False, "letters": False, "deduction_map": False, "policemen": {},
+    return {"false_clues": False, "letters": False, "deduction_map": False,
+            "police_map": False, "policemen": {},
             "letter_names": list(DEFAULT_LETTERS)}
 
 
@@ -212,8 +214,9 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     ``policeman_<colour>`` (the detective seat 1..count-1 controlling it; all
     blank deals them evenly), ``letter_names`` (four lines, optional),
     ``deduction_map`` (checkbox: with a board, the detectives' pages show where
-    Jack can be, ``companion/games/whitechapel/boardmap.py``) and ``board`` (a loaded board's
-    name, optional)."""
+    Jack can be, ``companion/games/whitechapel/boardmap.py``), ``police_map``
+    (checkbox: with a board that has crossings, the detectives enter where each
+    policeman stands) and ``board`` (a loaded board's name, optional)."""
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
             f"Letters from Whitechapel is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
     given = {c: str(form.get(f"policeman_{c}", "") or "").strip() for c in POLICEMEN}
@@ -235,6 +238,7 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
         "false_clues": parse_bool(form.get("false_clues")),
         "letters": parse_bool(form.get("letters")),
         "deduction_map": parse_bool(form.get("deduction_map")),
+        "police_map": parse_bool(form.get("police_map")),
         "policemen": deal,
         "letter_names": letters,
     }
@@ -242,6 +246,8 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     if board:
         require(len(board) <= 60, "The board name must be at most 60 characters long.")
         options["board"] = board
+    require(board or not options["police_map"], "Police on the map needs a board: "
+            "choose one under Board, or untick Police on the map.")
     require(board or not options["deduction_map"], "The deduction map needs a board: "
             "choose one under Board, or untick Deduction map.")
     return options
@@ -250,7 +256,7 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
 def form_from(options: Mapping[str, Any]) -> dict[str, str]:
     """The setup form that ``parse_options`` reads back into ``options``."""
     form = {f"policeman_{c}": str(s) for c, s in dict(options.get("policemen") or {}).items()}
-    for flag in ("false_clues", "letters", "deduction_map"):
+    for flag in ("false_clues", "letters", "deduction_map", "police_map"):
         if options.get(flag):
             form[flag] = "on"
     form["letter_names"] = "\n".join(options.get("letter_names") or DEFAULT_LETTERS)
@@ -262,6 +268,11 @@ def form_from(options: Mapping[str, Any]) -> dict[str, str]:
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
     """A fresh sheet; the Head of the Investigation tiles shuffled (Setup, 9)."""
     count = len(players)
+    board = _board_graph(options)
+    if options.get("police_map"):
+        require(board is not None and board_from_graph(board).has_crossings,
+                "Police on the map needs a board with its police crossings: choose the "
+                "board shipped with the companion, or untick Police on the map.")
     letters = options.get("letter_names")
     if not (isinstance(letters, list) and len(letters) == LETTER_SHEETS
             and all(isinstance(n, str) and n for n in letters)):
@@ -272,7 +283,8 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
                     "letters": bool(options.get("letters")),
                     "deduction_map": bool(options.get("deduction_map")),
                     "letter_names": list(letters)},
-        "board": _board_graph(options),
+        "board": board,
+        "cops": _new_cops() if options.get("police_map") else None,
         "policemen": _deal_for(options, count),
         "head_tiles": shuffled(POLICEMEN, rng),
         "hideout": None,
@@ -312,6 +324,14 @@ def _new_night(number: int) -> dict[str, Any]:
         "escaped": False,
         "blocked": [],        # {"road": [a, b], "move": k}: closed for movement k, public
     }
+
+
+def _new_cops() -> dict[str, Any]:
+    """Police on the map: the crossing of each policeman (None until the alarm
+    whistles), where each stood when the police turn began (his move is counted
+    from there), and where they stood at the end of the last night."""
+    return {"at": {c: None for c in POLICEMEN}, "from": {c: None for c in POLICEMEN},
+            "before": []}
 
 
 def _new_police_turn() -> dict[str, Any]:
@@ -455,14 +475,30 @@ def check_move(state: State, kind: str, circles: Sequence[int]) -> None:
             "A Coach fills two squares and only one is left on your row.")
     board = board_of(state)
     if board is not None and start is not None:
-        problem = board.move_problem(start, kind, circles, _closed_roads(night))
+        problem = board.move_problem(start, kind, circles, _closed_roads(state))
         require(problem is None, str(problem))
 
 
-def _closed_roads(night: Mapping[str, Any]) -> list[list[int]]:
-    """The roads marked closed by a policeman for Jack's coming movement."""
+def _closed_roads(state: State) -> list[list[int]]:
+    """The roads closed by a policeman for Jack's coming normal move: with police
+    on the map, from the policemen's crossings (Hunting 1: "He may not move over a
+    crossing occupied by a policeman pawn"), else the roads the detectives marked."""
+    cops = state.get("cops")
+    board = board_of(state)
+    if cops is None or board is None:
+        return _marked_roads(_night(state))
+    return [list(road) for road in sorted(board.closed_roads(_policed(state)))]
+
+
+def _marked_roads(night: Mapping[str, Any]) -> list[list[int]]:
+    """The roads the detectives marked closed for Jack's coming movement."""
     coming = len(night["moves"]) + 1
     return [mark["road"] for mark in night.get("blocked", []) if mark["move"] == coming]
+
+
+def _policed(state: State) -> list[int]:
+    """The crossings policemen stand on (police on the map)."""
+    return sorted(x for x in state["cops"]["at"].values() if x is not None)
 
 
 def _special_movement_possible(state: State, board: Board) -> str | None:
@@ -608,7 +644,20 @@ def _kill(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
                     f"circle{'s' if waits > 1 else ''} along the dotted lines from the marked "
                     f"women's circles ({women}), and {circle} is further.")
     night["crimes"] = crimes
-    _start_hunting_turn(state, "police" if state["night"] == DOUBLE_EVENT else "jack")
+    cops = state.get("cops")
+    if cops is not None:
+        # Hell 9, "Alarm whistles": the policemen replace their patrol tokens; the
+        # detectives say where, from the crossings the tokens could stand on.
+        cops["before"] = sorted(x for x in cops["at"].values() if x is not None)
+        cops["at"] = {c: None for c in POLICEMEN}
+        state["phase"] = "alarm"
+        return
+    _start_hunting_turn(state, _first_hunting_phase(state))
+
+
+def _first_hunting_phase(state: State) -> str:
+    """The Third Night: "the detectives act first"."""
+    return "police" if state["night"] == DOUBLE_EVENT else "jack"
 
 
 def _movement(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -625,6 +674,7 @@ def _movement(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
                 f"{allowed} {token}{'s' if allowed > 1 else ''}, and you have used "
                 f"{'it' if allowed == 1 else f'all {allowed}'}.")
     check_move(state, kind, circles)
+    _record_police(state)
     night["moves"].append({"kind": kind, "circles": circles})
     state["trapped_claim"] = False
     if _filled(night) == LAST_SQUARE:
@@ -650,6 +700,7 @@ def _escape(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
         raise RuleError("You are already on your hideout: the escape is declared with the "
                         "normal move that enters it.")
     check_move(state, "move", [hideout])
+    _record_police(state)
     night["moves"].append({"kind": "move", "circles": [hideout]})
     night["escaped"] = True
     state["trapped_claim"] = False
@@ -674,7 +725,7 @@ def _trapped(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     board = board_of(state)
     require(board is not None, "Without a board file the detectives declare that Jack "
             "has no legal move, and Jack confirms it.")
-    possible = _special_movement_possible(state, board)
+    possible = _legal_move_left(state, board)
     require(possible is None, f"You still have a legal move: {possible}.")
     _end_game(state, "detectives", "no_legal_move")
 
@@ -709,9 +760,9 @@ def _block(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     until removed, as a policeman who does not move keeps the road closed."""
     night = _night(state)
     road = _road(state, action)
-    require(road not in _closed_roads(night),
+    require(road not in _marked_roads(night),
             f"The road {road[0]}-{road[1]} is already marked closed.")
-    require(len(_closed_roads(night)) < MAX_CLOSED_ROADS, "That is enough closed roads.")
+    require(len(_marked_roads(night)) < MAX_CLOSED_ROADS, "That is enough closed roads.")
     # setdefault: a night saved before marks existed has no list yet.
     night.setdefault("blocked", []).append({"road": road, "move": len(night["moves"]) + 1})
 
@@ -721,9 +772,86 @@ def _unblock(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     night = _night(state)
     road = _road(state, action)
     coming = len(night["moves"]) + 1
-    require(road in _closed_roads(night), f"The road {road[0]}-{road[1]} is not marked closed.")
+    require(road in _marked_roads(night), f"The road {road[0]}-{road[1]} is not marked closed.")
     night["blocked"] = [mark for mark in night.get("blocked", [])
                         if not (mark["road"] == road and mark["move"] == coming)]
+
+
+def _record_police(state: State) -> None:
+    """The policemen's crossings during Jack's movement: public facts for the
+    deduction, as the roads they closed follow from them."""
+    if state.get("cops") is not None:
+        _night(state).setdefault("police", []).append(_policed(state))
+
+
+def _crossing(state: State, value: Any) -> int:
+    board = board_of(state)
+    crossing = parse_int(value, 1, 10**6, "crossing")
+    require(board is not None and crossing in board.crossing_ids,
+            f"There is no crossing {crossing} on the board{_board_name(board)}.")
+    return crossing
+
+
+def _others_on(state: State, colour: str, crossing: int) -> None:
+    """Hunting 2: a policeman "cannot end its move in the same crossing as another
+    Policeman pawn" (nor can two pawns replace tokens on one crossing)."""
+    for other, at in state["cops"]["at"].items():
+        require(other == colour or at != crossing,
+                f"The {other} policeman stands on crossing {crossing}: two policemen "
+                "never share a crossing.")
+
+
+def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hell 9, "Alarm whistles": each policeman replaces his patrol token. Tokens
+    stand on yellow-bordered crossings, and from the second night also where the
+    policemen stood at the end of the night before (Hell 3). A policeman may be
+    placed again until all five stand; then the hunt begins."""
+    colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
+    crossing = _crossing(state, action.get("crossing"))
+    board = board_of(state)
+    cops = state["cops"]
+    starts = board.police_starts | set(cops["before"])
+    if crossing not in starts:
+        yellow = ", ".join(map(str, sorted(board.police_starts)))
+        where = (f"the yellow-bordered crossings ({yellow})" if not cops["before"] else
+                 f"where the policemen stood at the end of last night "
+                 f"({', '.join(map(str, cops['before']))}) or the yellow-bordered "
+                 f"crossings ({yellow})")
+        raise RuleError(f"No patrol token can be on crossing {crossing}: tonight they stand "
+                        f"on {where}.")
+    _others_on(state, colour, crossing)
+    cops["at"][colour] = crossing
+    if all(x is not None for x in cops["at"].values()):
+        _start_hunting_turn(state, _first_hunting_phase(state))
+
+
+def _move_policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hunting 2: "a policeman can move up to a distance of two (0, 1, or 2)
+    crossings", counted from where he stood when the police's turn began (so a
+    wrong tap is put right by tapping again), never onto another's crossing."""
+    colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
+    require(colour in _movable(state, actor),
+            f"The {colour} policeman is not yours to move now: policemen move before "
+            "anyone looks for clues or makes an arrest, each by his own detective.")
+    crossing = _crossing(state, action.get("crossing"))
+    start = state["cops"]["from"][colour]
+    require(crossing in board_of(state).police_moves(start),
+            f"The {colour} policeman started on crossing {start}: he moves up to two "
+            f"crossings (0, 1 or 2), and crossing {crossing} is further.")
+    _others_on(state, colour, crossing)
+    state["cops"]["at"][colour] = crossing
+
+
+def _next_to(state: State, colour: str, circle: int) -> None:
+    """Clues and Suspicion: both actions are "in the numbered circles adjacent to
+    that policeman pawn" (police on the map)."""
+    cops = state.get("cops")
+    if cops is None:
+        return
+    crossing = cops["at"][colour]
+    near = sorted(board_of(state).circles_next_to(crossing))
+    require(circle in near, f"The {colour} policeman stands on crossing {crossing}: he can "
+            f"look for clues or arrest only on {', '.join(map(str, near))}.")
 
 
 def _false_clue(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -762,6 +890,7 @@ def _search(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     night = _night(state)
     colour = _policeman(state, actor, action)
     circle = _board_circle(state, action.get("circle"), "circle to search")
+    _next_to(state, colour, circle)
     turn = state["police"]
     require(circle not in {c["circle"] for c in night["clues"]},
             f"There is already a clue marker on {circle} tonight.")
@@ -786,6 +915,7 @@ def _arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     require(state["police"]["searching"] != colour,
             f"The {colour} policeman is looking for clues: he cannot also make an arrest.")
     circle = _board_circle(state, action.get("circle"), "circle for the arrest")
+    _next_to(state, colour, circle)
     caught = circle == _location(night)
     night["log"].append({"policeman": colour, "action": "arrest", "circle": circle,
                          "found": caught, "after_move": len(night["moves"])})
@@ -817,6 +947,8 @@ def _policeman_done(state: State, colour: str) -> None:
 def _start_hunting_turn(state: State, phase: str) -> None:
     state["phase"] = phase
     state["police"] = _new_police_turn()
+    if phase == "police" and state.get("cops") is not None:
+        state["cops"]["from"] = dict(state["cops"]["at"])
     night = _night(state)
     made = len(night["moves"])
     if phase == "police" and made:
@@ -852,6 +984,8 @@ HANDLERS = {
     "deny_trapped": _deny_trapped,
     "false_clue": _false_clue,
     "block": _block,
+    "place": _place,
+    "move_policeman": _move_policeman,
     "unblock": _unblock,
     "search": _search,
     "arrest": _arrest,
@@ -883,6 +1017,8 @@ def actions(state: State, viewer: Viewer) -> list[str]:
         if not is_jack:
             return []
         return ["wait", "kill"] if _night(state)["time"] < len(ROMAN) else ["kill"]
+    if phase == "alarm":
+        return ["place"] if is_police else []
     if phase == "jack":
         if is_jack:
             return _jack_actions(state) + _trapped_action(state)
@@ -893,7 +1029,10 @@ def actions(state: State, viewer: Viewer) -> list[str]:
             return ["false_clue"] if _false_clues_left(state) > 0 else []
         if not is_police:
             return []
-        marks = ["block", "unblock"] if board_of(state) is not None else []
+        if state.get("cops") is not None:
+            marks = ["move_policeman"] if _movable(state, viewer) else []
+        else:
+            marks = ["block", "unblock"] if board_of(state) is not None else []
         if _policemen_to_act(state, viewer):
             return list(POLICE_ACTIONS) + marks
         return ["end_turn"] + marks
@@ -912,7 +1051,7 @@ def _jack_actions(state: State) -> list[str]:
     board = board_of(state)
     here = _location(night)
     if here != state["hideout"] and (board is None or state["hideout"] in board.normal_moves(
-            here, _closed_roads(night))):
+            here, _closed_roads(state))):
         found.append("escape")  # with a board, only when one road leads home
     if state["trapped_claim"]:
         found += ["confirm_trapped", "deny_trapped"]
@@ -920,11 +1059,41 @@ def _jack_actions(state: State) -> list[str]:
 
 
 def _trapped_action(state: State) -> list[str]:
-    """In board mode, Jack declares "no legal move" when no Coach or Alley is left."""
+    """In board mode, Jack declares "no legal move" when no Coach or Alley is left
+    (and, with police on the map, when the policemen close every road)."""
     board = board_of(state)
-    if board is None or _special_movement_possible(state, board):
+    if board is None or _legal_move_left(state, board):
         return []
     return ["trapped"]
+
+
+def _legal_move_left(state: State, board: Board) -> str | None:
+    """A movement Jack can still make, in words; None when he has none that the
+    companion knows of (the policemen's crossings only with police on the map)."""
+    special = _special_movement_possible(state, board)
+    if special or state.get("cops") is None:
+        return special
+    ends = board.normal_moves(_location(_night(state)), _closed_roads(state))
+    if ends:
+        return (f"a normal move to {', '.join(map(str, sorted(ends)))} "
+                "(no policeman closes that road)")
+    return None
+
+
+def _movable(state: State, viewer: Viewer) -> list[str]:
+    """The policemen ``viewer`` may put on a crossing now (police on the map):
+    any, for the detectives at the alarm ("They replace the color-marked tokens
+    with the corresponding Policeman pawns"); his own in the police's move
+    (Hunting 2: "Each player moves the pawn(s) whose policemen he controls"),
+    until the first search or arrest of the turn (Hunting 3 follows 2)."""
+    if state.get("cops") is None or viewer == JACK:
+        return []
+    if state["phase"] == "alarm":
+        return list(POLICEMEN)
+    turn = state["police"]
+    if state["phase"] != "police" or turn["done"] or turn["searching"]:
+        return []
+    return [c for c in POLICEMEN if _controls(state, viewer, c)]
 
 
 def _policemen_to_act(state: State, viewer: Viewer) -> list[str]:
@@ -942,6 +1111,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     public = _public_view(state)
     public["actions"] = actions(state, viewer)
     public["to_act"] = _policemen_to_act(state, viewer) if viewer != JACK else []
+    public["movable"] = _movable(state, viewer)
     if viewer == JACK:
         public["role"] = "jack"
         public["sheet"] = _sheet(state)
@@ -995,18 +1165,46 @@ def _public_view(state: State) -> dict[str, Any]:
                           "circles": sorted(n["crimes"])}
                          for n in state["nights"] if n["crimes"]],
         "clues": [c["circle"] for c in night["clues"]],
-        "closed_roads": _closed_roads(night) if state["phase"] in ("jack", "police") else [],
+        "closed_roads": _closed_roads(state) if state["phase"] in ("jack", "police") else [],
+        "cops": _cops_view(state),
         "log": [_log_line(state, entry) for entry in night["log"]],
         "letters": [{"night": n["number"], "letter": n["letter"]}
                     for n in state["nights"] if n["letter"]],
         "options": {"false_clues": state["options"]["false_clues"],
                     "letters": state["options"]["letters"],
                     "deduction_map": state["options"].get("deduction_map", False),
+                    "police_map": state.get("cops") is not None,
                     "board": _board_label(state)},
         "trapped_claim": state["trapped_claim"],
         "outcome": _outcome(state),
         "reveal": _sheet(state) if is_over(state) else None,
         "public_facts": public_facts(state),
+    }
+
+
+def _cops_view(state: State) -> dict[str, Any] | None:
+    """Police on the map, public like the pawns on the board: each policeman's
+    crossing, the circles he may search or arrest in, and, while the detectives
+    place or move them, the crossings each may go to."""
+    cops = state.get("cops")
+    board = board_of(state)
+    if cops is None or board is None:
+        return None
+    at = dict(cops["at"])
+    if state["phase"] == "alarm":
+        reach = dict.fromkeys(POLICEMEN, board.police_starts | set(cops["before"]))
+    elif state["phase"] == "police" and _movable(state, TABLE):
+        reach = {c: board.police_moves(cops["from"][c]) for c in POLICEMEN}
+    else:
+        reach = {}
+    return {
+        "at": at,
+        "from": dict(cops["from"]) if reach and state["phase"] == "police" else {},
+        "before": list(cops["before"]),
+        "next_to": {c: sorted(board.circles_next_to(x)) for c, x in at.items()
+                    if x is not None},
+        "choices": {c: sorted(x for x in found if x == at[c] or x not in at.values())
+                    for c, found in reach.items()},
     }
 
 
@@ -1091,8 +1289,11 @@ def _prompt(state: State) -> tuple[str | None, str]:
             "wretched pawn to an adjacent free circle (not next to or past a patrol token, "
             "not onto a crime scene).")
     alarm = ("Alarm whistles! Police: turn over all patrol tokens, put each policeman on "
-             "his token, remove the fake patrols and the wretched pawns. "
-             if not night["moves"] else "")
+             "his token, remove the fake patrols and the wretched pawns. ")
+    if phase == "alarm":
+        return "Police", (f"{alarm}Then tap each policeman's crossing on the police map.")
+    if night["moves"] or state.get("cops") is not None:
+        alarm = ""
     if phase == "jack":
         if state["trapped_claim"]:
             return "Jack", "The detectives say Jack has no legal move: Jack confirms or denies."
@@ -1100,9 +1301,11 @@ def _prompt(state: State) -> tuple[str | None, str]:
         return "Jack", f"{alarm}Jack: make your move (square {square} of {LAST_SQUARE})."
     if phase == "police":
         order = ", ".join(_police_order(state))
+        tap = (" and tap his new crossing on the police map"
+               if state.get("cops") is not None else "")
         return "Police", (f"{alarm}Police, from the Head of the Investigation clockwise "
-                          f"({order}): move each policeman 0-2 crossings, then each looks "
-                          "for clues or makes an arrest.")
+                          f"({order}): move each policeman 0-2 crossings{tap}, then each "
+                          "looks for clues or makes an arrest.")
     return None, _outcome(state)["text"]
 
 
@@ -1189,4 +1392,5 @@ def _night_facts(night: Mapping[str, Any], false_clues: bool) -> dict[str, Any]:
                            for e in night["log"] if e["action"] == "arrest" and not e["found"]],
         "false_clues": false_clues,
         "blocked": [[*mark["road"], mark["move"]] for mark in night.get("blocked", [])],
+        "police": [list(crossings) for crossings in night.get("police", [])],
     }

@@ -719,7 +719,7 @@ def test_table_view_has_everything_the_issue_asks(hunting):
                                      "circles": [127]}]
     assert set(view["public_facts"]) == {"night", "crime_scenes", "moves", "clues",
                                          "searched_empty", "failed_arrests", "blocked",
-                                         "escapes", "prior_nights", "false_clues"}
+                                         "police", "escapes", "prior_nights", "false_clues"}
     assert "sheet" not in view and view["reveal"] is None
     assert "90" not in json.dumps(view["public_facts"])
 
