@@ -530,7 +530,7 @@ def _explained(state: State, actor: Viewer) -> list[str]:
     """Jack's actions that the buttons hide but that deserve a precise refusal
     (a Coach with no token left, waiting at V, escaping from the hideout)."""
     if actor != JACK:
-        return []
+        return ["move_policeman"] if state.get("cops") and state["phase"] == "police" else []
     police = ["false_clue"] if state["options"]["false_clues"] else []
     return {"blood": ["wait"], "jack": ["coach", "alley", "escape", "trapped"],
             "police": police}.get(state["phase"], [])
@@ -830,9 +830,13 @@ def _move_policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> N
     crossings", counted from where he stood when the police's turn began (so a
     wrong tap is put right by tapping again), never onto another's crossing."""
     colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
-    require(colour in _movable(state, actor),
-            f"The {colour} policeman is not yours to move now: policemen move before "
-            "anyone looks for clues or makes an arrest, each by his own detective.")
+    if colour not in _movable(state, actor):
+        turn = state["police"]
+        require(not (turn["done"] or turn["searching"]),
+                "The policemen have moved: once one looks for clues or makes an arrest, "
+                "none moves until Jack has moved again (Hunting 2, then 3).")
+        raise RuleError(f"The {colour} policeman is not yours to move: each detective moves "
+                        "his own.")
     crossing = _crossing(state, action.get("crossing"))
     start = state["cops"]["from"][colour]
     require(crossing in board_of(state).police_moves(start),
