@@ -20,6 +20,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, render_templat
 from companion.games.base import RuleError
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.boardmap import base_layer, map_context
+from companion.games.whitechapel.policemap import police_map
 
 bp = Blueprint("boards", __name__)
 
@@ -69,6 +70,19 @@ def board_map_for(name: Any, view: Mapping[str, Any]) -> dict[str, Any] | None:
     return context
 
 
+def police_map_for(name: Any, view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What ``_police_map.html`` draws for ``view`` (police on the map) on the loaded
+    board ``name``, over the board's drawing; None when it is not loaded."""
+    board = loaded().get(str(name)) if name else None
+    context = police_map(board, view, request.args) if board is not None else None
+    if context is not None:
+        left, top, width, height = base_layer(board)["box"]
+        context["drawing"] = url_for("boards.drawing", fingerprint=_fingerprint(board),
+                                     name=board.name)
+        context["drawing_box"] = {"x": left, "y": top, "width": width, "height": height}
+    return context
+
+
 @bp.get("/boards/<fingerprint>/<path:name>.svg")
 def drawing(fingerprint: str, name: str) -> Response:
     """The board's streets, alleys and circles: the same for every page and every
@@ -89,3 +103,4 @@ def register(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals["boards"] = board_names
     app.jinja_env.globals["board_map_for"] = board_map_for
+    app.jinja_env.globals["police_map_for"] = police_map_for

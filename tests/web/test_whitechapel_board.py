@@ -345,7 +345,7 @@ def test_rendered_maps_stay_identical_through_searches(real_app):
 def test_after_a_restart_without_the_file_the_rules_still_know_the_board(tmp_path):
     with_file = make_app(tmp_path, real_board_path())
     laptop, phones = to_hunting(with_file)
-    without = make_app(tmp_path)  # the same database, started without --board
+    without = make_app(tmp_path, shipped=False)  # the same database, without the board
     jack = Device(without, laptop.code)
     jack.client.set_cookie(f"seat_{laptop.code}", phones[0].client.get_cookie(
         f"seat_{laptop.code}").value)
@@ -390,7 +390,7 @@ def test_the_next_game_and_an_imported_copy_keep_the_board(real_app, tmp_path):
         from companion.db import get_db
 
         exported = tables.export_table(get_db(), tables.get_table(get_db(), laptop.code)["id"])
-    elsewhere = make_app(tmp_path / "elsewhere")  # another laptop, no board file
+    elsewhere = make_app(tmp_path / "elsewhere", shipped=False)  # a laptop without it
     with elsewhere.app_context():
         from companion.db import get_db
 
