@@ -26,8 +26,9 @@ from typing import Any
 
 from companion.games.whitechapel.board import Board
 
-PHONE_WIDTH = 290
-"""The map's drawn width in CSS px on a 360 px phone (page, card and map padding off)."""
+PHONE_WIDTH = 284
+"""The map's drawn width in CSS px on a 360 px phone, rounded down (296 measured:
+the page's, the card's and the map's padding off)."""
 TAP = 44
 """The smallest tap target, in CSS px, every map target keeps (DESIGN: controls >= 44 px)."""
 REGION = 64

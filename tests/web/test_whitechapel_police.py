@@ -1,0 +1,139 @@
+"""Police on the map through the Flask client: the option, the detectives placing and
+moving policemen by tapping the map, the table screen, and non-interference on
+every view of a game with the police on the map (their positions are public)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from companion.games.base import TABLE
+from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel.board import load_board
+from companion.games.whitechapel.policemap import PHONE_WIDTH, TAP
+from tests.support.boardfiles import real_board_path
+from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.webflow import seated_table
+from tests.web.test_whitechapel_board import NAME, head_phone, make_app, state_of
+
+STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
+
+
+def police_table(app):
+    laptop, phones = seated_table(app, "whitechapel", ["Jack", "Ann", "Bob"],
+                                  board=NAME, police_map="on", deduction_map="on")
+    jack = phones[0]
+    assert jack.act("hideout", circle=90).status_code == 303
+    assert jack.act("women", circles="3 21 27 65 84").status_code == 303
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    assert jack.act("kill", circle=65).status_code == 303
+    return laptop, phones
+
+
+def tap_path(device, colour: str, crossing: int) -> str:
+    """Follow the map's links (regions, then the crossing) as a thumb would; the
+    page that offers the confirm button."""
+    url = f"/t/{device.code}/me?cop={colour}"
+    for _ in range(4):
+        page = device.get(url).text
+        if f'data-police-confirm="{colour}:{crossing}"' in page:
+            return page
+        target = re.search(rf'href="(\?cop={colour}[^"]*to={crossing})#police-map"', page)
+        if target:
+            url = f"/t/{device.code}/me" + target.group(1).replace("&amp;", "&")
+            continue
+        board = load_board(real_board_path())
+        x, y = board.crossing_positions[crossing]
+        for area in re.findall(r'data-region="([\d.,-]+)"', page):
+            left, top, width, height = map(float, area.split(","))
+            if left <= x <= left + width and top <= y <= top + height:
+                url = f"/t/{device.code}/me?cop={colour}&area={area}"
+                break
+        else:
+            raise AssertionError(f"no way to tap crossing {crossing}")
+    raise AssertionError("too many taps")
+
+
+def test_the_detectives_tap_each_policeman_onto_his_crossing(tmp_path):
+    app = make_app(tmp_path)
+    laptop, phones = police_table(app)
+    ann = phones[1]
+    page = ann.phone().text
+    assert "data-police-map" in page and 'data-police-prompt' in page
+    assert "Alarm whistles" in laptop.screen().text and "data-police-map" in laptop.screen().text
+    for colour, crossing in STARTS.items():
+        if colour == "green":  # a refused placement says why and changes nothing
+            before = laptop.version()
+            refused = ann.act("place", policeman="green", crossing=44)
+            assert refused.status_code == 422
+            assert "The blue policeman stands on crossing 44" in refused.text
+            assert laptop.version() == before
+        tap_path(ann, colour, crossing)
+        assert ann.act("place", policeman=colour, crossing=crossing).status_code == 303
+    state = state_of(app, laptop.code)
+    assert state["phase"] == "jack" and state["cops"]["at"] == STARTS
+    screen = laptop.screen().text
+    for colour, crossing in STARTS.items():
+        assert f'data-cop-at="{colour}:{crossing}"' in screen
+
+
+def test_a_wrong_police_move_is_refused_with_the_rule(tmp_path):
+    app = make_app(tmp_path)
+    laptop, phones = police_table(app)
+    for colour, crossing in STARTS.items():
+        assert laptop.table_act("place", policeman=colour, crossing=crossing).status_code == 303
+    assert phones[0].act("move", circle=66).status_code == 303
+    state = state_of(app, laptop.code)
+    yellow = phones[state["policemen"]["yellow"]]
+    page = tap_path(yellow, "yellow", 109)
+    assert "Yellow policeman to crossing 109" in page
+    assert yellow.act("move_policeman", policeman="yellow", crossing=109).status_code == 303
+    before = laptop.version()
+    refused = yellow.act("search", policeman="yellow", circle=83)
+    assert refused.status_code == 422
+    assert "he can look for clues or arrest only on 99, 100, 120" in refused.text
+    assert laptop.version() == before
+    assert "yellow: 99, 100, 120" in yellow.phone().text
+
+
+def test_every_map_target_is_44_px_on_a_phone(tmp_path):
+    """Targets are sized in board units so that they are TAP px at PHONE_WIDTH."""
+    app = make_app(tmp_path)
+    laptop, phones = police_table(app)
+    page = phones[1].get(f"/t/{laptop.code}/me?cop=blue").text
+    box = re.search(r'<svg viewBox="([\d. -]+)"[^>]*aria-label="Policemen', page).group(1)
+    width = float(box.split()[2])
+    for size in re.findall(r'class="region" x="[^"]+" y="[^"]+" width="([\d.]+)"', page):
+        assert float(size) * PHONE_WIDTH / width >= TAP
+    for radius in re.findall(r'class="target[^"]*" cx="[^"]+" cy="[^"]+" r="([\d.]+)"', page):
+        assert 2 * float(radius) * PHONE_WIDTH / width >= TAP - 2
+
+
+def police_state(hideout: str, route: list[str]) -> dict:
+    board = load_board(real_board_path())
+    options = {**wc.parse_options({"board": NAME, "deduction_map": "on", "police_map": "on"},
+                                  3), "board_graph": board.graph()}
+    state = wc.setup(options, ["Jack", "Ann", "Bob"], random.Random(3))
+    steps = [(0, {"type": "hideout", "circle": hideout}),
+             (0, {"type": "women", "circles": "3 21 27 65 84"}),
+             (TABLE, {"type": "patrols_placed"}),
+             (0, {"type": "kill", "circle": "65"})]
+    steps += [(TABLE, {"type": "place", "policeman": c, "crossing": str(x)})
+              for c, x in STARTS.items()]
+    for actor, action in steps:
+        state = wc.apply(state, actor, action, random.Random(0))
+    for circle in route:
+        state = wc.apply(state, 0, {"type": "move", "circle": circle}, random.Random(0))
+    return state
+
+
+def test_views_with_the_police_on_the_map_do_not_tell_jacks_secrets(tmp_path):
+    app = make_app(tmp_path)
+    first, second = police_state("90", ["66"]), police_state("12", ["83"])
+    assert first["cops"] == second["cops"]
+    steps = [(TABLE, {"type": "move_policeman", "policeman": "yellow", "crossing": "109"}),
+             (TABLE, {"type": "search", "policeman": "blue", "circle": "50"}),
+             (TABLE, {"type": "arrest", "policeman": "yellow", "circle": "99"}),
+             (TABLE, {"type": "end_turn"})]
+    for state_a, state_b in play_both(wc, first, second, steps):
+        assert_indistinguishable(app, wc, state_a, state_b, [TABLE, 1, 2])
