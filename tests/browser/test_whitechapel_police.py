@@ -122,6 +122,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     confirm(laptop, "button:has-text('The police are done')")
 
     # The policemen now close roads: Jack's map offers none of them.
+    expect(jack.locator("[data-map-prompt]")).to_contain_text("closed to a normal move")
     closed = board.closed_roads(
         [STARTS[c] for c in ("blue", "brown", "red", "green")] + [109])
     offered = {int(n) for n in jack.locator("a[data-to]").evaluate_all(

@@ -35,6 +35,8 @@ REGION = 64
 """A region box's side, in CSS px at the current zoom: a comfortable thumb."""
 MAX_ASPECT = 1.3
 """A map at most this much taller than wide, so it fits a phone's screen in one view."""
+MIN_ASPECT = 0.6
+"""And at least this tall: a region with one crossing still shows its streets."""
 OVERVIEW_MARGIN = 30
 """Board units around the policemen on a page that only shows where they stand."""
 
@@ -58,6 +60,9 @@ def _fit(points: Iterable[tuple[float, float]], margin: float, minimum: float) -
     if height > width * MAX_ASPECT:
         left -= (height / MAX_ASPECT - width) / 2
         width = height / MAX_ASPECT
+    if height < width * MIN_ASPECT:  # a close-up shows the streets around, not a strip
+        top -= (width * MIN_ASPECT - height) / 2
+        height = width * MIN_ASPECT
     return left, top, width, height
 
 
