@@ -30,10 +30,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.whitechapel.board import Board, BoardError, load_board  # noqa: E402
+from companion.games.whitechapel.board import (  # noqa: E402
+    SHIPPED_BOARDS,
+    Board,
+    BoardError,
+    load_board,
+)
 from companion.games.whitechapel.deduction import possible_positions  # noqa: E402
 
-DEFAULT_BOARD = Path(__file__).resolve().parents[2] / "shared" / "boards" / "whitechapel.json"
+DEFAULT_BOARD = SHIPPED_BOARDS[0]
 SQUARES_AFTER_CRIME = 13
 COACHES, ALLEYS = 3, 2
 POLICEMEN = 5

@@ -1,8 +1,7 @@
 """Letters from Whitechapel in board mode: the rules with a board's graph in the state.
 
-The rulebook's examples are played on the real board (``../shared/boards``,
-skipped with the reason where it is absent, required in CI); the tiny test
-board checks what needs no night (hideout, unknown circles).
+The rulebook's examples are played on the real board (the one the companion
+ships); the tiny test board checks what needs no night (hideout, unknown circles).
 """
 
 from __future__ import annotations
