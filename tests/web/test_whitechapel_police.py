@@ -13,7 +13,7 @@ from companion.games.whitechapel.board import load_board
 from companion.games.whitechapel.policemap import PHONE_WIDTH, TAP
 from tests.support.boardfiles import real_board_path
 from tests.support.noninterference import assert_indistinguishable, play_both
-from tests.support.webflow import seated_table
+from tests.support.webflow import Device, seated_table
 from tests.web.test_whitechapel_board import NAME, head_phone, make_app, state_of
 
 STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
@@ -61,6 +61,9 @@ def test_the_detectives_tap_each_policeman_onto_his_crossing(tmp_path):
     page = ann.phone().text
     assert "data-police-map" in page and 'data-police-prompt' in page
     assert "Alarm whistles" in laptop.screen().text and "data-police-map" in laptop.screen().text
+    assert 'data-cop="blue"' in laptop.screen().text  # the host may place them
+    bystander = Device(app, laptop.code).screen().text  # another screen: no pickers
+    assert "data-police-map" in bystander and "data-cop=" not in bystander
     for colour, crossing in STARTS.items():
         if colour == "green":  # a refused placement says why and changes nothing
             before = laptop.version()
