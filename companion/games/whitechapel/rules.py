@@ -20,6 +20,8 @@ A night follows the rulebook's phases (``PHASES``)::
                          public), Jack kills or waits (at V he must kill)
     suspense  Hell 6-7   after a wait: the time moves on, the Head moves the
                          wretched; Jack then turns over one patrol token
+    alarm     Hell 9     with police on the map only: the detectives put each
+                         policeman on his crossing
     jack      Hunting 1  Jack moves: move, Coach, Alley, or escape
     police    Hunting 2-3 the policemen move, then each looks for clues or
                          makes an arrest (night 3 starts here)
@@ -32,7 +34,7 @@ over their patrols.
 Form fields (every value a string): ``circle``, ``circle2`` (a Coach's second
 circle, the double event's second crime), ``circles`` (the marked women,
 separated by spaces or commas; or ``woman1``..``womanN``), ``policeman`` (a
-colour), ``letter``.
+colour), ``crossing`` (police on the map), ``letter``.
 
 Escape is declared with the normal move that enters the hideout (action
 ``escape``: one tap, the circle defaults to the hideout), so Jack never has
@@ -53,6 +55,18 @@ they close is Jack's to respect, unless the detectives mark it ("block",
 too. Without a board, circles are 1-195 and the detectives declare "no legal
 move" for Jack to confirm (RULINGS).
 
+Police on the map (table option ``police_map``, a board with crossings;
+RULINGS: "With the table option "police on the map" ..."): ``state["cops"]``
+holds each policeman's crossing (``at``), where each stood when the police's
+turn began (``from``: a move is 0-2 crossings from there) and where they stood
+at the end of the last night (``before``: where patrol tokens may stand). The
+detectives enter them ("place" at the alarm, "move_policeman" in the police's
+move); a search or an arrest is only next to the policeman's crossing; the
+closed roads follow from the policed crossings instead of hand marks, and the
+crossings at each of Jack's movements (``night["police"]``) are public facts.
+After k waits a victim stands within k roads of a marked woman (Hell 6), which
+board mode checks.
+
 ``public_facts`` (in every view, for the board's deduction; public only)::
 
     {"night": int,
@@ -66,6 +80,8 @@ move" for Jack to confirm (RULINGS).
      "false_clues": bool (the False clues option is on),
      "blocked": [[a, b, k], ...] roads the detectives marked as closed by a
                  policeman for Jack's k-th movement (board mode),
+     "police": [[crossings], ...] with police on the map, the crossings the
+                 policemen stood on during each of Jack's movements,
      "escapes": [nights on which Jack escaped],
      "prior_nights": [{"crime_scenes", "moves", "clues", "searched_empty",
                        "failed_arrests", "false_clues", "blocked"} for each
