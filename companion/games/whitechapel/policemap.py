@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from companion.games.whitechapel.board import Board
@@ -76,6 +77,13 @@ def _closest(points: list[tuple[float, float]]) -> float:
                default=math.inf)
 
 
+@lru_cache(maxsize=8)
+def _close_up(board: Board) -> float:
+    """The narrowest frame, in board units: where the board's two closest crossings
+    are ``TAP`` px apart on a phone. Closer up magnifies for nothing."""
+    return PHONE_WIDTH * _closest(list(board.crossing_positions.values())) / TAP
+
+
 def _area(value: Any) -> Box | None:
     """A region from the page's query ("left,top,width,height" in board units)."""
     try:
@@ -93,16 +101,15 @@ def _zoom(board: Board, choices: list[int], area: Box | None) -> dict[str, Any]:
     at = board.crossing_positions
     shown = [x for x in choices if area is None or _inside(area, at[x])] or choices
     points = [at[x] for x in shown]
-    # Margin: a tap circle of TAP/2 px must fit inside; minimum width: a close-up
-    # never magnifies beyond what the closest crossings of the board need.
-    closest_anywhere = _closest(list(at.values()))
-    minimum = PHONE_WIDTH * closest_anywhere / TAP
+    # Margin: a tap circle of TAP/2 px must fit inside.
+    minimum = _close_up(board)
     box = _fit(points, 0, minimum)
     scale = PHONE_WIDTH / box[2]
     box = _fit(points, TAP / scale, minimum)
     scale = PHONE_WIDTH / box[2]
     if _closest(points) * scale >= TAP:
-        return {"box": box, "targets": shown, "regions": [], "radius": TAP / 2 / scale}
+        # Half a pixel more: the drawn frame's numbers are rounded.
+        return {"box": box, "targets": shown, "regions": [], "radius": (TAP + 1) / 2 / scale}
     side = REGION / scale
     cells: dict[tuple[int, int], list[int]] = {}
     for x in shown:
@@ -111,8 +118,12 @@ def _zoom(board: Board, choices: list[int], area: Box | None) -> dict[str, Any]:
     regions = []
     for (i, j), inside in sorted(cells.items()):
         cell = (box[0] + i * side, box[1] + j * side, side, side)
+        # Whole units in the link, rounded outwards: the region keeps its crossings.
+        left, top = math.floor(cell[0]), math.floor(cell[1])
+        area = (left, top, math.ceil(cell[0] + side) + 1 - left,
+                math.ceil(cell[1] + side) + 1 - top)
         regions.append({"x": cell[0], "y": cell[1], "size": side, "count": len(inside),
-                        "area": ",".join(f"{v:.0f}" for v in cell)})
+                        "area": ",".join(map(str, area))})
     return {"box": box, "targets": [], "regions": regions, "radius": TAP / 2 / scale}
 
 
@@ -144,7 +155,7 @@ def police_map(board: Board, view: Mapping[str, Any],
         # Nothing to tap: the table screen shows the whole board, a phone the
         # part where the policemen stand.
         points = [at[x] for x in standing.values()]
-        box = (_fit(points, OVERVIEW_MARGIN, PHONE_WIDTH * _closest(list(at.values())) / TAP)
+        box = (_fit(points, OVERVIEW_MARGIN, _close_up(board))
                if points and view.get("role") != "table" else _board_box(board))
         frame = {"box": box, "targets": [], "regions": [], "radius": 0}
     box = frame["box"]
