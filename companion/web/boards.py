@@ -50,6 +50,9 @@ def with_board(options: Mapping[str, Any]) -> dict[str, Any]:
     if board is None:
         raise RuleError(f"The board “{str(name)[:60]}” is not loaded on this laptop. Start "
                         "the companion with --board, or choose “no board: numbers only”.")
+    if options.get("police_map") and not board.has_crossings:
+        raise RuleError(f"The board “{board.name}” has no police crossings: untick Police "
+                        "on the map, or choose a board that has them.")
     return {**options, "board_graph": board.graph()}
 
 

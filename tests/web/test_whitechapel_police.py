@@ -11,7 +11,7 @@ from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import load_board
 from companion.games.whitechapel.policemap import PHONE_WIDTH, TAP
-from tests.support.boardfiles import real_board_path
+from tests.support.boardfiles import TINY_BOARD, real_board_path
 from tests.support.noninterference import assert_indistinguishable, play_both
 from tests.support.webflow import Device, seated_table
 from tests.web.test_whitechapel_board import NAME, head_phone, make_app, state_of
@@ -140,3 +140,11 @@ def test_views_with_the_police_on_the_map_do_not_tell_jacks_secrets(tmp_path):
              (TABLE, {"type": "end_turn"})]
     for state_a, state_b in play_both(wc, first, second, steps):
         assert_indistinguishable(app, wc, state_a, state_b, [TABLE, 1, 2])
+
+
+def test_a_board_without_crossings_is_refused_for_the_police_at_creation(tmp_path):
+    app = make_app(tmp_path, TINY_BOARD)
+    page = Device(app).post("/new/whitechapel", {"players": "3", "board": "Tiny test district",
+                                                 "police_map": "on"})
+    assert page.status_code == 422
+    assert "has no police crossings" in page.text
