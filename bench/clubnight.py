@@ -51,6 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.room import loopback  # noqa: E402
 from companion.games import discover  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
 from tests.support.scripted import choose, page_version, parse_forms  # noqa: E402
@@ -87,14 +88,17 @@ class Reply:
 class Connection:
     """One keep-alive connection to the server; reconnects when the server closed it."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, address: str | None = None) -> None:
         self.port = port
+        self.address = address
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
     async def open(self) -> None:
         self.close()
-        self.reader, self.writer = await asyncio.open_connection(HOST, self.port, limit=2**20)
+        local = (self.address, 0) if self.address else None
+        self.reader, self.writer = await asyncio.open_connection(
+            HOST, self.port, local_addr=local, limit=2**20)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -238,7 +242,10 @@ class Device:
         self.role = role
         self.cookies: dict[str, str] = {}
         self.csrf = ""
-        self.conn = Connection(night.port)
+        # Each device on its own loopback address, as phones on a Wi-Fi each have theirs
+        # (the server limits connections and streams per address).
+        self.address = loopback(night.next_address())
+        self.conn = Connection(night.port, self.address)
         self.lock = asyncio.Lock()
         self.shown = 0
         self.html = ""
@@ -335,7 +342,7 @@ class Device:
     async def listen(self) -> None:
         """The page's EventSource: reconnects after `retry` when the stream ends."""
         while self.night.running:
-            conn = Connection(self.night.port)
+            conn = Connection(self.night.port, self.address)
             try:
                 await conn.send("GET", f"/t/{self.table.code}/events",
                                 {**self.headers(), "Accept": "text/event-stream"})
@@ -491,10 +498,15 @@ class Night:
         self.running = True
         self.playing = False
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.addresses = 0
         # A game for fewer players seats as many as it takes (Mr. Jack: 2).
         self.tables = [Table(self, index, min(max(PHONES[index % len(PHONES)],
                                                   self.game.MIN_PLAYERS), self.game.MAX_PLAYERS))
                        for index in range(args.tables)]
+
+    def next_address(self) -> int:
+        self.addresses += 1
+        return self.addresses
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)

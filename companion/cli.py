@@ -6,18 +6,19 @@ import argparse
 import errno
 import json
 import os
+import signal
 import sqlite3
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Any
 
 from flask import Flask
 
-from companion import ROOT, create_app, tables
+from companion import ROOT, create_app, serving, tables
 from companion.db import DatabaseUnavailable, connect, migrate
 from companion.games.whitechapel.board import BoardError
 from companion.net import base_urls, qr_ascii
+from companion.serving import Server
 
 DEFAULT_DB = str(ROOT / "instance" / "companion.sqlite")
 
@@ -63,14 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-def make_server(app: Flask, host: str, port: int, devices: int) -> Any:
-    """The waitress server, sized so that every device can hold its event stream."""
-    from waitress.server import create_server
-
-    # Every open page holds one event stream, and each stream holds a thread.
-    return create_server(app, host=host, port=port, threads=devices + 16,
-                         connection_limit=devices * 2 + 64, asyncore_use_poll=True,
-                         channel_timeout=60, ident="companion")
+def make_server(app: Flask, host: str, port: int, devices: int) -> Server:
+    """The server of `companion serve` (companion/serving.py)."""
+    return serving.make_server(app, host, port, devices)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -104,13 +100,28 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Lobby: {lobby}   (Ctrl+C to stop)", flush=True)
     if not args.no_browser and _has_display():
         webbrowser.open(lobby)
+    _stop_on_terminate()
     try:
-        server.run()
+        server.run()  # waitress ends its loop on KeyboardInterrupt (Ctrl+C)
     except KeyboardInterrupt:
-        print("\nStopped. Every table is saved.")
+        pass
     finally:
+        server.hub.close()
         server.close()
+    # Every action was committed before it was acknowledged: nothing is left to save.
+    print("\nStopped. Every table is saved.", flush=True)
     return 0
+
+
+def _stop_on_terminate() -> None:
+    """SIGTERM (and Ctrl+Break on Windows) stop the server as Ctrl+C does."""
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    for name in ("SIGTERM", "SIGBREAK"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), interrupt)
 
 
 def _has_display() -> bool:

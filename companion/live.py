@@ -1,19 +1,50 @@
 """Live updates: a per-table "changed to version V" signal, nothing more.
 
 Only version numbers travel on the shared stream; each page then fetches its
-own view with its own cookie, so a secret can never ride along. Waiters are
-kept per table so that a change at one table wakes only that table's devices.
+own view with its own cookie, so a secret can never ride along.
+
+Two ways carry the signal. ``Broadcaster`` wakes the threads that serve
+``/t/<code>/events`` through WSGI (the Flask test client, any WSGI server).
+``StreamHub`` is what ``companion serve`` uses: every page's stream is held on
+one asyncio loop in one thread, so an open page costs a socket, not a server
+thread (bench/streams.py: 1,000 open streams; a thread each froze the room),
+and a page that closes frees its stream the moment its socket says so.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
+import contextlib
+import random
+import socket
 import threading
+import time
+from collections.abc import Callable
+
+# What a stream's page needs first: the table's id and version, or None (no such table).
+Opener = Callable[[str], "tuple[int, int] | None"]
+
+
+def event(version: int, first: bool = False) -> str:
+    """One server-sent event; the first also tells the browser how soon to reconnect."""
+    return ("retry: 1500\n" if first else "") + f"event: changed\ndata: {version}\n\n"
+
+
+HEARTBEAT = ": still here\n\n"
 
 
 class Broadcaster:
+    """Waiters per table, so that a change at one table wakes only that table's
+    devices; ``subscribe`` adds a listener (the stream hub) told of every change."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tables: dict[int, tuple[threading.Condition, list[int]]] = {}
+        self._listeners: list[Callable[[int, int], None]] = []
+
+    def subscribe(self, listener: Callable[[int, int], None]) -> None:
+        self._listeners.append(listener)
 
     def _slot(self, table_id: int) -> tuple[threading.Condition, list[int]]:
         with self._lock:
@@ -28,6 +59,8 @@ class Broadcaster:
             if version > latest[0]:
                 latest[0] = version
             condition.notify_all()
+        for listener in self._listeners:
+            listener(table_id, version)
 
     def wait(self, table_id: int, seen: int, timeout: float) -> int:
         """The table's latest known version once it passes ``seen``, or after
@@ -36,3 +69,195 @@ class Broadcaster:
         with condition:
             condition.wait_for(lambda: latest[0] > seen, timeout)
             return latest[0]
+
+
+def _chunk(text: str) -> bytes:
+    data = text.encode()
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
+class _Stream(asyncio.Protocol):
+    """One page's event stream on the hub's loop."""
+
+    def __init__(self, hub: StreamHub, address: str) -> None:
+        self.hub = hub
+        self.address = address
+        self.table_id: int | None = None
+        self.transport: asyncio.Transport | None = None
+        self.last_write = time.monotonic()
+        self.deadline = 0.0
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        """A stream's page has nothing more to say; anything it sends is dropped."""
+
+    def eof_received(self) -> bool:
+        # The page closed (tab closed, phone left, reload): free the stream now.
+        self.hub._forget(self)
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.hub._forget(self)
+
+    def write(self, data: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        if self.transport.get_write_buffer_size() > StreamHub.MAX_BACKLOG:
+            # A page that reads nothing (asleep behind a dead link) is let go.
+            self.transport.abort()
+            return
+        self.transport.write(data)
+        self.last_write = time.monotonic()
+
+    def end(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(b"0\r\n\r\n")
+            self.transport.close()
+        self.hub._forget(self)
+
+
+class StreamHub:
+    """Every open page's event stream, held on one asyncio loop in a thread of its own.
+
+    ``adopt`` takes a connection whose request (``GET /t/<code>/events``) the web
+    server has read. A stream beyond ``capacity``, or beyond ``per_address`` from one
+    client address, is answered at once with a clear refusal (the page then asks for
+    the version now and then instead, see static/app.js). A change reaches each
+    stream of its table; a quiet stream gets a heartbeat every ``heartbeat`` seconds
+    and ends after about ``lifetime`` seconds (the browser reconnects by itself).
+    """
+
+    MAX_BACKLOG = 64 * 1024
+
+    def __init__(self, opener: Opener, head: bytes, capacity: int, per_address: int,
+                 heartbeat: float = 15.0, lifetime: float = 300.0) -> None:
+        self.opener = opener
+        self.head = head
+        self.capacity = capacity
+        self.per_address = per_address
+        self.heartbeat = heartbeat
+        self.lifetime = lifetime
+        self.refused = 0
+        self._loop = asyncio.new_event_loop()
+        self._streams: set[_Stream] = set()
+        self._tables: dict[int, set[_Stream]] = collections.defaultdict(set)
+        self._addresses: collections.Counter[str] = collections.Counter()
+        self._thread = threading.Thread(target=self._run, name="companion-streams",
+                                        daemon=True)
+        self._thread.start()
+
+    # --- called from other threads -------------------------------------------------
+
+    def adopt(self, sock: socket.socket, address: str, code: str) -> None:
+        self._loop.call_soon_threadsafe(self._start, sock, address, code)
+
+    def publish(self, table_id: int, version: int) -> None:
+        # Once the hub has stopped with its server, no stream is left to tell.
+        with contextlib.suppress(RuntimeError):
+            self._loop.call_soon_threadsafe(self._send, table_id, version)
+
+    def count(self) -> int:
+        """How many streams are open now (read without the loop: a snapshot)."""
+        return len(self._streams)
+
+    def close(self) -> None:
+        """End every stream and stop the loop (the server is stopping)."""
+        if self._loop.is_closed() or not self._thread.is_alive():
+            return
+        self._loop.call_soon_threadsafe(self._shutdown)
+        self._thread.join(2)
+
+    # --- on the loop ---------------------------------------------------------------
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.create_task(self._tick())
+        self._loop.run_forever()
+        self._loop.close()
+
+    def _shutdown(self) -> None:
+        for stream in list(self._streams):
+            stream.end()
+        self._loop.stop()
+
+    def _start(self, sock: socket.socket, address: str, code: str) -> None:
+        self._loop.create_task(self._open(sock, address, code))
+
+    async def _open(self, sock: socket.socket, address: str, code: str) -> None:
+        stream = _Stream(self, address)
+        try:
+            await self._loop.connect_accepted_socket(lambda: stream, sock)
+        except OSError:
+            sock.close()
+            return
+        assert stream.transport is not None
+        if len(self._streams) >= self.capacity:
+            self._refuse(stream, 503, "The laptop holds as many live pages as it can. "
+                         "This page refreshes itself more slowly.")
+            return
+        if self._addresses[address] >= self.per_address:
+            self._refuse(stream, 429, "Too many live pages from this device. Close some "
+                         "tabs; this page refreshes itself more slowly.")
+            return
+        found = self.opener(code)
+        if found is None:
+            self._refuse(stream, 404, "There is no table with this code.")
+            return
+        table_id, version = found
+        stream.table_id = table_id
+        stream.deadline = time.monotonic() + self.lifetime * random.uniform(0.8, 1.0)
+        self._streams.add(stream)
+        self._tables[table_id].add(stream)
+        self._addresses[address] += 1
+        stream.write(self.head + _chunk(event(version, first=True)))
+
+    def _refuse(self, stream: _Stream, status: int, message: str) -> None:
+        self.refused += 1
+        reason = {404: "Not Found", 429: "Too Many Requests",
+                  503: "Service Unavailable"}[status]
+        body = message.encode()
+        assert stream.transport is not None
+        stream.transport.write(
+            b"HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            b"Content-Length: %d\r\nRetry-After: 30\r\nCache-Control: no-store\r\n"
+            b"Connection: close\r\n\r\n%s" % (status, reason.encode(), len(body), body))
+        stream.transport.close()
+
+    def _forget(self, stream: _Stream) -> None:
+        if stream.closed:
+            return
+        stream.closed = True
+        if stream in self._streams:
+            self._streams.discard(stream)
+            if stream.table_id is not None:
+                table = self._tables.get(stream.table_id)
+                if table is not None:
+                    table.discard(stream)
+                    if not table:
+                        del self._tables[stream.table_id]
+            self._addresses[stream.address] -= 1
+            if self._addresses[stream.address] <= 0:
+                del self._addresses[stream.address]
+        if stream.transport is not None and not stream.transport.is_closing():
+            stream.transport.close()
+
+    def _send(self, table_id: int, version: int) -> None:
+        data = _chunk(event(version))
+        for stream in list(self._tables.get(table_id, ())):
+            stream.write(data)
+
+    async def _tick(self) -> None:
+        """Heartbeats and stream ends, checked a few times a second."""
+        beat = _chunk(HEARTBEAT)
+        while True:
+            await asyncio.sleep(min(0.25, self.heartbeat))
+            now = time.monotonic()
+            for stream in list(self._streams):
+                if now >= stream.deadline:
+                    stream.end()
+                elif now - stream.last_write >= self.heartbeat:
+                    stream.write(beat)

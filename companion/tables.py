@@ -81,6 +81,13 @@ def get_table(db: Database, code: str) -> dict[str, Any] | None:
     return _decode(next(iter(rows), None))
 
 
+def table_version(db: Database, code: str) -> tuple[int, int] | None:
+    """A table's id and version without its state (an event stream opening)."""
+    rows = db.query("SELECT id, version FROM tables WHERE code = ?", [normalise_code(code)])
+    row = next(iter(rows), None)
+    return None if row is None else (row["id"], row["version"])
+
+
 def get_table_by_id(db: Database, table_id: int) -> dict[str, Any] | None:
     return _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?", [table_id])), None))
 

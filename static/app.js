@@ -8,6 +8,7 @@
   /* Live updates: the server only says "version V"; the page fetches its own view. */
   var source = null;
   var retryTimer = null;
+  var pollTimer = null;
 
   var latest = 0;  // the newest version the server announced (versions only grow)
   function refreshIfChanged(version) {
@@ -23,25 +24,37 @@
     var current = view();
     if (!current || !current.dataset.events || source) { return; }
     source = new EventSource(current.dataset.events);
+    source.addEventListener("open", function () {
+      clearInterval(pollTimer);
+      pollTimer = null;
+    });
     source.addEventListener("changed", function (event) { refreshIfChanged(event.data); });
     source.addEventListener("error", function () {
-      // The browser retries by itself after a network error; after an HTTP error
-      // (server restarting behind a proxy, say) it gives up, so start again.
+      // The browser retries by itself after a network error. After an HTTP error it
+      // gives up: the laptop holds as many live pages as it can, or this device has
+      // too many open. Ask for the version every 10 s meanwhile, and try the stream
+      // again in 30 to 60 s (spread out, so refused pages do not come back at once).
       if (source && source.readyState === EventSource.CLOSED) {
         source = null;
+        clearInterval(pollTimer);
+        pollTimer = setInterval(checkVersion, 10000);
         clearTimeout(retryTimer);
-        retryTimer = setTimeout(connect, 2000);
+        retryTimer = setTimeout(connect, 30000 + Math.random() * 30000);
       }
     });
   }
 
-  function checkNow() {
+  function checkVersion() {
     var current = view();
     if (!current || !current.dataset.versionUrl) { return; }
     fetch(current.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) { if (data) { refreshIfChanged(data.version); } })
       .catch(function () { /* offline: the event stream will catch up */ });
+  }
+
+  function checkNow() {
+    checkVersion();
     if (source && source.readyState === EventSource.CLOSED) { source = null; }
     connect();
   }

@@ -2,6 +2,9 @@
 
 Chosen over polling because an idle phone then costs one heartbeat every
 15 seconds instead of a request every second (see bench/ and the README).
+``companion serve`` holds the streams on its stream hub (companion/live.py,
+made by ``stream_hub``); the route below serves the same events through WSGI
+(the test client, any other server), one thread per stream.
 """
 
 from __future__ import annotations
@@ -9,11 +12,17 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Flask, Response, current_app, jsonify
 
+from companion import tables
+from companion.db import get_db
+from companion.live import HEARTBEAT, StreamHub, event
+from companion.web import CSP
 from companion.web.context import load
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
+
+HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
 @bp.get("/events")
@@ -27,7 +36,7 @@ def events(code: str) -> Response:
     def stream() -> Iterator[str]:
         # The first event tells a page that reconnects (after sleep or a server
         # restart) whether it missed a change.
-        yield f"retry: 1500\nevent: changed\ndata: {start}\n\n"
+        yield event(start, first=True)
         seen = start
         # A stream ends after a while so that threads of vanished phones come back;
         # the browser reconnects by itself.
@@ -36,12 +45,11 @@ def events(code: str) -> Response:
             latest = broadcaster.wait(table_id, seen, heartbeat)
             if latest > seen:
                 seen = latest
-                yield f"event: changed\ndata: {seen}\n\n"
+                yield event(seen)
             else:
-                yield ": still here\n\n"
+                yield HEARTBEAT
 
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return Response(stream(), mimetype="text/event-stream", headers=HEADERS)
 
 
 @bp.get("/version")
@@ -49,3 +57,23 @@ def version(code: str) -> Response:
     """The table's version, for a page that cannot hold an event stream."""
     table, _game = load(code)
     return jsonify(version=table["version"])
+
+
+def stream_hub(app: Flask, capacity: int, per_address: int) -> StreamHub:
+    """The hub that holds this app's event streams, told of every change."""
+
+    def opener(code: str) -> tuple[int, int] | None:
+        with app.app_context():
+            found = tables.table_version(get_db(), code)
+        return found
+
+    # The headers every response of the app carries (companion/web/__init__.py).
+    head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+            "Transfer-Encoding: chunked\r\nConnection: close\r\n"
+            + "".join(f"{key}: {value}\r\n" for key, value in HEADERS.items())
+            + f"Content-Security-Policy: {CSP}\r\nReferrer-Policy: no-referrer\r\n"
+            "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n\r\n").encode()
+    hub = StreamHub(opener, head, capacity=capacity, per_address=per_address,
+                    heartbeat=app.config["LIVE_HEARTBEAT"], lifetime=app.config["LIVE_LIFETIME"])
+    app.extensions["broadcaster"].subscribe(hub.publish)
+    return hub

@@ -1,0 +1,289 @@
+"""What the room benchmarks share (bench/storm.py, streams.py, greedy.py, slow.py,
+gone.py): the real server, seated tables, devices on their own loopback addresses,
+raw event streams, and a probe that times ordinary pages meanwhile.
+
+Every device connects to 127.0.0.1 from an address of its own in 127.0.0.0/8 (as
+phones on a Wi-Fi each have theirs), so the server's per-address limits treat them as
+separate phones. Linux routes all of 127.0.0.0/8 to the loopback; elsewhere add the
+aliases (macOS: ``sudo ifconfig lo0 alias 127.0.1.2``...) or run with fewer devices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.serving import raise_open_file_limit  # noqa: E402
+from tests.support.httpdevice import HttpDevice  # noqa: E402
+from tests.support.scripted import parse_forms  # noqa: E402
+
+HOST = "127.0.0.1"
+raise_open_file_limit(8192)  # this process holds as many connections as the server
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def loopback(index: int) -> str:
+    """The source address of device ``index``: 127.0.1.2, 127.0.1.3, ..."""
+    return f"127.0.{1 + index // 250}.{2 + index % 250}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def percentiles(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+
+    def at(p: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 1)
+
+    return {"n": len(ordered), "p50": at(0.5), "p95": at(0.95), "max": round(ordered[-1], 1)}
+
+
+def machine() -> str:
+    load = os.getloadavg()
+    return (f"{os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (a shared machine: "
+            "other work slows every figure)")
+
+
+@dataclass
+class Running:
+    process: subprocess.Popen[bytes]
+    port: int
+    startup: float
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def threads(self) -> int | None:
+        status = Path(f"/proc/{self.process.pid}/status")
+        if not status.exists():
+            return None
+        return next(int(line.split()[1]) for line in status.read_text().splitlines()
+                    if line.startswith("Threads:"))
+
+    def cpu(self) -> float | None:
+        """CPU seconds the server has used (Linux: /proc), None where it cannot be read."""
+        stat = Path(f"/proc/{self.process.pid}/stat")
+        if not stat.exists():
+            return None
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def sockets(self) -> int | None:
+        """Open sockets of the server (Linux: /proc), None where it cannot be read."""
+        folder = Path(f"/proc/{self.process.pid}/fd")
+        if not folder.exists():
+            return None
+        count = 0
+        for entry in folder.iterdir():
+            with suppress(OSError):
+                count += os.readlink(entry).startswith("socket:")
+        return count
+
+
+@contextmanager
+def server(devices: int = 400) -> Iterator[Running]:
+    """`companion serve` as a laptop runs it, on 127.0.0.1 with a temporary database;
+    stopped (Ctrl+C, then killed if need be) whatever happens."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port",
+                   str(port), "--db", str(Path(tmp) / "c.sqlite"), "--no-browser",
+                   "--public-url", f"http://{HOST}:{port}", "--devices", str(devices)]
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+        try:
+            while True:
+                try:
+                    urllib.request.urlopen(f"http://{HOST}:{port}/", timeout=2).read()
+                    break
+                except OSError:
+                    if process.poll() is not None:
+                        raise RuntimeError("the server died: "
+                                           + process.stderr.read().decode()) from None
+                    if time.perf_counter() - started > 30:
+                        raise RuntimeError("the server did not answer within 30 s") from None
+                    time.sleep(0.02)
+            yield Running(process, port, time.perf_counter() - started)
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@dataclass
+class Device:
+    """A seated phone or a table screen: its page, its cookies, its own address."""
+
+    code: str
+    path: str
+    cookie: str
+    address: str
+
+
+def seat(url: str, tables: int, phones: int = 7, game: str = "london1888",
+         start_index: int = 0) -> list[Device]:
+    """Create ``tables`` tables of ``game``, seat ``phones`` phones at each and deal;
+    returns every device (each table's screen first). Sequential, over urllib."""
+    devices: list[Device] = []
+    index = start_index
+    for _ in range(tables):
+        host = HttpDevice(url)
+        page = host.get(f"/new/{game}").text
+        form = next(f for f in parse_forms(page) if f.action.endswith(game))
+        options = {k: v for k, v in form.defaults().items() if k not in ("csrf", "players")}
+        code = host.create(game, phones, **options)
+        devices.append(Device(code, f"/t/{code}", _cookies(host), loopback(index)))
+        index += 1
+        for position in range(phones):
+            phone = HttpDevice(url)
+            reply = phone.join(code, position, NAMES[position % len(NAMES)])
+            assert reply.status == 303, reply.text[:300]
+            devices.append(Device(code, f"/t/{code}/me", _cookies(phone), loopback(index)))
+            index += 1
+        reply = host.host("start", host.version())
+        assert reply.status == 303, reply.text[:300]
+        devices[-phones - 1].cookie = _cookies(host)
+    return devices
+
+
+def _cookies(device: HttpDevice) -> str:
+    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in device.jar)
+
+
+# --- raw HTTP on asyncio ---------------------------------------------------------------
+
+async def connect(port: int, address: str | None,
+                  ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    local = (address, 0) if address else None
+    return await asyncio.open_connection(HOST, port, local_addr=local, limit=2**20)
+
+
+def request(path: str, port: int, cookie: str = "", extra: str = "") -> bytes:
+    head = f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+    if cookie:
+        head += f"Cookie: {cookie}\r\n"
+    return (head + extra + "\r\n").encode()
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    length = re.search(rb"(?i)content-length: *(\d+)", head)
+    if length:
+        return status, await reader.readexactly(int(length.group(1)))
+    body = b""
+    while True:
+        size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+        body += (await reader.readexactly(size + 2))[:-2]
+        if size == 0:
+            return status, body
+
+
+async def fetch(port: int, path: str, address: str | None = None, cookie: str = "",
+                component: bool = False, timeout: float = 20) -> tuple[int, float]:
+    """One GET on a new connection: its status (0: no answer) and seconds taken."""
+    started = time.perf_counter()
+    writer = None
+    try:
+        reader, writer = await asyncio.wait_for(connect(port, address), timeout)
+        writer.write(request(path, port, cookie, "HX-Request: true\r\n" if component else ""))
+        status, _body = await asyncio.wait_for(read_response(reader), timeout)
+    except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
+        status = 0
+    finally:
+        if writer is not None:
+            writer.close()
+    return status, time.perf_counter() - started
+
+
+@dataclass
+class Stream:
+    """A page's EventSource: the connection, and what its first answer was."""
+
+    device: Device
+    reader: asyncio.StreamReader | None = None
+    writer: asyncio.StreamWriter | None = None
+    status: int = 0
+    version: int | None = None
+    error: str | None = None
+
+    async def open(self, port: int, timeout: float = 30) -> Stream:
+        try:
+            self.reader, self.writer = await asyncio.wait_for(
+                connect(port, self.device.address), timeout)
+            self.writer.write(request(f"/t/{self.device.code}/events", port,
+                                      self.device.cookie, "Accept: text/event-stream\r\n"))
+            head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), timeout)
+            self.status = int(head.split(b" ", 2)[1])
+            if self.status == 200:
+                size = int((await asyncio.wait_for(self.reader.readuntil(b"\r\n"), timeout))
+                           .split(b";")[0], 16)
+                first = (await asyncio.wait_for(self.reader.readexactly(size + 2), timeout))
+                found = re.search(rb"data: (\d+)", first)
+                self.version = int(found.group(1)) if found else None
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
+            self.error = type(error).__name__
+        return self
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+@dataclass
+class Probe:
+    """An ordinary device meanwhile: the lobby and a table's view, over and over."""
+
+    port: int
+    view: Device
+    lobby_ms: list[float] = field(default_factory=list)
+    view_ms: list[float] = field(default_factory=list)
+    failed: int = 0
+    running: bool = True
+
+    async def run(self, pause: float = 0.25) -> None:
+        while self.running:
+            for path, device, into in (("/", None, self.lobby_ms),
+                                       (self.view.path, self.view, self.view_ms)):
+                status, seconds = await fetch(
+                    self.port, path, self.view.address, device.cookie if device else "",
+                    component=device is not None, timeout=15)
+                if status == 200:
+                    into.append(seconds * 1000)
+                else:
+                    self.failed += 1
+            await asyncio.sleep(pause)
+
+    def report(self) -> dict[str, Any]:
+        return {"lobby_ms": percentiles(self.lobby_ms), "view_ms": percentiles(self.view_ms),
+                "failed": self.failed}

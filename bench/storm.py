@@ -1,0 +1,102 @@
+"""A reconnect storm: every device drops its event stream and reconnects within a second.
+
+Usage: python bench/storm.py [--tables 50] [--phones 7] [--window 1] [--reload]
+
+Starts `companion serve` on 127.0.0.1, seats 50 tables of London 1888 (a table screen
+and 7 phones each: 400 devices, each on its own loopback address), opens every
+device's event stream, then drops them all (a Wi-Fi blip, a room reloading): each
+device reconnects at a random instant within --window seconds, reads its stream's
+first event and fetches its view (--reload: the full page, as a reload does). A
+probe loads the lobby and a view throughout. Prints the figures and writes
+bench/results/storm.json.
+
+Target (issue 14): every device has its stream back and its view within 3 s; pages
+answer with p95 under 500 ms during the storm. Loopback only; about a minute;
+stops itself and the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import random
+import time
+
+from room import ROOT, Probe, Stream, fetch, loopback, machine, percentiles, seat, server
+
+
+async def storm(running, devices, window: float, reload: bool) -> dict:
+    streams = [Stream(device) for device in devices]
+    await asyncio.gather(*(stream.open(running.port) for stream in streams))
+    held = collections.Counter(stream.status for stream in streams)
+    await asyncio.sleep(2)
+    probe_device = type(devices[1])(devices[1].code, devices[1].path, devices[1].cookie,
+                                    loopback(len(devices) + 10))
+    probe = Probe(running.port, probe_device)
+    probing = asyncio.ensure_future(probe.run())
+    await asyncio.sleep(1)
+    calm = probe.report()
+    probe.lobby_ms.clear()
+    probe.view_ms.clear()
+    rng = random.Random(14)
+    started = time.perf_counter()
+    done: list[float] = []
+    failures: collections.Counter[str] = collections.Counter()
+
+    async def reconnect(stream: Stream) -> None:
+        await asyncio.sleep(rng.uniform(0, window))
+        stream.close()
+        again = await Stream(stream.device).open(running.port)
+        if again.status != 200:
+            failures[f"stream {again.error or again.status}"] += 1
+        status, _seconds = await fetch(running.port, stream.device.path, stream.device.address,
+                                       stream.device.cookie, component=not reload)
+        if status != 200:
+            failures[f"view {status}"] += 1
+        done.append(time.perf_counter() - started)
+        stream.reader, stream.writer = again.reader, again.writer
+
+    await asyncio.gather(*(reconnect(stream) for stream in streams))
+    everyone = time.perf_counter() - started
+    await asyncio.sleep(1)
+    probe.running = False
+    await probing
+    during = probe.report()
+    for stream in streams:
+        stream.close()
+    return {"devices": len(devices), "first_streams": dict(held), "window_s": window,
+            "reload": reload, "everyone_back_s": round(everyone, 2),
+            "device_back_s": percentiles(done), "failures": dict(failures),
+            "probe_before": calm, "probe_during": during,
+            "server_threads": running.threads()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--phones", type=int, default=7)
+    parser.add_argument("--window", type=float, default=1.0)
+    parser.add_argument("--reload", action="store_true")
+    args = parser.parse_args()
+    before = machine()
+    with server() as running:
+        devices = seat(running.url, args.tables, args.phones)
+        result = asyncio.run(asyncio.wait_for(
+            storm(running, devices, args.window, args.reload), 240))
+    result["machine_before"], result["machine_after"] = before, machine()
+    print(f"machine: {before}; after: {result['machine_after']}")
+    print(f"{result['devices']} devices dropped their streams within {args.window} s: all "
+          f"back with their view after {result['everyone_back_s']} s (target 3 s); per device "
+          f"{result['device_back_s']}; failures {result['failures']}")
+    print(f"pages before: {result['probe_before']}")
+    print(f"pages during: {result['probe_during']}   (target p95 < 500 ms)")
+    out = ROOT / "bench" / "results" / ("storm-reload.json" if args.reload else "storm.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""More connections than planned: N open event streams, and the other pages meanwhile.
+
+Usage: python bench/streams.py [--streams 1000] [--hold 10] [--devices 400]
+
+Starts `companion serve --devices 400` on 127.0.0.1, seats 10 tables of London 1888,
+then opens N event streams on them at once, each from its own loopback address (as
+N phones would). While they are held, a probe loads the lobby and a table view again
+and again. Then every stream closes, and the script times how long until the server
+has let their sockets go. Prints the figures and writes bench/results/streams-N.json.
+
+Targets (issue 14): other pages p95 < 100 ms with 1,000 streams open; streams beyond
+what the server holds get a clear answer (503 or 429), never a frozen room.
+Loopback only; about 30 s; stops itself and the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import time
+
+from room import ROOT, Probe, Stream, loopback, machine, seat, server
+
+
+async def measure(running, devices, streams: int, hold: float) -> dict:
+    probe = Probe(running.port, devices[1])
+    sockets_before = running.sockets()
+    probing = asyncio.ensure_future(probe.run())
+    await asyncio.sleep(1)
+    started = time.perf_counter()
+    opened = [Stream(devices[i % len(devices)]) for i in range(streams)]
+    for index, stream in enumerate(opened):
+        stream.device = type(stream.device)(stream.device.code, stream.device.path,
+                                            stream.device.cookie, loopback(1000 + index))
+    await asyncio.gather(*(stream.open(running.port) for stream in opened))
+    open_s = time.perf_counter() - started
+    statuses = collections.Counter(stream.error or stream.status for stream in opened)
+    threads = running.threads()
+    await asyncio.sleep(hold)
+    probe.running = False
+    await probing
+    during = probe.report()
+    held = running.sockets()
+    closed = time.perf_counter()
+    for stream in opened:
+        stream.close()
+    recovered = None
+    while time.perf_counter() - closed < 60:
+        now = running.sockets()
+        if now is not None and sockets_before is not None and now <= sockets_before + 5:
+            recovered = time.perf_counter() - closed
+            break
+        await asyncio.sleep(0.05)
+    return {"streams": streams, "answers": dict(statuses), "open_all_s": round(open_s, 2),
+            "server_threads_while_open": threads, "server_sockets": [sockets_before, held],
+            "during": during, "sockets_freed_s": None if recovered is None
+            else round(recovered, 2)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--hold", type=float, default=10)
+    parser.add_argument("--devices", type=int, default=400)
+    args = parser.parse_args()
+    before = machine()
+    with server(args.devices) as running:
+        devices = seat(running.url, 10, phones=7)
+        result = asyncio.run(asyncio.wait_for(
+            measure(running, devices, args.streams, args.hold), 180))
+    result["machine_before"], result["machine_after"] = before, machine()
+    during = result["during"]
+    print(f"machine: {before}; after: {result['machine_after']}")
+    print(f"{args.streams} streams opened in {result['open_all_s']} s, answers "
+          f"{result['answers']} (200: held; 503/429: refused with a message), server threads "
+          f"{result['server_threads_while_open']}")
+    print(f"meanwhile lobby {during['lobby_ms']}, view {during['view_ms']}, failed "
+          f"{during['failed']}   (target p95 < 100 ms)")
+    print(f"after closing them, sockets freed in {result['sockets_freed_s']} s")
+    out = ROOT / "bench" / "results" / f"streams-{args.streams}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
