@@ -51,9 +51,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.room import loopback  # noqa: E402
 from companion.games import discover  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
+from tests.support.rawhttp import loopback  # noqa: E402
 from tests.support.scripted import choose, page_version, parse_forms  # noqa: E402
 
 HOST = "127.0.0.1"

@@ -23,7 +23,7 @@ import asyncio
 import json
 import time
 
-from room import ROOT, Stream, loopback, machine, percentiles, seat, server
+from room import ROOT, loopback, machine, percentiles, seat, server
 
 
 async def measure(running, devices, phones: int, rounds: int) -> dict:
@@ -32,10 +32,7 @@ async def measure(running, devices, phones: int, rounds: int) -> dict:
     baseline = running.sockets()
     threads = []
     for round_ in range(rounds):
-        streams = [Stream(type(devices[0])(devices[i % len(devices)].code,
-                                           devices[i % len(devices)].path,
-                                           devices[i % len(devices)].cookie,
-                                           loopback(1000 + round_ * phones + i)))
+        streams = [devices[i % len(devices)].at(loopback(1000 + round_ * phones + i)).stream()
                    for i in range(phones)]
         await asyncio.gather(*(stream.open(running.port) for stream in streams))
         assert all(stream.status == 200 for stream in streams), [s.status for s in streams]

@@ -25,7 +25,6 @@ import time
 from room import (
     ROOT,
     Probe,
-    Stream,
     connect,
     loopback,
     machine,
@@ -39,9 +38,7 @@ GREEDY = "127.0.9.9"
 
 
 async def measure(running, devices, args) -> dict:
-    probe_device = type(devices[1])(devices[1].code, devices[1].path, devices[1].cookie,
-                                    loopback(500))
-    probe = Probe(running.port, probe_device)
+    probe = Probe(running.port, devices[1].at(loopback(500)))
     probing = asyncio.ensure_future(probe.run())
     await asyncio.sleep(args.duration / 2)
     alone = probe.report()
@@ -49,8 +46,8 @@ async def measure(running, devices, args) -> dict:
     probe.view_ms.clear()
     probe.failed = 0
 
-    greedy = [type(devices[0])(devices[0].code, devices[0].path, devices[0].cookie, GREEDY)]
-    streams = await asyncio.gather(*(Stream(greedy[0]).open(running.port, timeout=10)
+    greedy = devices[0].at(GREEDY)
+    streams = await asyncio.gather(*(greedy.stream().open(running.port, timeout=10)
                                      for _ in range(args.streams)))
     stream_answers = collections.Counter(s.error or s.status for s in streams)
     served = collections.Counter()

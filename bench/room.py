@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import platform
-import re
 import signal
 import socket
 import subprocess
@@ -32,16 +31,19 @@ sys.path.insert(0, str(ROOT))
 
 from companion.serving import raise_open_file_limit  # noqa: E402
 from tests.support.httpdevice import HttpDevice  # noqa: E402
+from tests.support.rawhttp import (  # noqa: E402, F401 (what the benchmarks share)
+    Stream,
+    connect,
+    fetch,
+    loopback,
+    read_response,
+    request,
+)
 from tests.support.scripted import parse_forms  # noqa: E402
 
 HOST = "127.0.0.1"
 raise_open_file_limit(8192)  # this process holds as many connections as the server
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
-
-
-def loopback(index: int) -> str:
-    """The source address of device ``index``: 127.0.1.2, 127.0.1.3, ..."""
-    return f"127.0.{1 + index // 250}.{2 + index % 250}"
 
 
 def free_port() -> int:
@@ -148,6 +150,14 @@ class Device:
     cookie: str
     address: str
 
+    def stream(self) -> Stream:
+        """This device's event stream (not opened yet)."""
+        return Stream(self.code, self.address, self.cookie)
+
+    def at(self, address: str) -> Device:
+        """The same page on another device (another address)."""
+        return Device(self.code, self.path, self.cookie, address)
+
 
 def seat(url: str, tables: int, phones: int = 7, game: str = "london1888",
          start_index: int = 0) -> list[Device]:
@@ -177,87 +187,6 @@ def seat(url: str, tables: int, phones: int = 7, game: str = "london1888",
 
 def _cookies(device: HttpDevice) -> str:
     return "; ".join(f"{cookie.name}={cookie.value}" for cookie in device.jar)
-
-
-# --- raw HTTP on asyncio ---------------------------------------------------------------
-
-async def connect(port: int, address: str | None,
-                  ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    local = (address, 0) if address else None
-    return await asyncio.open_connection(HOST, port, local_addr=local, limit=2**20)
-
-
-def request(path: str, port: int, cookie: str = "", extra: str = "") -> bytes:
-    head = f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
-    if cookie:
-        head += f"Cookie: {cookie}\r\n"
-    return (head + extra + "\r\n").encode()
-
-
-async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
-    head = await reader.readuntil(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    length = re.search(rb"(?i)content-length: *(\d+)", head)
-    if length:
-        return status, await reader.readexactly(int(length.group(1)))
-    body = b""
-    while True:
-        size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-        body += (await reader.readexactly(size + 2))[:-2]
-        if size == 0:
-            return status, body
-
-
-async def fetch(port: int, path: str, address: str | None = None, cookie: str = "",
-                component: bool = False, timeout: float = 20) -> tuple[int, float]:
-    """One GET on a new connection: its status (0: no answer) and seconds taken."""
-    started = time.perf_counter()
-    writer = None
-    try:
-        reader, writer = await asyncio.wait_for(connect(port, address), timeout)
-        writer.write(request(path, port, cookie, "HX-Request: true\r\n" if component else ""))
-        status, _body = await asyncio.wait_for(read_response(reader), timeout)
-    except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
-        status = 0
-    finally:
-        if writer is not None:
-            writer.close()
-    return status, time.perf_counter() - started
-
-
-@dataclass
-class Stream:
-    """A page's EventSource: the connection, and what its first answer was."""
-
-    device: Device
-    reader: asyncio.StreamReader | None = None
-    writer: asyncio.StreamWriter | None = None
-    status: int = 0
-    version: int | None = None
-    error: str | None = None
-
-    async def open(self, port: int, timeout: float = 30) -> Stream:
-        try:
-            self.reader, self.writer = await asyncio.wait_for(
-                connect(port, self.device.address), timeout)
-            self.writer.write(request(f"/t/{self.device.code}/events", port,
-                                      self.device.cookie, "Accept: text/event-stream\r\n"))
-            head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), timeout)
-            self.status = int(head.split(b" ", 2)[1])
-            if self.status == 200:
-                size = int((await asyncio.wait_for(self.reader.readuntil(b"\r\n"), timeout))
-                           .split(b";")[0], 16)
-                first = (await asyncio.wait_for(self.reader.readexactly(size + 2), timeout))
-                found = re.search(rb"data: (\d+)", first)
-                self.version = int(found.group(1)) if found else None
-        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
-            self.error = type(error).__name__
-        return self
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
 
 
 @dataclass

@@ -68,9 +68,7 @@ async def attack(port: int, clients: int, addresses: int, duration: float) -> di
 
 
 async def measure(running, devices, args) -> dict:
-    probe_device = type(devices[1])(devices[1].code, devices[1].path, devices[1].cookie,
-                                    loopback(3000))
-    probe = Probe(running.port, probe_device)
+    probe = Probe(running.port, devices[1].at(loopback(3000)))
     probing = asyncio.ensure_future(probe.run())
     await asyncio.sleep(3)
     alone = probe.report()

@@ -28,13 +28,11 @@ from room import ROOT, Probe, Stream, fetch, loopback, machine, percentiles, sea
 
 
 async def storm(running, devices, window: float, reload: bool) -> dict:
-    streams = [Stream(device) for device in devices]
+    streams = [device.stream() for device in devices]
     await asyncio.gather(*(stream.open(running.port) for stream in streams))
     held = collections.Counter(stream.status for stream in streams)
     await asyncio.sleep(2)
-    probe_device = type(devices[1])(devices[1].code, devices[1].path, devices[1].cookie,
-                                    loopback(len(devices) + 10))
-    probe = Probe(running.port, probe_device)
+    probe = Probe(running.port, devices[1].at(loopback(len(devices) + 10)))
     probing = asyncio.ensure_future(probe.run())
     await asyncio.sleep(1)
     calm = probe.report()
@@ -45,20 +43,21 @@ async def storm(running, devices, window: float, reload: bool) -> dict:
     done: list[float] = []
     failures: collections.Counter[str] = collections.Counter()
 
-    async def reconnect(stream: Stream) -> None:
+    async def reconnect(device, stream: Stream) -> None:
         await asyncio.sleep(rng.uniform(0, window))
         stream.close()
-        again = await Stream(stream.device).open(running.port)
+        again = await device.stream().open(running.port)
         if again.status != 200:
             failures[f"stream {again.error or again.status}"] += 1
-        status, _seconds = await fetch(running.port, stream.device.path, stream.device.address,
-                                       stream.device.cookie, component=not reload)
+        status, _seconds = await fetch(running.port, device.path, device.address,
+                                       device.cookie, component=not reload)
         if status != 200:
             failures[f"view {status}"] += 1
         done.append(time.perf_counter() - started)
         stream.reader, stream.writer = again.reader, again.writer
 
-    await asyncio.gather(*(reconnect(stream) for stream in streams))
+    await asyncio.gather(*(reconnect(device, stream)
+                           for device, stream in zip(devices, streams, strict=True)))
     everyone = time.perf_counter() - started
     await asyncio.sleep(1)
     probe.running = False

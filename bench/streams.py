@@ -21,7 +21,7 @@ import collections
 import json
 import time
 
-from room import ROOT, Probe, Stream, loopback, machine, seat, server
+from room import ROOT, Probe, loopback, machine, seat, server
 
 
 async def measure(running, devices, streams: int, hold: float) -> dict:
@@ -30,10 +30,8 @@ async def measure(running, devices, streams: int, hold: float) -> dict:
     probing = asyncio.ensure_future(probe.run())
     await asyncio.sleep(1)
     started = time.perf_counter()
-    opened = [Stream(devices[i % len(devices)]) for i in range(streams)]
-    for index, stream in enumerate(opened):
-        stream.device = type(stream.device)(stream.device.code, stream.device.path,
-                                            stream.device.cookie, loopback(1000 + index))
+    opened = [devices[i % len(devices)].at(loopback(1000 + i)).stream()
+              for i in range(streams)]
     await asyncio.gather(*(stream.open(running.port) for stream in opened))
     open_s = time.perf_counter() - started
     statuses = collections.Counter(stream.error or stream.status for stream in opened)

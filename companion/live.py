@@ -125,8 +125,9 @@ class StreamHub:
 
     ``adopt`` takes a connection whose request (``GET /t/<code>/events``) the web
     server has read. A stream beyond ``capacity``, or beyond ``per_address`` from one
-    client address, is answered at once with a clear refusal (the page then asks for
-    the version now and then instead, see static/app.js). A change reaches each
+    client address (except those in ``exempt``), is answered at once with a clear
+    refusal (the page then asks for the version now and then instead, see
+    static/app.js). A change reaches each
     stream of its table; a quiet stream gets a heartbeat every ``heartbeat`` seconds
     and ends after about ``lifetime`` seconds (the browser reconnects by itself).
     """
@@ -134,8 +135,10 @@ class StreamHub:
     MAX_BACKLOG = 64 * 1024
 
     def __init__(self, opener: Opener, head: bytes, capacity: int, per_address: int,
-                 heartbeat: float = 15.0, lifetime: float = 300.0) -> None:
+                 exempt: frozenset[str] = frozenset(), heartbeat: float = 15.0,
+                 lifetime: float = 300.0) -> None:
         self.opener = opener
+        self.exempt = exempt
         self.head = head
         self.capacity = capacity
         self.per_address = per_address
@@ -199,7 +202,7 @@ class StreamHub:
             self._refuse(stream, 503, "The laptop holds as many live pages as it can. "
                          "This page refreshes itself more slowly.")
             return
-        if self._addresses[address] >= self.per_address:
+        if self._addresses[address] >= self.per_address and address not in self.exempt:
             self._refuse(stream, 429, "Too many live pages from this device. Close some "
                          "tabs; this page refreshes itself more slowly.")
             return

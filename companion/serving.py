@@ -4,7 +4,8 @@ event streams, and limits that keep one device from freezing the room.
 Waitress reads every request (on Windows, macOS and Linux alike). A request for
 ``/t/<code>/events`` is not given a worker thread: its connection is handed to
 the stream hub (companion/live.py), which holds any number of idle streams on one
-loop. What one device can take is bounded:
+loop. What one device (one client address; the host's laptop itself is trusted and
+never limited) can take is bounded:
 
 - per client address (``PER_ADDRESS`` connections; one more is refused at once), so
   one greedy device cannot use up the room's connections;
@@ -37,6 +38,9 @@ from waitress.task import ThreadedTaskDispatcher
 from companion.live import StreamHub
 from companion.web.live import stream_hub
 
+# The host's own laptop (its browser on 127.0.0.1, the test suite, the campaigns) is
+# trusted and never limited; every other address is one device.
+THIS_LAPTOP = frozenset({"127.0.0.1", "::1"})
 EVENTS = re.compile(r"^/t/([^/]{1,32})/events$")
 PER_ADDRESS = 48
 BUSY_PER_ADDRESS = 3
@@ -46,6 +50,7 @@ REQUEST_DEADLINE = 5.0
 BODY_DEADLINE = 30.0
 THREADS = 24
 ACCEPT_BATCH = 64
+SLOW = 1.0
 
 
 class Channel(HTTPChannel):
@@ -106,8 +111,9 @@ class Server(TcpWSGIServer):
 
     channel_class = Channel
 
-    def __init__(self, app: Flask, hub: StreamHub, **kw: Any) -> None:
+    def __init__(self, app: Flask, hub: StreamHub, hard_limit: int, **kw: Any) -> None:
         self.hub = hub
+        self.hard_limit = hard_limit
         self.per_address: Counter[str] = Counter()
         self.busy: Counter[str] = Counter()
         self.parked: dict[str, deque[Any]] = defaultdict(deque)
@@ -136,7 +142,7 @@ class Server(TcpWSGIServer):
 
     def _admit(self, conn: socket.socket, addr: Any) -> None:
         addr = self.fix_addr(addr)
-        if self.per_address[addr[0]] >= PER_ADDRESS:
+        if self.per_address[addr[0]] >= PER_ADDRESS and addr[0] not in THIS_LAPTOP:
             self.refused += 1
             _refuse(conn, b"Too many connections from this device.")
             return
@@ -148,7 +154,9 @@ class Server(TcpWSGIServer):
             self.forget(addr[0])
             conn.close()
             return
-        if len(self.active_channels) > self.adj.connection_limit and not self._make_room():
+        crowd = len(self.active_channels)
+        if crowd > self.adj.connection_limit and not self._make_room() \
+                and crowd > self.hard_limit:
             # Every connection is busy with a request: this one is told so.
             channel.del_channel()
             _refuse(conn, b"The laptop is busy. Try again in a moment.", 503)
@@ -169,7 +177,7 @@ class Server(TcpWSGIServer):
             return
         address = channel.addr[0]
         with self.busy_lock:
-            if self.busy[address] >= BUSY_PER_ADDRESS:
+            if self.busy[address] >= BUSY_PER_ADDRESS and address not in THIS_LAPTOP:
                 # This device already has its share of the threads: its next request
                 # waits for one of them, not for everyone else's.
                 self.parked[address].append(channel)
@@ -180,6 +188,8 @@ class Server(TcpWSGIServer):
     def pace(self, address: str) -> float:
         """Seconds this device's next request should wait to stay within
         ``RATE_PER_ADDRESS`` requests a second (after a burst of ``BURST``)."""
+        if address in THIS_LAPTOP:
+            return 0.0
         now = time.monotonic()
         with self.busy_lock:
             tokens, then = self.buckets.get(address, (BURST, now))
@@ -231,7 +241,11 @@ class Server(TcpWSGIServer):
         if idle:
             min(idle, key=lambda channel: channel.last_activity).will_close = True
             return True
-        slow = [channel for channel in open_ if channel.waiting_since is not None]
+        # A burst of newcomers (a room reconnecting) is read in a moment: only a
+        # request arriving for longer than that counts as slow.
+        late = time.time() - SLOW
+        slow = [channel for channel in open_ if channel.waiting_since is not None
+                and channel.waiting_since < late]
         if slow:
             min(slow, key=lambda channel: channel.waiting_since).will_close = True
             return True
@@ -280,12 +294,16 @@ def make_server(app: Flask, host: str, port: int, devices: int) -> Server:
     """Waitress sized for ``devices`` phones and screens, each with its event stream
     on the hub (twice as many streams fit before one is refused)."""
     streams = devices * 2
-    # A connection per device plus room; on Windows select() stops at 512 sockets.
-    connections = min(devices + 64, 500) if sys.platform == "win32" else devices + 64
-    raise_open_file_limit(streams + connections + 256)
-    hub = stream_hub(app, capacity=streams, per_address=PER_ADDRESS)
+    # A connection per device plus room; past it, idle and slow ones make room for
+    # newcomers, and a burst may go over up to the hard limit (on Windows select()
+    # stops at 512 sockets).
+    connections = devices + 64
+    hard = min(connections * 2, 500) if sys.platform == "win32" else connections * 2
+    connections = min(connections, hard)
+    raise_open_file_limit(streams + hard + 256)
+    hub = stream_hub(app, capacity=streams, per_address=PER_ADDRESS, exempt=THIS_LAPTOP)
     dispatcher = Dispatcher()
     dispatcher.set_thread_count(THREADS)
-    return Server(app, hub, host=host, port=port, dispatcher=dispatcher, threads=THREADS,
+    return Server(app, hub, hard, host=host, port=port, dispatcher=dispatcher, threads=THREADS,
                   connection_limit=connections, asyncore_use_poll=True,
                   channel_timeout=60, cleanup_interval=1, ident="companion")

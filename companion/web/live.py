@@ -59,7 +59,8 @@ def version(code: str) -> Response:
     return jsonify(version=table["version"])
 
 
-def stream_hub(app: Flask, capacity: int, per_address: int) -> StreamHub:
+def stream_hub(app: Flask, capacity: int, per_address: int,
+               exempt: frozenset[str] = frozenset()) -> StreamHub:
     """The hub that holds this app's event streams, told of every change."""
 
     def opener(code: str) -> tuple[int, int] | None:
@@ -73,7 +74,7 @@ def stream_hub(app: Flask, capacity: int, per_address: int) -> StreamHub:
             + "".join(f"{key}: {value}\r\n" for key, value in HEADERS.items())
             + f"Content-Security-Policy: {CSP}\r\nReferrer-Policy: no-referrer\r\n"
             "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n\r\n").encode()
-    hub = StreamHub(opener, head, capacity=capacity, per_address=per_address,
+    hub = StreamHub(opener, head, capacity=capacity, per_address=per_address, exempt=exempt,
                     heartbeat=app.config["LIVE_HEARTBEAT"], lifetime=app.config["LIVE_LIFETIME"])
     app.extensions["broadcaster"].subscribe(hub.publish)
     return hub

@@ -1,0 +1,278 @@
+"""A room that never freezes, against the real server (`companion serve`'s waitress and
+stream hub): a reconnect storm recovers, one greedy or slow device cannot lock the
+others out, a page that closed frees its stream, and Ctrl+C or SIGTERM stop at once.
+
+Functional checks with generous limits; the figures belong to bench/storm.py,
+streams.py, greedy.py, slow.py and gone.py. The real server here is sized for 64
+devices: 128 streams, 128 connections, 48 connections and streams per address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from companion import serving
+from tests.support.httpdevice import HttpDevice
+from tests.support.rawhttp import (
+    HOST,
+    Stream,
+    connect,
+    fetch,
+    loopback,
+    many_addresses,
+    read_response,
+)
+from tests.support.realserver import ROOT, Server, free_port
+from tests.support.scripted import parse_forms
+
+pytestmark = pytest.mark.slow
+CAPACITY = 128  # streams held by tests/support/server.py (devices=64)
+needs_addresses = pytest.mark.skipif(not many_addresses(),
+                                     reason="this system routes only 127.0.0.1 to loopback")
+
+
+@pytest.fixture
+def table(tmp_path):
+    """The real server with one table of the test game: (server, host, Ann)."""
+    server = Server(tmp_path / "companion.sqlite").start()
+    try:
+        host = HttpDevice(server.url)
+        code = host.create("tally", 2)
+        ann = HttpDevice(server.url)
+        assert ann.join(code, 0, "Ann").status == 303
+        HttpDevice(server.url).join(code, 1, "Bob")
+        assert host.host("start", host.version()).status == 303
+        yield server, host, ann
+    finally:
+        server.stop()
+
+
+def cookie_of(device: HttpDevice) -> str:
+    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in device.jar)
+
+
+def change(ann: HttpDevice) -> int:
+    """Ann adds one to the tally; the table's new version."""
+    version = ann.version()
+    assert ann.act("add", version, amount=1).status == 303
+    return version + 1
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 120))
+
+
+@needs_addresses
+def test_a_reconnect_storm_recovers_and_every_stream_hears_the_next_change(table):
+    server, host, ann = table
+    cookie = cookie_of(ann)
+    port, code = server.port, host.code
+
+    async def storm() -> None:
+        streams = [Stream(code, loopback(i), cookie) for i in range(100)]
+        await asyncio.gather(*(stream.open(port) for stream in streams))
+        assert {stream.status for stream in streams} == {200}
+        started = time.monotonic()
+        for stream in streams:  # a Wi-Fi blip: every page drops its stream ...
+            stream.close()
+        # ... and reconnects at once, then fetches its view.
+        again = await asyncio.gather(*(Stream(code, loopback(i), cookie).open(port)
+                                       for i in range(100)))
+        views = await asyncio.gather(*(fetch(port, f"/t/{code}/me", loopback(i), cookie,
+                                             component=True) for i in range(100)))
+        assert [stream.status for stream in again] == [200] * 100
+        assert [status for status, _ in views] == [200] * 100
+        assert time.monotonic() - started < 30
+        assert {stream.version for stream in again} == {host.version()}
+        # The room carries on: a change reaches every stream.
+        version = change(ann)
+        heard = await asyncio.gather(*(stream.next_version(15) for stream in again))
+        assert set(heard) == {version}
+        for stream in again:
+            stream.close()
+
+    run(storm())
+
+
+@needs_addresses
+def test_streams_beyond_what_the_server_holds_get_a_clear_answer(table):
+    server, host, ann = table
+    cookie = cookie_of(ann)
+
+    async def crowd() -> None:
+        streams = [Stream(host.code, loopback(i), cookie) for i in range(CAPACITY + 30)]
+        await asyncio.gather(*(stream.open(server.port) for stream in streams))
+        statuses = [stream.status for stream in streams]
+        assert statuses.count(200) == CAPACITY and statuses.count(503) == 30
+        # ... and the other pages still answer.
+        status, seconds = await fetch(server.port, "/", loopback(400))
+        assert status == 200 and seconds < 10
+        for stream in streams:
+            stream.close()
+
+    run(crowd())
+
+
+@needs_addresses
+def test_one_greedy_device_is_limited_and_the_others_do_not_wait(table):
+    server, host, ann = table
+    cookie = cookie_of(ann)
+    greedy, other = loopback(200), loopback(300)
+
+    async def greed() -> None:
+        streams = [Stream(host.code, greedy, cookie) for _ in range(60)]
+        await asyncio.gather(*(stream.open(server.port) for stream in streams))
+        statuses = [stream.status for stream in streams]
+        assert statuses.count(200) == serving.PER_ADDRESS and statuses.count(429) == 12
+        # Its connections too: past its share, each new one is refused at once.
+        held = [await connect(server.port, greedy) for _ in range(serving.PER_ADDRESS)]
+        reader, writer = await connect(server.port, greedy)
+        writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert b" 429 " in (await asyncio.wait_for(reader.read(200), 10))[:20]
+        writer.close()
+        # Another device meanwhile: its page and its stream as usual.
+        status, seconds = await fetch(server.port, "/", other)
+        assert status == 200 and seconds < 10
+        assert (await Stream(host.code, other, cookie).open(server.port)).status == 200
+
+        # A page opened in a loop is paced: it is served, at its share.
+        async def loop(reader, writer) -> int:
+            served = 0
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                writer.write(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n")
+                status, _body = await asyncio.wait_for(read_response(reader), 10)
+                served += status == 200
+            return served
+
+        started = time.monotonic()
+        loops = asyncio.gather(*(loop(*pair) for pair in held[:8]))
+        await asyncio.sleep(0.5)
+        status, seconds = await fetch(server.port, "/", other)
+        assert status == 200 and seconds < 5
+        served = sum(await loops)
+        elapsed = time.monotonic() - started
+        assert served <= serving.BURST + serving.RATE_PER_ADDRESS * elapsed + 8
+        for _reader, writer in held:
+            writer.close()
+        for stream in streams:
+            stream.close()
+
+    run(greed())
+
+
+@needs_addresses
+def test_slow_clients_are_dropped_and_lock_nobody_out(table):
+    server, _host, _cookie = table
+
+    async def trickle() -> None:
+        slow = []
+        for i in range(CAPACITY + 40):  # more than every connection the server keeps
+            reader, writer = await connect(server.port, loopback(i))
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            slow.append((reader, writer))
+        await asyncio.sleep(0.5)
+        for _ in range(3):
+            status, seconds = await fetch(server.port, "/", loopback(900))
+            assert status == 200 and seconds < 10
+        # Every one of them is dropped within a few seconds of its first byte.
+        started = time.monotonic()
+        for reader, writer in slow:
+            remaining = serving.REQUEST_DEADLINE + 10 - (time.monotonic() - started)
+            data = await asyncio.wait_for(reader.read(), max(remaining, 0.1))
+            assert b" 200 " not in data[:20]
+            writer.close()
+
+    run(trickle())
+
+
+@needs_addresses
+def test_a_stream_whose_page_closed_is_freed_at_once(table):
+    server, host, ann = table
+    cookie = cookie_of(ann)
+
+    async def come_and_go() -> None:
+        for round_ in range(3):
+            # Each round fills every stream the server holds: the previous round's
+            # streams must all have been let go already.
+            streams = [Stream(host.code, loopback(i + round_ * CAPACITY), cookie)
+                       for i in range(CAPACITY)]
+            await asyncio.gather(*(stream.open(server.port) for stream in streams))
+            assert [stream.status for stream in streams] == [200] * CAPACITY, round_
+            for stream in streams:
+                stream.close()
+            await asyncio.sleep(2)
+
+    run(come_and_go())
+
+
+def test_streams_carry_the_version_and_nothing_of_the_viewer(table):
+    """The hub's streams are the same bytes for a seat, the host and a stranger."""
+    server, host, ann = table
+    cookie = cookie_of(ann)
+    host_cookie = cookie_of(host)
+
+    async def listen() -> list[str]:
+        streams = [Stream(host.code, None, who) for who in (cookie, host_cookie, "")]
+        await asyncio.gather(*(stream.open(server.port) for stream in streams))
+        change(ann)
+        heard = [await stream.next_event(10) for stream in streams]
+        for stream in streams:
+            stream.close()
+        return [f"{stream.status} {stream.version} {event}"
+                for stream, event in zip(streams, heard, strict=True)]
+
+    seat, laptop, stranger = run(listen())
+    assert seat == laptop == stranger
+    assert seat.startswith("200 ") and "event: changed" in seat
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_and_sigterm_stop_at_once_with_streams_open(tmp_path, stop):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
+         "--db", str(tmp_path / "c.sqlite"), "--no-browser"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://{HOST}:{port}/", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        host = HttpDevice(f"http://{HOST}:{port}")
+        form = next(form for form in parse_forms(host.get("/new/london1888").text)
+                    if form.action.endswith("london1888"))
+        code = host.create("london1888", 4, **{key: value for key, value in
+                                                form.defaults().items()
+                                                if key not in ("csrf", "players")})
+
+        async def hold_and_stop() -> float:
+            streams = [Stream(code) for _ in range(20)]
+            await asyncio.gather(*(stream.open(port) for stream in streams))
+            assert {stream.status for stream in streams} == {200}
+            started = time.monotonic()
+            process.send_signal(stop)
+            while process.poll() is None and time.monotonic() - started < 10:
+                await asyncio.sleep(0.02)
+            return time.monotonic() - started
+
+        took = run(hold_and_stop())
+        out, _err = process.communicate(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "Stopped. Every table is saved." in out
+    assert process.returncode == 0
+    assert took < 3  # about a tenth of a second; the target is within one
