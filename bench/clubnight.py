@@ -541,8 +541,9 @@ def start_server(db: Path, port: int, devices: int) -> tuple[subprocess.Popen[by
     if devices > 400:
         command += ["--devices", str(devices)]
     started = time.perf_counter()
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
+    # COMPANION_CODE=/path/to/another/checkout measures that code with this script.
+    server = subprocess.Popen(command, cwd=os.environ.get("COMPANION_CODE", ROOT),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     while True:
         try:
             urllib.request.urlopen(url + "/", timeout=2).read()
@@ -624,6 +625,10 @@ async def run(night: Night, server_pid: int) -> dict[str, Any]:
             "loadgen_cpu_s": round(rusage2.ru_utime + rusage2.ru_stime
                                    - rusage1.ru_utime - rusage1.ru_stime, 2),
             "actions_per_s": round(len(stats.action_ms) / (t2 - t1), 1),
+            # What an action costs the server in all (its request and every fetch it
+            # sets off): the figure a busy shared machine changes least.
+            "server_cpu_ms_per_action": round(1000 * play_cpu / max(1, len(stats.action_ms)),
+                                              1),
         }
     phases["memory_mb"] = memory_mb(server_pid)
     phases["load_after"] = os.getloadavg()
@@ -714,7 +719,8 @@ def report(result: dict[str, Any]) -> str:
     if play:
         lines.append(f"play:  {play['core_fraction']} of one core, "
                      f"{play['cpu_s_per_device_minute']} CPU s per device-minute, "
-                     f"{play['actions_per_s']} actions/s")
+                     f"{play['actions_per_s']} actions/s, "
+                     f"{play['server_cpu_ms_per_action']} ms of server CPU per action")
     memory = result["memory_mb"]
     lines += [
         f"memory: peak {memory.get('VmHWM')} MB resident, {memory.get('Threads')} threads"

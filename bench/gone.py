@@ -23,7 +23,7 @@ import asyncio
 import json
 import time
 
-from room import ROOT, loopback, machine, percentiles, seat, server
+from room import loopback, machine, percentiles, results_path, seat, server
 
 
 async def measure(running, devices, phones: int, rounds: int) -> dict:
@@ -71,8 +71,7 @@ def main() -> int:
           f"held freed after {result['freed_s']} s (target 2 s); not within 30 s: "
           f"{result['not_freed_within_30_s']}; server threads while open "
           f"{result['server_threads_while_open']}")
-    out = ROOT / "bench" / "results" / "gone.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = results_path("gone")
     out.write_text(json.dumps(result, indent=1))
     return 0
 

@@ -23,13 +23,13 @@ import json
 import time
 
 from room import (
-    ROOT,
     Probe,
     connect,
     loopback,
     machine,
     read_response,
     request,
+    results_path,
     seat,
     server,
 )
@@ -108,8 +108,7 @@ def main() -> int:
           f"{result['greedy_requests']} ({result['greedy_requests_per_s']}/s served)")
     print(f"probe alone:       {result['probe_alone']}")
     print(f"probe with greedy: {result['probe_with_greedy']}")
-    out = ROOT / "bench" / "results" / "greedy.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = results_path("greedy")
     out.write_text(json.dumps(result, indent=1))
     return 0
 

@@ -52,6 +52,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def results_path(name: str) -> Path:
+    """bench/results/<name>.json (before-<name>.json when measuring COMPANION_CODE)."""
+    prefix = "before-" if os.environ.get("COMPANION_CODE") else ""
+    folder = ROOT / "bench" / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{prefix}{name}.json"
+
+
 def percentiles(values: list[float]) -> dict[str, float] | None:
     if not values:
         return None
@@ -117,8 +125,10 @@ def server(devices: int = 400) -> Iterator[Running]:
                    str(port), "--db", str(Path(tmp) / "c.sqlite"), "--no-browser",
                    "--public-url", f"http://{HOST}:{port}", "--devices", str(devices)]
         started = time.perf_counter()
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE)
+        # COMPANION_CODE=/path/to/another/checkout measures that code instead (the
+        # README's "before" figures), with these same scripts.
+        process = subprocess.Popen(command, cwd=os.environ.get("COMPANION_CODE", ROOT),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             while True:
                 try:

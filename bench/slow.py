@@ -23,7 +23,7 @@ import collections
 import json
 import sys
 
-from room import ROOT, Probe, connect, loopback, machine, seat, server
+from room import Probe, connect, loopback, machine, results_path, seat, server
 
 
 async def attack(port: int, clients: int, addresses: int, duration: float) -> dict:
@@ -111,8 +111,7 @@ def main() -> int:
     print(f"server: {result['server_core_fraction']} of a core meanwhile")
     print(f"probe alone:             {result['probe_alone']}")
     print(f"probe with slow clients: {result['probe_with_slow_clients']}")
-    out = ROOT / "bench" / "results" / f"slow-{args.addresses}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = results_path(f"slow-{args.addresses}")
     out.write_text(json.dumps(result, indent=1))
     return 0
 

@@ -24,7 +24,7 @@ import json
 import random
 import time
 
-from room import ROOT, Probe, Stream, fetch, loopback, machine, percentiles, seat, server
+from room import Probe, Stream, fetch, loopback, machine, percentiles, results_path, seat, server
 
 
 async def storm(running, devices, window: float, reload: bool) -> dict:
@@ -91,8 +91,7 @@ def main() -> int:
           f"{result['device_back_s']}; failures {result['failures']}")
     print(f"pages before: {result['probe_before']}")
     print(f"pages during: {result['probe_during']}   (target p95 < 500 ms)")
-    out = ROOT / "bench" / "results" / ("storm-reload.json" if args.reload else "storm.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = results_path("storm-reload" if args.reload else "storm")
     out.write_text(json.dumps(result, indent=1))
     return 0
 

@@ -21,7 +21,7 @@ import collections
 import json
 import time
 
-from room import ROOT, Probe, loopback, machine, seat, server
+from room import Probe, loopback, machine, results_path, seat, server
 
 
 async def measure(running, devices, streams: int, hold: float) -> dict:
@@ -36,6 +36,10 @@ async def measure(running, devices, streams: int, hold: float) -> dict:
     open_s = time.perf_counter() - started
     statuses = collections.Counter(stream.error or stream.status for stream in opened)
     threads = running.threads()
+    opening = probe.report()
+    probe.lobby_ms.clear()
+    probe.view_ms.clear()
+    probe.failed = 0
     await asyncio.sleep(hold)
     probe.running = False
     await probing
@@ -53,7 +57,7 @@ async def measure(running, devices, streams: int, hold: float) -> dict:
         await asyncio.sleep(0.05)
     return {"streams": streams, "answers": dict(statuses), "open_all_s": round(open_s, 2),
             "server_threads_while_open": threads, "server_sockets": [sockets_before, held],
-            "during": during, "sockets_freed_s": None if recovered is None
+            "while_opening": opening, "during": during, "sockets_freed_s": None if recovered is None
             else round(recovered, 2)}
 
 
@@ -74,11 +78,13 @@ def main() -> int:
     print(f"{args.streams} streams opened in {result['open_all_s']} s, answers "
           f"{result['answers']} (200: held; 503/429: refused with a message), server threads "
           f"{result['server_threads_while_open']}")
-    print(f"meanwhile lobby {during['lobby_ms']}, view {during['view_ms']}, failed "
+    opening = result["while_opening"]
+    print(f"while they opened: lobby {opening['lobby_ms']}, view {opening['view_ms']}, "
+          f"failed {opening['failed']}")
+    print(f"while held: lobby {during['lobby_ms']}, view {during['view_ms']}, failed "
           f"{during['failed']}   (target p95 < 100 ms)")
     print(f"after closing them, sockets freed in {result['sockets_freed_s']} s")
-    out = ROOT / "bench" / "results" / f"streams-{args.streams}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = results_path(f"streams-{args.streams}")
     out.write_text(json.dumps(result, indent=1))
     return 0
 
