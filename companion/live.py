@@ -144,7 +144,6 @@ class StreamHub:
         self.per_address = per_address
         self.heartbeat = heartbeat
         self.lifetime = lifetime
-        self.refused = 0
         self._loop = asyncio.new_event_loop()
         self._streams: set[_Stream] = set()
         self._tables: dict[int, set[_Stream]] = collections.defaultdict(set)
@@ -155,17 +154,13 @@ class StreamHub:
 
     # --- called from other threads -------------------------------------------------
 
-    def adopt(self, sock: socket.socket, address: str, code: str) -> None:
-        self._loop.call_soon_threadsafe(self._start, sock, address, code)
+    def adopt(self, sock: socket.socket, address: str, code: str, head_only: bool) -> None:
+        self._loop.call_soon_threadsafe(self._start, sock, address, code, head_only)
 
     def publish(self, table_id: int, version: int) -> None:
         # Once the hub has stopped with its server, no stream is left to tell.
         with contextlib.suppress(RuntimeError):
             self._loop.call_soon_threadsafe(self._send, table_id, version)
-
-    def count(self) -> int:
-        """How many streams are open now (read without the loop: a snapshot)."""
-        return len(self._streams)
 
     def close(self) -> None:
         """End every stream and stop the loop (the server is stopping)."""
@@ -187,10 +182,11 @@ class StreamHub:
             stream.end()
         self._loop.stop()
 
-    def _start(self, sock: socket.socket, address: str, code: str) -> None:
-        self._loop.create_task(self._open(sock, address, code))
+    def _start(self, sock: socket.socket, address: str, code: str, head_only: bool) -> None:
+        self._loop.create_task(self._open(sock, address, code, head_only))
 
-    async def _open(self, sock: socket.socket, address: str, code: str) -> None:
+    async def _open(self, sock: socket.socket, address: str, code: str,
+                    head_only: bool) -> None:
         stream = _Stream(self, address)
         try:
             await self._loop.connect_accepted_socket(lambda: stream, sock)
@@ -211,6 +207,10 @@ class StreamHub:
             self._refuse(stream, 404, "There is no table with this code.")
             return
         table_id, version = found
+        if head_only:  # HEAD: the headers a stream would have, and nothing held
+            stream.transport.write(self.head)
+            stream.transport.close()
+            return
         stream.table_id = table_id
         stream.deadline = time.monotonic() + self.lifetime * random.uniform(0.8, 1.0)
         self._streams.add(stream)
@@ -219,7 +219,6 @@ class StreamHub:
         stream.write(self.head + _chunk(event(version, first=True)))
 
     def _refuse(self, stream: _Stream, status: int, message: str) -> None:
-        self.refused += 1
         reason = {404: "Not Found", 429: "Too Many Requests",
                   503: "Service Unavailable"}[status]
         body = message.encode()

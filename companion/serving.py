@@ -115,7 +115,6 @@ class Server(TcpWSGIServer):
         self.parked: dict[str, deque[Any]] = defaultdict(deque)
         self.busy_lock = threading.Lock()
         self.buckets: dict[str, list[float]] = {}
-        self.refused = 0
         self.loop_thread: int | None = None
         super().__init__(app, **kw)
 
@@ -139,7 +138,6 @@ class Server(TcpWSGIServer):
     def _admit(self, conn: socket.socket, addr: Any) -> None:
         addr = self.fix_addr(addr)
         if self.per_address[addr[0]] >= PER_ADDRESS and addr[0] not in THIS_LAPTOP:
-            self.refused += 1
             _refuse(conn, b"Too many connections from this device.")
             return
         self.per_address[addr[0]] += 1
@@ -160,7 +158,7 @@ class Server(TcpWSGIServer):
     def add_task(self, channel: Any) -> None:
         request = channel.requests[0]
         match = EVENTS.match(request.path or "")
-        if (match and request.command == "GET" and len(channel.requests) == 1
+        if (match and request.command in ("GET", "HEAD") and len(channel.requests) == 1
                 and channel.request in (None, request) and not channel.total_outbufs_len
                 and threading.get_ident() == self.loop_thread):
             # The stream leaves waitress: its socket goes to the hub, its thread is
@@ -169,7 +167,7 @@ class Server(TcpWSGIServer):
             address = channel.addr[0]
             channel.del_channel()
             channel.connected = False
-            self.hub.adopt(sock, address, match.group(1))
+            self.hub.adopt(sock, address, match.group(1), request.command == "HEAD")
             return
         address = channel.addr[0]
         with self.busy_lock:

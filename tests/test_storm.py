@@ -213,6 +213,39 @@ def test_a_stream_whose_page_closed_is_freed_at_once(table):
     run(come_and_go())
 
 
+def test_no_way_of_asking_for_a_stream_holds_a_server_thread(table):
+    """HEAD, or a stream request pipelined behind another on one connection, would hold
+    one of the server's few threads for minutes: each is answered at once."""
+    server, host, _ann = table
+    events = f"/t/{host.code}/events"
+
+    async def ask() -> None:
+        held = []
+        for index in range(3 * serving.THREADS):
+            reader, writer = await connect(server.port, None)
+            if index % 2:
+                writer.write(f"HEAD {events} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            else:
+                writer.write(f"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+                             f"GET {events} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            held.append((reader, writer))
+        for index, (reader, _writer) in enumerate(held):
+            if not index % 2:
+                assert (await asyncio.wait_for(read_response(reader), 10))[0] == 200
+                status, body = await asyncio.wait_for(read_response(reader), 10)
+                assert status == 200 and body.count(b"event: changed") == 1
+            else:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                assert head.startswith(b"HTTP/1.1 200")
+        # Every connection is still open, and the room is served as usual.
+        status, seconds = await fetch(server.port, "/", None, timeout=10)
+        assert status == 200 and seconds < 5
+        for _reader, writer in held:
+            writer.close()
+
+    run(ask())
+
+
 def test_streams_carry_the_version_and_nothing_of_the_viewer(table):
     """The hub's streams are the same bytes for a seat, the host and a stranger."""
     server, host, ann = table

@@ -32,11 +32,17 @@ def events(code: str) -> Response:
     heartbeat = current_app.config["LIVE_HEARTBEAT"]
     lifetime = current_app.config["LIVE_LIFETIME"]
     table_id, start = table["id"], table["version"]
+    # Under `companion serve` the hub holds streams. A request that still lands here
+    # (pipelined behind another, or HEAD) gets the first event only, so that it never
+    # holds a server thread; the browser reconnects, to the hub.
+    hubbed = "stream_hub" in current_app.extensions
 
     def stream() -> Iterator[str]:
         # The first event tells a page that reconnects (after sleep or a server
         # restart) whether it missed a change.
         yield event(start, first=True)
+        if hubbed:
+            return
         seen = start
         # A stream ends after a while so that threads of vanished phones come back;
         # the browser reconnects by itself.
@@ -77,4 +83,5 @@ def stream_hub(app: Flask, capacity: int, per_address: int,
     hub = StreamHub(opener, head, capacity=capacity, per_address=per_address, exempt=exempt,
                     heartbeat=app.config["LIVE_HEARTBEAT"], lifetime=app.config["LIVE_LIFETIME"])
     app.extensions["broadcaster"].subscribe(hub.publish)
+    app.extensions["stream_hub"] = hub
     return hub
