@@ -39,6 +39,7 @@ async def storm(running, devices, window: float, reload: bool) -> dict:
     probe.lobby_ms.clear()
     probe.view_ms.clear()
     rng = random.Random(14)
+    cpu = running.cpu()
     started = time.perf_counter()
     done: list[float] = []
     failures: collections.Counter[str] = collections.Counter()
@@ -59,6 +60,7 @@ async def storm(running, devices, window: float, reload: bool) -> dict:
     await asyncio.gather(*(reconnect(device, stream)
                            for device, stream in zip(devices, streams, strict=True)))
     everyone = time.perf_counter() - started
+    cpu = None if cpu is None else round(running.cpu() - cpu, 2)
     await asyncio.sleep(1)
     probe.running = False
     await probing
@@ -67,6 +69,7 @@ async def storm(running, devices, window: float, reload: bool) -> dict:
         stream.close()
     return {"devices": len(devices), "first_streams": dict(held), "window_s": window,
             "reload": reload, "everyone_back_s": round(everyone, 2),
+            "server_cpu_s": cpu,
             "device_back_s": percentiles(done), "failures": dict(failures),
             "probe_before": calm, "probe_during": during,
             "server_threads": running.threads()}
@@ -88,7 +91,8 @@ def main() -> int:
     print(f"machine: {before}; after: {result['machine_after']}")
     print(f"{result['devices']} devices dropped their streams within {args.window} s: all "
           f"back with their view after {result['everyone_back_s']} s (target 3 s); per device "
-          f"{result['device_back_s']}; failures {result['failures']}")
+          f"{result['device_back_s']}; failures {result['failures']}; the server used "
+          f"{result['server_cpu_s']} CPU s meanwhile")
     print(f"pages before: {result['probe_before']}")
     print(f"pages during: {result['probe_during']}   (target p95 < 500 ms)")
     out = results_path("storm-reload" if args.reload else "storm")

@@ -290,9 +290,14 @@ def raise_open_file_limit(wanted: int) -> None:
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
+    # macOS refuses more than its own per-process cap (often 10,240) whatever the hard
+    # limit says: then a smaller raise is tried.
+    for limit in (target, min(target, 10240), min(target, 4096)):
+        if soft == resource.RLIM_INFINITY or soft >= limit:
+            return
         with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+            return
 
 
 def make_server(app: Flask, host: str, port: int, devices: int) -> Server:
