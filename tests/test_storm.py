@@ -309,3 +309,19 @@ def test_ctrl_c_and_sigterm_stop_at_once_with_streams_open(tmp_path, stop):
     assert "Stopped. Every table is saved." in out
     assert process.returncode == 0
     assert took < 3  # about a tenth of a second; the target is within one
+
+
+def test_actions_are_served_before_page_fetches_already_waiting():
+    """The threads take a waiting action (POST) before the page fetches queued ahead of
+    it: each action sets off several fetches, which would otherwise delay the next."""
+
+    class Waiting:
+        def __init__(self, command: str) -> None:
+            self.requests = [type("Request", (), {"command": command})()]
+
+    dispatcher = serving.Dispatcher()  # no threads: the queue is only read here
+    fetches = [Waiting("GET") for _ in range(5)]
+    action = Waiting("POST")
+    for task in [*fetches[:3], action, *fetches[3:]]:
+        dispatcher.add_task(task)
+    assert list(dispatcher.queue) == [action, *fetches]
