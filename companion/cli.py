@@ -35,7 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--public-url", help="the address phones should use, e.g. "
                        "http://192.168.1.20:8000 (default: detected)")
     serve.add_argument("--devices", type=int, default=400,
-                       help="phones and screens to hold open at once (default: %(default)s)")
+                       help="phones and screens the room is sized for; twice as many live "
+                       "pages are held (default: %(default)s)")
     serve.add_argument("--no-browser", action="store_true",
                        help="do not open the lobby in this laptop's browser")
     serve.add_argument("--board", action="append", default=[], metavar="PATH",
