@@ -173,8 +173,11 @@ class StreamHub:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
-        self._loop.create_task(self._tick())
+        ticker = self._loop.create_task(self._tick())
         self._loop.run_forever()
+        # Stopped: the heartbeats end too, quietly.
+        ticker.cancel()
+        self._loop.run_until_complete(asyncio.gather(ticker, return_exceptions=True))
         self._loop.close()
 
     def _shutdown(self) -> None:
