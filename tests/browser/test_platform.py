@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 from playwright.sync_api import expect
 
+from tests.support.httpdevice import HttpDevice
 from tests.support.pages import SCREENSHOTS, decode_qr, shot, sit
+from tests.support.rawhttp import Stream
 
 
 def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
@@ -99,3 +104,29 @@ def test_pages_survive_a_server_restart(server, laptop, phone):
     # The other pages reconnect their event streams by themselves.
     expect(bob.locator("[data-total]")).to_have_text("3", timeout=15_000)
     expect(laptop.locator("[data-total]")).to_have_text("3", timeout=15_000)
+
+
+def test_a_page_refused_its_stream_still_follows_the_table(server, phone):
+    """When the laptop holds every stream it can, a new page is refused its stream (503)
+    and asks for the version every 10 s instead (static/app.js): slower, never stuck."""
+    host = HttpDevice(server.url)
+    code = host.create("tally", 2)
+    assert HttpDevice(server.url).join(code, 1, "Bob").status == 303
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    streams = [Stream(code) for _ in range(128)]  # tests/support/server.py holds 128
+
+    async def open_all() -> list[Stream]:
+        return await asyncio.gather(*(stream.open(server.port) for stream in streams))
+
+    try:
+        opened = asyncio.run_coroutine_threadsafe(open_all(), loop).result(60)
+        assert {stream.status for stream in opened} == {200}
+        ann = phone()
+        sit(ann, f"{server.url}/j/{code}", "Ann", 0)
+        assert host.host("start", host.version()).status == 303
+        expect(ann.locator("[data-total]")).to_have_text("0", timeout=30_000)
+    finally:
+        for stream in streams:
+            loop.call_soon_threadsafe(stream.close)
+        loop.call_soon_threadsafe(loop.stop)
