@@ -39,7 +39,9 @@ from companion.live import StreamHub
 from companion.web.live import stream_hub
 
 # The host's own laptop (its browser on 127.0.0.1, the test suite, the campaigns) is
-# trusted and never limited; every other address is one device.
+# trusted and never limited; every other address is one device. Narrower than
+# companion.net.is_this_laptop on purpose: the rest of 127.0.0.0/8 is how the room
+# benchmarks and tests/test_storm.py stand in for phones, each on an address of its own.
 THIS_LAPTOP = frozenset({"127.0.0.1", "::1"})
 EVENTS = re.compile(r"^/t/([^/]{1,32})/events$")
 PER_ADDRESS = 48
