@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.pages import LAPTOP
+from tests.support.phone_quality import watch
 from tests.support.realserver import Server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -59,14 +60,15 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def phone(browser) -> Iterator[Callable[[], object]]:
-    """A factory of phones: each call is a separate browser context (its own cookies)."""
+    """A factory of phones: each call is a separate browser context (its own cookies),
+    its console watched for errors (tests/support/phone_quality.py)."""
     contexts = []
 
     def make() -> object:
         context = browser.new_context(**PHONE)
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        return watch(context.new_page())
 
     yield make
     for context in contexts:
@@ -77,5 +79,5 @@ def phone(browser) -> Iterator[Callable[[], object]]:
 def laptop(browser) -> Iterator[object]:
     context = browser.new_context(**LAPTOP)
     context.set_default_timeout(10_000)
-    yield context.new_page()
+    yield watch(context.new_page())
     context.close()
