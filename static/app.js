@@ -153,6 +153,21 @@
     return field.name && !sent[formKey(field)] && field.type !== "hidden" && field.type !== "submit" &&
       field.type !== "button" && field.type !== "file" && formKey(field) !== null;
   }
+  /* Only a newer answer replaces the view. A refresh that started before the player's
+     tap and lands after it (or before its answer) is older than that answer, which may
+     carry a message ("the table moved on"): it must not wipe it. */
+  var requests = 0, shown = 0, tapped = 0;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var number = ++requests;
+    event.detail.xhr.companionNumber = number;
+    if (event.detail.elt !== view()) { tapped = number; }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var number = event.detail.xhr.companionNumber || 0;
+    if (number < tapped || number < shown) { event.detail.shouldSwap = false; return; }
+    shown = number;
+  });
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = view();
     kept = null;
@@ -222,34 +237,81 @@
     lock();
   });
 
-  /* Keep the phone awake during a game, where the browser allows it (secure pages). */
+  /* Keep the phone awake during a game. The Wake Lock API exists only on secure pages
+     (https, localhost); on the laptop's plain-http Wi-Fi address a silent, muted video
+     looping inline does the same (NoSleep.js's technique, its files static/awake.*). */
+  var staticBase = document.currentScript.src.replace(/app\.js(\?.*)?$/, "");
   var wakeLock = null;
+  var video = null;
   var wakeWanted = localStorage.getItem("companion-awake") !== "off";
+  function awakeVideo() {
+    if (!video) {
+      video = document.createElement("video");
+      video.className = "awake-video";
+      video.muted = true;
+      video.loop = true;
+      video.playsInline = true;
+      video.setAttribute("playsinline", "");
+      video.setAttribute("aria-hidden", "true");
+      [["awake.webm", "video/webm"], ["awake.mp4", "video/mp4"]].forEach(function (file) {
+        var source = document.createElement("source");
+        source.src = staticBase + file[0];
+        source.type = file[1];
+        video.appendChild(source);
+      });
+      video.addEventListener("playing", showWake);
+      video.addEventListener("pause", showWake);
+      document.body.appendChild(video);
+    }
+    return video;
+  }
+  function awake() { return Boolean(wakeLock) || Boolean(video && !video.paused); }
+  function showWake() {
+    var button = document.querySelector("[data-wake]");
+    var current = view();
+    if (!button || !current) { return; }
+    var on = wakeWanted && awake();
+    // Offered while a game runs, the only time a sleeping phone costs anything.
+    button.hidden = current.dataset.awake !== "on";
+    button.textContent = on ? "Screen stays on" : "Keep screen on";
+    button.classList.toggle("on", on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
   function lock() {
     var current = view();
-    var button = document.querySelector("[data-wake]");
-    if (!("wakeLock" in navigator) || !current) { return; }
-    if (button) {
-      button.hidden = false;
-      button.textContent = wakeWanted ? "Screen stays on" : "Keep screen on";
-      button.classList.toggle("on", wakeWanted);
+    if (!current || !current.dataset.awake) { return; }
+    var wanted = wakeWanted && current.dataset.awake === "on" &&
+      document.visibilityState === "visible";
+    if ("wakeLock" in navigator) {
+      if (wanted && !wakeLock) {
+        navigator.wakeLock.request("screen").then(function (sentinel) {
+          wakeLock = sentinel;
+          sentinel.addEventListener("release", function () { wakeLock = null; showWake(); });
+          showWake();
+        }).catch(function () { wakeLock = null; showWake(); });
+      } else if (!wanted && wakeLock) {
+        wakeLock.release();
+      }
+    } else if (wanted) {
+      // Some browsers play only after a tap: then the next tap anywhere starts it.
+      awakeVideo().play().catch(function () { showWake(); });
+    } else if (video && !video.paused) {
+      video.pause();
     }
-    if (wakeWanted && current.dataset.awake === "on" && !wakeLock &&
-        document.visibilityState === "visible") {
-      navigator.wakeLock.request("screen").then(function (sentinel) {
-        wakeLock = sentinel;
-        sentinel.addEventListener("release", function () { wakeLock = null; });
-      }).catch(function () { wakeLock = null; });
-    } else if ((!wakeWanted || current.dataset.awake !== "on") && wakeLock) {
-      wakeLock.release();
-    }
+    showWake();
   }
   document.addEventListener("click", function (event) {
-    if (!event.target.closest || !event.target.closest("[data-wake]")) { return; }
-    wakeWanted = !wakeWanted;
+    var button = event.target.closest && event.target.closest("[data-wake]");
+    if (!button) { return; }
+    // The button says what is true now: tapping "Keep screen on" turns it on.
+    wakeWanted = !button.classList.contains("on");
     localStorage.setItem("companion-awake", wakeWanted ? "on" : "off");
     lock();
   });
+  document.addEventListener("pointerdown", function (event) {
+    var onButton = event.target.closest && event.target.closest("[data-wake]");
+    if (wakeWanted && !awake() && !onButton) { lock(); }
+  }, true);
 
   document.addEventListener("DOMContentLoaded", function () { markServed(); connect(); lock(); });
 })();

@@ -71,6 +71,7 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
     if viewer == TABLE and not host:
         may = []
     seats = tables.get_seats(db, table["id"])
+    log = tables.table_log(db, table["id"])
     dealt = (view or {}).get("seat_labels")
     if isinstance(dealt, list) and len(dealt) == len(seats):
         # The deal may name the seats (London 1888's drawn characters, say).
@@ -88,16 +89,35 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
         "seats": seats,
         "me": seat,
         "host": host,
-        "table_log": describe_log(tables.table_log(db, table["id"]), seats),
+        "table_log": describe_log(log, seats),
+        "undone": undone(log, table["version"], seats),
         "join_url": join_url(table),
         "events_url": url_for("live.events", code=table["code"]),
         **extra,
     }
 
 
+def _names(seats: list[dict[str, Any]]) -> dict[str, str]:
+    return {f"seat:{seat['position']}": seat["name"] or seat["label"] for seat in seats}
+
+
+def undone(entries: list[dict[str, Any]], version: int,
+           seats: list[dict[str, Any]]) -> str | None:
+    """What the host's undo took back, while nothing has happened since (the undo made
+    the table's current version). Only whose action it was: the action itself may be
+    a secret move."""
+    entry = next((entry for entry in entries if entry["kind"] == "undo"), None)
+    if entry is None or entry["version"] != version:
+        return None
+    by = json.loads(entry["action"]).get("by")
+    whose = "the table's" if by == TABLE else _names(seats).get(by, "a player") + "'s"
+    return (f"Undone: the host took back {whose} last action. "
+            "The game is back where it was before it.")
+
+
 def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[str]:
     """Table events in words; a game's own events are in its view."""
-    names = {f"seat:{seat['position']}": seat["name"] or seat["label"] for seat in seats}
+    names = _names(seats)
     words = {"create": "Table created", "join": "{who} joined", "start": "Game {game} dealt",
              "undo": "The host undid the last action (by {by})",
              "host": "Host controls handed to {to}", "rejoin": "A new link was made for {seat}",

@@ -31,6 +31,12 @@ def index() -> Response:
     return _lobby()
 
 
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Where browsers look for an icon when a page names none (a JSON export, say)."""
+    return redirect(url_for("static", filename="icon.svg"), code=301)
+
+
 @bp.get("/join")
 def join() -> Response:
     """The join-by-code form (for a phone that cannot scan)."""

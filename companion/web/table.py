@@ -112,7 +112,7 @@ def close(code: str) -> Response:
 @bp.post("/rejoin")
 def rejoin(code: str) -> Response:
     """A fresh private link for a seat whose phone was lost, shown once to the host."""
-    table, _game, _back, failure = _as_host(code)
+    table, _game, back, failure = _as_host(code)
     position = _position()
     try:
         token = tables.replace_seat_token(get_db(), table["id"], seen_version(), position)
@@ -122,7 +122,7 @@ def rejoin(code: str) -> Response:
     label = next(s for s in tables.get_seats(get_db(), table["id"])
                  if s["position"] == position)
     return render("table/rejoin.html", "table/_rejoin.html", table=table, seat=label,
-                  link=link, link_qr=qr_svg(link))
+                  link=link, link_qr=qr_svg(link), back=back)
 
 
 @bp.get("/export")

@@ -4,16 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 from playwright.sync_api import expect
 
+from tests.support.glance import assert_same_glance, compare
 from tests.support.httpdevice import HttpDevice
 from tests.support.pages import SCREENSHOTS, decode_qr, shot, sit
+from tests.support.phone_quality import check_phone, check_screen
 from tests.support.rawhttp import Stream
+
+# The browser logs every refused request (422, 409) as a console error; a test that
+# provokes one on purpose allows exactly that.
+REFUSED = ("status of 422", "status of 409")
 
 
 def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
+    lobby = phone()
+    lobby.goto(server.url + "/")
+    check_phone(lobby, "platform-phone-lobby")
+    lobby.click("text=Tally (test game)")
+    check_phone(lobby, "platform-phone-new-table")
+
     laptop.goto(server.url + "/")
+    check_screen(laptop)
     laptop.click("text=Tally (test game)")
     laptop.select_option("select[name=players]", "2")
     laptop.click("text=Create the table")
@@ -26,18 +40,29 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
     url = decode_qr(qr_png)
     assert url == f"{server.url}/j/{code}"
     shot(laptop, "platform-table-lobby")
+    check_screen(laptop, "platform-table-lobby")
 
     ann, bob = phone(), phone()
+    ann.goto(url)
+    check_phone(ann, "platform-phone-join")
     sit(ann, url, "Ann", 0)
+    expect(ann.locator("[data-waiting]")).to_contain_text("Waiting for Player 1 to join")
+    check_phone(ann, "platform-phone-waiting")
     expect(laptop.locator("[data-seats]")).to_contain_text("Ann")
     sit(bob, url, "Bob", 1)
     # Each phone sees the other join, without a reload.
     expect(ann.locator("[data-seats]")).to_contain_text("Bob")
     expect(laptop.locator("[data-seats]")).to_contain_text("Bob")
+    expect(ann.locator("[data-waiting]")).to_contain_text("Everyone is seated")
+    # "Seats" is said once: the collapsible header on the phone, a heading on the screen.
+    expect(ann.get_by_text("Seats", exact=True)).to_have_count(1)
+    expect(laptop.get_by_text("Seats", exact=True)).to_have_count(1)
 
     laptop.click("button:has-text('Start the game')")
     expect(ann.locator("[data-total]")).to_have_text("0")
     expect(bob.locator("[data-total]")).to_have_text("0")
+    check_phone(ann, "platform-phone-playing-at-rest")
+    check_screen(laptop, "platform-table-playing-start")
 
     # Hold to peek: hidden until held, hidden again on release.
     secret = ann.locator("[data-secret]")
@@ -68,6 +93,7 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
     expect(bob.locator("[data-error]")).to_contain_text("between 1 and 3")
     expect(laptop.locator("[data-total]")).to_have_text("2")
     shot(bob, "platform-phone-error")
+    check_phone(bob, "platform-phone-error", allow=REFUSED)
 
     bob.reload()
     expect(bob.locator("[data-seat-label]")).to_have_text("Player 1")
@@ -76,14 +102,27 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
     bob.click("[data-add]")
     expect(ann.locator("[data-total]")).to_have_text("5")
 
-    # Undo needs a second tap, and everyone follows.
+    # Undo needs a second tap, and everyone follows and is told, at the top of the
+    # screen whatever the scroll, until the next action.
+    ann.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     undo = laptop.locator("button", has_text="Undo last action")
     undo.click()
     expect(laptop.locator("button.armed")).to_be_visible()
     laptop.locator("button.armed").click()
     expect(ann.locator("[data-total]")).to_have_text("2")
+    for page in (ann, bob, laptop):
+        expect(page.locator("[data-undone]")).to_contain_text("Bob's last action")
+    assert ann.locator("[data-undone]").bounding_box()["y"] < 120
+    ann.evaluate("() => window.scrollTo(0, 0)")
     shot(laptop, "platform-table-playing")
     shot(ann, "platform-phone-playing")
+    check_phone(ann, "platform-phone-undone")
+    check_screen(laptop, "platform-table-undone")
+    bob.fill("input[name=amount]", "1")
+    bob.click("[data-add]")
+    expect(ann.locator("[data-total]")).to_have_text("3")
+    for page in (ann, bob, laptop):
+        expect(page.locator("[data-undone]")).to_have_count(0)
 
 
 def test_pages_survive_a_server_restart(server, laptop, phone):
@@ -130,3 +169,169 @@ def test_a_page_refused_its_stream_still_follows_the_table(server, phone):
         for stream in streams:
             loop.call_soon_threadsafe(stream.close)
         loop.call_soon_threadsafe(loop.stop)
+
+
+def _table(server, laptop, players: int = 2) -> str:
+    laptop.goto(server.url + "/new/tally")
+    laptop.select_option("select[name=players]", str(players))
+    laptop.click("text=Create the table")
+    return laptop.locator(".code-big").inner_text().strip()
+
+
+def _stale_start_race(laptop, slow: str) -> None:
+    """The host taps Start on a page of before while a live refresh is on its way; the
+    `slow` request ("refresh" or "start") is held back so the other answers first."""
+    held = "**/t/*" if slow == "refresh" else "**/t/*/start"
+
+    def later(route) -> None:
+        time.sleep(1)
+        route.continue_()
+
+    laptop.route(held, later)
+    laptop.evaluate("""() => {
+      const start = [...document.querySelectorAll('form')].find(
+        form => form.action.endsWith('/start'));
+      htmx.trigger(document.getElementById('view'), 'refresh');
+      start.requestSubmit();
+    }""")
+    laptop.wait_for_timeout(2500)
+    laptop.unroute(held)
+    # The refusal's message and the fresh page stay, whichever answer lands first.
+    expect(laptop.locator("[data-error]")).to_contain_text("The table moved on")
+    expect(laptop.locator(".status")).to_have_text("Waiting for players")
+
+
+def test_the_door_speaks_plainly(server, laptop, phone):
+    """A full table, a stale host tap, the host's own phone, error and re-join pages."""
+    # The laptop's live updates are cut, so its page is left behind as players sit
+    # down: just what happens when "Start" is tapped at that very moment.
+    laptop.route("**/events", lambda route: route.abort())
+    laptop.route("**/version", lambda route: route.abort())
+    code = _table(server, laptop, players=3)
+    url = f"{server.url}/j/{code}"
+    ann, bob, cy, extra = phone(), phone(), phone(), phone()
+    sit(ann, url, "Ann", 0)
+    # A long name wraps its label: the radio beside it keeps its size (check_phone).
+    bob.goto(url)
+    bob.fill("input[name=name]", "Bartholomew Fitzgerald-Smythe")
+    check_phone(bob, "platform-phone-join-one-left")
+    bob.check("input[name=seat][value='1']")
+    bob.click("button[type=submit]")
+    expect(bob.locator("[data-seat-label]")).to_be_visible()
+    _stale_start_race(laptop, slow="refresh")
+    expect(laptop.locator("[data-seats]")).to_contain_text("Bartholomew")
+    sit(cy, url, "Cy", 2)
+    _stale_start_race(laptop, slow="start")
+    expect(laptop.locator("[data-seats]")).to_contain_text("Cy")
+    check_screen(laptop, "platform-table-stale-start",
+                 allow=REFUSED + ("net::ERR_FAILED",))
+
+    # An extra phone learns the table is full and how to get back in, with no button
+    # that would only answer "please pick a seat".
+    extra.goto(url)
+    expect(extra.locator("[data-table-full]")).to_contain_text("Every seat is taken")
+    expect(extra.locator("[data-table-full]")).to_contain_text("re-join code")
+    expect(extra.locator("button:has-text('Sit down')")).to_have_count(0)
+    check_phone(extra, "platform-phone-table-full")
+
+    # Host controls handed to Ann's phone: her phone offers the start, Bob's waits.
+    laptop.unroute("**/events")
+    laptop.unroute("**/version")
+    laptop.reload()
+    laptop.select_option("form[action$='/hand-host'] select[name=seat]", "0")
+    laptop.click("button:has-text('Hand over')")
+    laptop.locator("button.armed").click()
+    expect(ann.locator("[data-host-controls]")).to_be_visible()
+    expect(ann.locator("[data-waiting]")).to_contain_text("You are the host")
+    expect(ann.locator("[data-waiting]")).not_to_contain_text("Waiting for the host")
+    expect(bob.locator("[data-waiting]")).to_contain_text("Waiting for the host to start")
+    check_phone(ann, "platform-phone-host-lobby")
+    check_phone(bob, "platform-phone-guest-lobby")
+
+    # The host's phone makes a re-join code for Bob: a page a phone can show.
+    ann.select_option("form[action$='/rejoin'] select[name=seat]", "1")
+    ann.click("button:has-text('Show re-join code')")
+    ann.locator("button.armed").click()
+    expect(ann.locator("[data-qr]")).to_be_visible()
+    check_phone(ann, "platform-phone-rejoin")
+
+    # An error page, on a phone.
+    extra.goto(server.url + "/j/ZZZZ")
+    expect(extra.locator("h1")).to_be_visible()
+    check_phone(extra, "platform-phone-error-page", allow=("status of 404",))
+
+
+def test_a_phone_at_rest_shows_no_secret(server, laptop, phone):
+    """Two tables, same names and actions, different dealt secrets: at rest, Ann's
+    phones look the same; held, they do not (so the test can see a difference)."""
+    ann_pages = []
+    for _ in range(2):
+        code = _table(server, laptop)
+        ann, bob = phone(), phone()
+        sit(ann, f"{server.url}/j/{code}", "Ann", 0)
+        sit(bob, f"{server.url}/j/{code}", "Bob", 1)
+        laptop.click("button:has-text('Start the game')")
+        expect(ann.locator("[data-total]")).to_have_text("0")
+        ann_pages.append(ann)
+    first, second = ann_pages
+    assert_same_glance(first, second, "platform-tally-at-rest")
+    # Held, the dealt numbers show (and differ whenever the deals do).
+    secrets = []
+    for page in ann_pages:
+        box = page.locator("[data-peek]").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        expect(page.locator("[data-secret]")).to_be_visible()
+        secrets.append((page.locator("[data-secret]").inner_text(), at_rest_or_held(page)))
+        page.mouse.up()
+    if secrets[0][0] != secrets[1][0]:
+        assert compare(secrets[0][1], secrets[1][1], first)["differing"] > 0
+
+
+def at_rest_or_held(page) -> bytes:
+    return page.screenshot(full_page=True, mask=[page.locator(".code")], mask_color="#ff00ff")
+
+
+def test_screen_stays_awake_on_a_plain_http_address(server, browser):
+    """No Wake Lock on a plain-http LAN address: the muted looping video keeps the
+    screen on, and the toggle stops and restarts it."""
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP table.test 127.0.0.1",
+              "--autoplay-policy=user-gesture-required"])
+    try:
+        context = lan.new_context(**PHONE)
+        context.set_default_timeout(10_000)
+        host = context.new_page()
+        origin = f"http://table.test:{server.port}"
+        host.goto(origin + "/new/tally")
+        host.select_option("select[name=players]", "2")
+        host.click("text=Create the table")
+        code = host.locator(".code-big").inner_text().strip()
+        other = lan.new_context(**PHONE).new_page()
+        sit(other, f"{origin}/j/{code}", "Bob", 1)
+        sit(host, f"{origin}/j/{code}", "Ann", 0)
+        assert host.evaluate("() => isSecureContext") is False
+        assert host.evaluate("() => 'wakeLock' in navigator") is False
+        wake = host.locator("[data-wake]")
+        expect(wake).to_be_hidden()
+        host.goto(f"{origin}/t/{code}")
+        host.click("button:has-text('Start the game')")
+        host.goto(f"{origin}/t/{code}/me")
+        expect(wake).to_be_visible()
+        # Autoplay needs a tap here (as on many phones): the first tap anywhere starts it.
+        host.locator("[data-seat-label]").click()
+        expect(wake).to_have_text("Screen stays on")
+        playing = "() => { const v = document.querySelector('video.awake-video');" \
+                  " return Boolean(v) && !v.paused && v.muted && v.loop; }"
+        host.wait_for_function(playing)
+        wake.click()
+        expect(wake).to_have_text("Keep screen on")
+        host.wait_for_function("() => document.querySelector('video.awake-video').paused")
+        wake.click()
+        expect(wake).to_have_text("Screen stays on")
+        host.wait_for_function(playing)
+    finally:
+        lan.close()
