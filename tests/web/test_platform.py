@@ -489,3 +489,80 @@ def test_every_game_setup_form_round_trips_its_defaults(app, game):
     form = module.form_from(module.default_options())
     created = laptop.post(f"/new/{game}", {"players": str(module.DEFAULT_PLAYERS), **form})
     assert created.status_code == 303, created.text
+
+
+def test_a_full_table_tells_an_extra_phone_how_to_get_back_in(app):
+    laptop = create_table(app, "tally", 2)
+    join(app, laptop.code, 0, "Ann")
+    extra = Device(app, laptop.code)
+    open_seat = extra.get(f"/j/{laptop.code}").text
+    assert "Sit down" in open_seat and "Every seat is taken" not in open_seat
+    join(app, laptop.code, 1, "Bob")
+    page = extra.get(f"/j/{laptop.code}")
+    assert page.status_code == 200
+    assert "Every seat is taken" in page.text and "re-join code" in page.text
+    assert "Sit down" not in page.text and 'name="seat"' not in page.text
+    # A phone that posts anyway (an old page) gets the same door, and no seat.
+    late = extra.post(f"/j/{laptop.code}", {"seat": "1", "name": "Cy"})
+    assert late.status_code == 409 and "Every seat is taken" in late.text
+    assert not any(c.startswith("seat_") for c in late.headers.getlist("Set-Cookie"))
+
+
+def test_every_page_shows_what_an_undo_took_back_until_the_next_action(app):
+    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
+    ann.act("add", amount=3)
+    bob.act("add", amount=2)
+    assert "data-undone" not in ann.phone().text
+    assert laptop.host("undo").status_code == 303
+    for page in (ann.phone().text, bob.phone().text, laptop.screen().text):
+        assert "Undone: the host took back Bob&#39;s last action" in page
+    bob.act("add", amount=1)
+    for page in (ann.phone().text, bob.phone().text, laptop.screen().text):
+        assert "data-undone" not in page
+
+
+def test_a_host_tap_on_a_page_of_before_shows_the_message_and_the_fresh_page(app):
+    laptop = create_table(app, "tally", 2)
+    join(app, laptop.code, 0, "Ann")
+    seen = laptop.version()
+    join(app, laptop.code, 1, "Bob")
+    refused = laptop.host("start", version=seen)
+    assert refused.status_code == 409
+    assert "The table moved on" in refused.text and "Bob" in refused.text
+    swapped = laptop.post(f"/t/{laptop.code}/start", {"version": seen},
+                          headers={"HX-Request": "true"})
+    assert swapped.status_code == 409 and "The table moved on" in swapped.text
+    assert "<html" not in swapped.text and "Bob" in swapped.text
+
+
+def test_the_host_phone_is_offered_the_start(app):
+    laptop = create_table(app, "tally", 2)
+    ann = join(app, laptop.code, 0, "Ann")
+    assert laptop.host("hand-host", seat=0).status_code == 303
+    page = ann.phone().text
+    assert "You are the host" in page and "Waiting for Player 1 to join" in page
+    assert "Waiting for the host" not in page
+    bob = join(app, laptop.code, 1, "Bob")
+    assert "Start the game" in ann.phone().text
+    assert "Waiting for the host to start" in bob.phone().text
+    assert "Start the game" not in bob.phone().text
+
+
+def test_seats_are_named_once_on_each_page(app):
+    laptop, (ann, _bob) = seated_table(app, "tally", ["Ann", "Bob"], start=False)
+    assert len(re.findall(r">\s*Seats\s*<", ann.phone().text)) == 1
+    assert len(re.findall(r">\s*Seats\s*<", laptop.screen().text)) == 1
+
+
+def test_icons_and_manifest_are_served_so_no_page_meets_a_404(client):
+    page = client.get("/").text
+    for path in re.findall(r'(?:href)="(/static/[^"]+\.(?:svg|png|webmanifest))"', page):
+        assert client.get(path).status_code == 200, path
+    manifest = client.get("/static/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    data = json.loads(manifest.data)
+    assert data["theme_color"] == "#121417" and data["name"]
+    for icon in data["icons"]:
+        assert client.get("/static/" + icon["src"]).status_code == 200
+    favicon = client.get("/favicon.ico")
+    assert favicon.status_code == 301 and favicon.headers["Location"].endswith("/icon.svg")
