@@ -27,9 +27,13 @@ bp = Blueprint("seat", __name__)
 
 def _join_page(table: dict, game, status: int = 200, error: str | None = None,
                name: str = "") -> Response:
+    seats = tables.get_seats(get_db(), table["id"])
+    if error and table["status"] != "closed" and all(seat["claimed"] for seat in seats):
+        # "Pick another seat" would send the phone round in circles: the page says
+        # every seat is taken and how to get back in.
+        error = "Every seat was taken just now."
     return render("seat/join.html", "seat/_join.html", status=status,
-                  table=table, game=game, seats=tables.get_seats(get_db(), table["id"]),
-                  error=error, name=name)
+                  table=table, game=game, seats=seats, error=error, name=name)
 
 
 @bp.get("/j/<code>")

@@ -210,8 +210,8 @@ def test_the_door_speaks_plainly(server, laptop, phone):
     code = _table(server, laptop, players=3)
     url = f"{server.url}/j/{code}"
     ann, bob, cy, extra = phone(), phone(), phone(), phone()
-    sit(ann, url, "Ann", 0)
-    # A long name wraps its label: the radio beside it keeps its size (check_phone).
+    sit(ann, url, "Annabel Fitzgerald-Smythe", 0)
+    # A long name wraps in its seat's label: the radio beside it keeps its size.
     bob.goto(url)
     bob.fill("input[name=name]", "Bartholomew Fitzgerald-Smythe")
     check_phone(bob, "platform-phone-join-one-left")

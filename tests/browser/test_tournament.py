@@ -9,6 +9,7 @@ from companion import tables
 from companion.db import connect
 from companion.tournaments import storage as store
 from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, decode_qr, shot
+from tests.support.phone_quality import check_phone
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
@@ -62,12 +63,15 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
         page.goto(f"{server.url}/j/{code}")
         expect(page.locator(f"input[name=seat][value='{seat['position']}'] ~ .seat-name")
                ).to_have_text(f"kept for {seat['name']}")
+        if not phones:
+            check_phone(page, "tournament-phone-join")
         page.fill("input[name=name]", seat["name"])
         page.check(f"input[name=seat][value='{seat['position']}']")
         page.click("button[type=submit]")
         expect(page.locator("[data-seat-label]")).to_be_visible()
         phones.append(page)
     shot(phones[0], "tournament-phone-seated")
+    check_phone(phones[0], "tournament-phone-seated")
 
     laptop.click("a:has-text('Table screen')")
     laptop.click("button:has-text('Start the game')")

@@ -505,6 +505,7 @@ def test_a_full_table_tells_an_extra_phone_how_to_get_back_in(app):
     # A phone that posts anyway (an old page) gets the same door, and no seat.
     late = extra.post(f"/j/{laptop.code}", {"seat": "1", "name": "Cy"})
     assert late.status_code == 409 and "Every seat is taken" in late.text
+    assert "Every seat was taken just now" in late.text and "pick another" not in late.text
     assert not any(c.startswith("seat_") for c in late.headers.getlist("Set-Cookie"))
 
 
