@@ -111,8 +111,7 @@ def undone(entries: list[dict[str, Any]], version: int,
         return None
     by = json.loads(entry["action"]).get("by")
     whose = "the table's" if by == TABLE else _names(seats).get(by, "a player") + "'s"
-    return (f"Undone: the host took back {whose} last action. "
-            "The game is back where it was before it.")
+    return f"Undone by the host: {whose} last action. Play on from here."
 
 
 def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[str]:

@@ -516,7 +516,7 @@ def test_every_page_shows_what_an_undo_took_back_until_the_next_action(app):
     assert "data-undone" not in ann.phone().text
     assert laptop.host("undo").status_code == 303
     for page in (ann.phone().text, bob.phone().text, laptop.screen().text):
-        assert "Undone: the host took back Bob&#39;s last action" in page
+        assert "Undone by the host: Bob&#39;s last action" in page
     bob.act("add", amount=1)
     for page in (ann.phone().text, bob.phone().text, laptop.screen().text):
         assert "data-undone" not in page
