@@ -160,9 +160,10 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var number = ++requests;
     event.detail.xhr.companionNumber = number;
-    if (event.detail.elt !== view()) { tapped = number; }
+    if (event.detail.requestConfig.verb !== "get") { tapped = number; }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "view") { return; }
     var number = event.detail.xhr.companionNumber || 0;
     if (number < tapped || number < shown) { event.detail.shouldSwap = false; return; }
     shown = number;
