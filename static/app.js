@@ -114,6 +114,26 @@
     }
   });
 
+  /* Only a newer answer replaces the view. A refresh that started before the player's
+     tap and lands after it (or before its answer) is older than that answer, which may
+     carry a message ("the table moved on"): it must not wipe it. */
+  var requests = 0, shown = 0, tapped = 0, waiting = 0;
+  function isTap(event) { return event.detail.requestConfig.verb !== "get"; }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var number = ++requests;
+    event.detail.xhr.companionNumber = number;
+    if (isTap(event)) { tapped = number; waiting++; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isTap(event)) { waiting = Math.max(0, waiting - 1); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "view") { return; }
+    var number = event.detail.xhr.companionNumber || 0;
+    if (number < tapped || number < shown) { event.detail.shouldSwap = false; return; }
+    shown = number;
+  });
+
   /* While a request runs the view is busy, so a live refresh cannot replace a form
      the player has just sent; a refresh that was skipped is caught up after. */
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -128,7 +148,7 @@
   // change was announced meanwhile, which is fetched now.
   document.addEventListener("htmx:afterRequest", function () {
     var current = view();
-    if (!current) { return; }
+    if (!current || waiting > 0) { return; }  // a tap's answer is still on its way
     current.classList.remove("busy");
     refreshIfChanged(latest);
   });
@@ -153,22 +173,6 @@
     return field.name && !sent[formKey(field)] && field.type !== "hidden" && field.type !== "submit" &&
       field.type !== "button" && field.type !== "file" && formKey(field) !== null;
   }
-  /* Only a newer answer replaces the view. A refresh that started before the player's
-     tap and lands after it (or before its answer) is older than that answer, which may
-     carry a message ("the table moved on"): it must not wipe it. */
-  var requests = 0, shown = 0, tapped = 0;
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var number = ++requests;
-    event.detail.xhr.companionNumber = number;
-    if (event.detail.requestConfig.verb !== "get") { tapped = number; }
-  });
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    if (!event.detail.target || event.detail.target.id !== "view") { return; }
-    var number = event.detail.xhr.companionNumber || 0;
-    if (number < tapped || number < shown) { event.detail.shouldSwap = false; return; }
-    shown = number;
-  });
-
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = view();
     kept = null;

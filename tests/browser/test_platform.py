@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 from playwright.sync_api import expect
 
@@ -180,22 +179,28 @@ def _table(server, laptop, players: int = 2) -> str:
 
 def _stale_start_race(laptop, slow: str) -> None:
     """The host taps Start on a page of before while a live refresh is on its way; the
-    `slow` request ("refresh" or "start") is held back so the other answers first."""
-    held = "**/t/*" if slow == "refresh" else "**/t/*/start"
-
-    def later(route) -> None:
-        time.sleep(1)
-        route.continue_()
-
-    laptop.route(held, later)
+    `slow` request ("refresh" or "start") is held back until the other has answered."""
+    pattern = "**/t/*" if slow == "refresh" else "**/t/*/start"
+    held = []
+    laptop.route(pattern, lambda route: held.append(route))
     laptop.evaluate("""() => {
       const start = [...document.querySelectorAll('form')].find(
         form => form.action.endsWith('/start'));
       htmx.trigger(document.getElementById('view'), 'refresh');
       start.requestSubmit();
     }""")
-    laptop.wait_for_timeout(2500)
-    laptop.unroute(held)
+    while not held:
+        laptop.wait_for_timeout(50)
+    laptop.wait_for_timeout(500)
+    if slow == "start":
+        # The refresh has landed (and was set aside); now the page hears of the new
+        # version too, and must still wait for the tap's answer.
+        laptop.unroute("**/version")
+        laptop.evaluate("() => window.dispatchEvent(new Event('online'))")
+        laptop.wait_for_timeout(500)
+    laptop.unroute(pattern)
+    held[0].continue_()
+    laptop.wait_for_timeout(500)
     # The refusal's message and the fresh page stay, whichever answer lands first.
     expect(laptop.locator("[data-error]")).to_contain_text("The table moved on")
     expect(laptop.locator(".status")).to_have_text("Waiting for players")
