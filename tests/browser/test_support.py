@@ -35,6 +35,10 @@ BAD = """<!doctype html><meta name=viewport content="width=device-width">
 <p style="color:#bbb">Faint words</p>
 <button style="width:30px;height:20px">x</button>
 <div style="width:500px">wide</div>
+<details><summary>Seats</summary>x</details>
+<label style="display:flex;width:150px;min-height:48px"><input type=radio name=r
+  style="width:24px;height:24px">A seat label long enough to wrap twice</label>
+<div style="overflow-x:auto;width:100px"><div style="width:300px">a sideways box</div></div>
 <script>console.error("boom")</script></body>"""
 
 
@@ -45,6 +49,7 @@ def test_phone_quality_names_each_problem(phone):
         check_phone(page)
     report = str(failure.value)
     for expected in ("360 px: overflow", "390 px: small control: button", "contrast:",
-                     "console: boom"):
+                     "console: boom", 'summary "Seats"', "radio itself is squeezed",
+                     "scrolls sideways"):
         assert expected in report
     assert page.viewport_size["width"] == 390
