@@ -118,7 +118,10 @@
      tap and lands after it (or before its answer) is older than that answer, which may
      carry a message ("the table moved on"): it must not wipe it. */
   var requests = 0, shown = 0, tapped = 0, waiting = 0;
-  function isTap(event) { return event.detail.requestConfig.verb !== "get"; }
+  function isTap(event) {
+    var config = event.detail.requestConfig;
+    return Boolean(config) && config.verb !== "get";
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var number = ++requests;
     event.detail.xhr.companionNumber = number;
