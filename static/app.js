@@ -285,26 +285,26 @@
     button.classList.toggle("on", on);
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
+  var lockRefused = false;  // the browser has Wake Lock but said no (a power saver, say)
   function lock() {
     var current = view();
     if (!current || !current.dataset.awake) { return; }
     var wanted = wakeWanted && current.dataset.awake === "on" &&
       document.visibilityState === "visible";
-    if ("wakeLock" in navigator) {
-      if (wanted && !wakeLock) {
+    if (!wanted) {
+      if (wakeLock) { wakeLock.release(); }
+      if (video && !video.paused) { video.pause(); }
+    } else if ("wakeLock" in navigator && !lockRefused) {
+      if (!wakeLock) {
         navigator.wakeLock.request("screen").then(function (sentinel) {
           wakeLock = sentinel;
           sentinel.addEventListener("release", function () { wakeLock = null; showWake(); });
           showWake();
-        }).catch(function () { wakeLock = null; showWake(); });
-      } else if (!wanted && wakeLock) {
-        wakeLock.release();
+        }).catch(function () { wakeLock = null; lockRefused = true; lock(); });
       }
-    } else if (wanted) {
+    } else {
       // Some browsers play only after a tap: then the next tap anywhere starts it.
       awakeVideo().play().catch(function () { showWake(); });
-    } else if (video && !video.paused) {
-      video.pause();
     }
     showWake();
   }

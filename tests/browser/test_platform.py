@@ -340,3 +340,19 @@ def test_screen_stays_awake_on_a_plain_http_address(server, browser):
         host.wait_for_function(playing)
     finally:
         lan.close()
+
+
+def test_a_refused_wake_lock_falls_back_to_the_video(server, phone):
+    """A secure page whose Wake Lock says no (a power saver) keeps the screen on anyway."""
+    host = phone()
+    host.add_init_script("""navigator.wakeLock.request = () =>
+      Promise.reject(new DOMException('Power saver', 'NotAllowedError'));""")
+    code = _table(server, host)
+    sit(phone(), f"{server.url}/j/{code}", "Bob", 1)
+    sit(host, f"{server.url}/j/{code}", "Ann", 0)
+    host.goto(f"{server.url}/t/{code}")
+    host.click("button:has-text('Start the game')")
+    host.goto(f"{server.url}/t/{code}/me")
+    expect(host.locator("[data-wake]")).to_have_text("Screen stays on")
+    host.wait_for_function("() => !document.querySelector('video.awake-video').paused")
+    check_phone(host, "platform-phone-awake-by-video")
