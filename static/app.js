@@ -117,18 +117,21 @@
   /* Only a newer answer replaces the view. A refresh that started before the player's
      tap and lands after it (or before its answer) is older than that answer, which may
      carry a message ("the table moved on"): it must not wipe it. */
-  var requests = 0, shown = 0, tapped = 0, waiting = 0;
+  var requests = 0, shown = 0, tapped = 0, taps = [];
   function isTap(event) {
     var config = event.detail.requestConfig;
     return Boolean(config) && config.verb !== "get";
   }
+  // Asked of the requests themselves, not counted from events: htmx fires no event a
+  // page can hear when an answer cannot be swapped (its form already gone).
+  function tapsPending() {
+    taps = taps.filter(function (xhr) { return xhr.readyState >= 1 && xhr.readyState <= 3; });
+    return taps.length > 0;
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var number = ++requests;
     event.detail.xhr.companionNumber = number;
-    if (isTap(event)) { tapped = number; waiting++; }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (isTap(event)) { waiting = Math.max(0, waiting - 1); }
+    if (isTap(event)) { tapped = number; taps.push(event.detail.xhr); }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "view") { return; }
@@ -151,7 +154,7 @@
   // change was announced meanwhile, which is fetched now.
   document.addEventListener("htmx:afterRequest", function () {
     var current = view();
-    if (!current || waiting > 0) { return; }  // a tap's answer is still on its way
+    if (!current || tapsPending()) { return; }  // a tap's answer is still on its way
     current.classList.remove("busy");
     refreshIfChanged(latest);
   });
