@@ -332,6 +332,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "prison": [None] * count,
         "arrested_by": [None] * count,
         "reveals": [],
+        "answer": [],
         "log": [],
         "proposal": None,
         "outcome": None,
@@ -569,6 +570,7 @@ def _reveal(state: State, actor: int, target: int, positions: list[int], how: st
     for pos in positions:
         state["revealed"][target][pos - 1] = True
         card = state["lines"][target][pos - 1]
+        state["answer"].append(len(state["reveals"]))
         state["reveals"].append({"round": state["round"], "by": actor, "target": target,
                                  "position": pos, "card": card, "how": how})
         verb = "questioned" if how == "questioned" else "paid £10 at the Black Market to see"
@@ -878,6 +880,8 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     if kind not in actions(state, actor):
         raise RuleError(_refusal(state, actor, kind))
     state = evolve(state)
+    # The cards this action revealed: its answer, shown until the next action.
+    state["answer"] = []
     ACTIONS[kind](state, actor, action)
     return state
 
@@ -982,6 +986,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     turned = _turned(state)
     events = [_event(card, index + 2, state) for index, card in enumerate(turned)]
     seats = [_public_seat(state, seat, over) for seat in range(count)]
+    reveals = [{**reveal, "by_label": _who(state, reveal["by"]),
+                "target_label": _who(state, reveal["target"]),
+                "card_name": CARD_NAMES[reveal["card"]]}
+               for reveal in state["reveals"]]
     result: dict[str, Any] = {
         "game": NAME, "title": TITLE, "viewer": viewer, "phase": phase, "over": over,
         "seat_labels": list(state["characters"]),
@@ -1008,10 +1016,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "caught": _caught(state),
             # Suicide is at home, in his starting residence (rulebook "Discovery of Jack").
             "home": CHARACTERS[state["characters"][known]]["residence"]},
-        "reveals": [{**reveal, "by_label": _who(state, reveal["by"]),
-                     "target_label": _who(state, reveal["target"]),
-                     "card_name": CARD_NAMES[reveal["card"]]}
-                    for reveal in state["reveals"]],
+        "reveals": reveals,
+        # What the latest action revealed (a prison questioning reveals two cards);
+        # states saved before this field have no answer to show.
+        "answer": [reveals[index] for index in state.get("answer", [])],
         "reveal_count": len(state["reveals"]),
         "log": list(state["log"]),
         "setup": {

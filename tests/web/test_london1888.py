@@ -144,8 +144,21 @@ def test_question_from_the_phone_reveals_to_everyone(app):
     assert response.status_code == 303
     name = game.CARD_NAMES[kind]
     for page in [laptop.screen().text] + [phone.phone().text for phone in phones]:
-        assert "data-last-reveal" in page and f"card 4 is <b>{name}</b>" in page
+        # The answer comes first in the game's component, before the prompt.
+        component = page[page.index('class="l88"'):]
+        assert component.index("data-answer") < component.index("data-prompt")
+        assert f"card 4 is <b>{name}</b>" in answer_of(page)
     assert "data-decision" not in phones[0].phone().text
+    # It stands until the next action, then goes (no stale answer rounds later).
+    assert phones[0].act("end_turn").status_code == 303
+    for page in [laptop.screen().text, phones[0].phone().text]:
+        assert "data-answer" not in page
+
+
+def answer_of(page: str) -> str:
+    found = re.search(r'<div class="notice answer"[^>]*data-answer>(.*?)</div>', page, re.S)
+    assert found, "no answer shown"
+    return found.group(1)
 
 
 def test_refusals_change_nothing(app):
@@ -183,9 +196,19 @@ def test_prison_two_cards_and_prisoners(app):
     third = phones[0].act("question", target=2, position_1="on", position_2="on",
                           position_3="on")
     assert third.status_code == 422 and "not more" in third.text
+    page = phones[2].phone().text
+    assert "data-in-prison" in page and "You are in PRISON" in page
+    assert "data-in-prison" not in phones[1].phone().text
     assert phones[0].act("question", target=2, position_1="on",
                          position_5="on").status_code == 303
-    assert state_of(app, laptop.code)["revealed"][2] == [True, False, False, False, True]
+    state = state_of(app, laptop.code)
+    assert state["revealed"][2] == [True, False, False, False, True]
+    for page in [laptop.screen().text, phones[0].phone().text, phones[2].phone().text]:
+        answer = answer_of(page)
+        assert "Gull (Cy) in prison" in answer
+        for position in (1, 5):
+            name = game.CARD_NAMES[state["lines"][2][position - 1]]
+            assert f"card {position} is <b>{name}</b>" in answer
 
 
 def test_dead_player_phone_says_so_and_cannot_be_questioned(app):
