@@ -144,6 +144,31 @@ def test_a_whole_base_game_to_dawn_with_witness_calls(app):
         assert "The whole game" in page and f"Jack&#39;s alibi card: {alibi}." in page
 
 
+def test_the_witness_call_stands_first_and_a_cleared_alibi_is_only_told_behind_the_peek(app):
+    laptop, phones = seated_table(app, "mrjack", ["Ann", "Bob"])
+    jack, detective = phones
+    for _ in range(4):
+        phone, state = due_phone(app, laptop, phones)
+        phone.act("pick", character=free_cards(state)[0])
+    assert jack.act("witness", answer="seen").status_code == 303
+    for page in (laptop.screen().text, jack.phone().text, detective.phone().text):
+        component = page[page.index('class="mj '):]
+        assert component.index('data-call="seen"') < component.index("data-status"
+                                                                      if page.count("mj-table")
+                                                                      else "data-prompt")
+        assert "Call for witnesses: <b>Jack is seen</b>" in page
+    # The detective wrongly marks Jack's own character as not seen: it is cleared.
+    alibi = state_of(app, laptop.code)["alibi"]
+    others = [card for card in state_of(app, laptop.code)["characters"] if card != alibi]
+    assert detective.act("mark_seen", **{f"seen_{card}": "on" for card in others}
+                         ).status_code == 303
+    page = jack.phone().text
+    assert "data-call" not in page
+    peek = re.search(r'<div class="peek".*?</div>\s*</div>', page, re.S).group(0)
+    assert "data-alibi-warning" in peek and "on the cleared list" in peek
+    assert page.count("on the cleared list") == 1
+
+
 def test_accusation_on_the_phone_ends_the_game_and_reveals_the_alibi(app):
     laptop, (jack, detective) = seated_table(app, "mrjack", ["Ann", "Bob"])
     state = state_of(app, laptop.code)
