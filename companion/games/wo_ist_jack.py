@@ -207,6 +207,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "current": current,
         "next": upcoming,
         "printed": [],
+        "answer": None,
         "active": None,
         "turn": 0,
         "investigations": INVESTIGATIONS_PER_TURN,
@@ -244,6 +245,8 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     if kind == "took_back":
         _took_back(state, seat)
         return state
+    # A print's answer stands until the next action (a take-back is a private note).
+    state["answer"] = None
     if kind == "druckmaschine":
         _druckmaschine(state, seat, action)
         return state
@@ -322,6 +325,7 @@ def _print(state: State, action: Mapping[str, str]) -> None:
     reporter = state["active"]
     state["story_points"][current] = points
     state["printed"].append({"story": current, "seat": reporter, "points": points})
+    state["answer"] = len(state["printed"]) - 1
     state["prints_this_turn"] += 1
     note = f" (remembered value was {known})" if known not in (None, points) else ""
     state["log"].append(f"{_name(state, reporter)} printed “{current}” for {points} "
@@ -499,14 +503,14 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         return public
     active = state["active"]
     your_turn = seat == active and not state["over"]
-    notices = [f"{_name(state, item['by'])} printed “{item['story']}”: take one of your "
-               "melded Research cards back into your hand (if you have any)."
-               for item in state["takeback"][seat]]
+    # One melded Research card to take back per story printed by another reporter.
+    takeback = [{"by": _name(state, item["by"]), "story": item["story"]}
+                for item in state["takeback"][seat]]
     you = {
         "seat": seat,
         "name": _name(state, seat),
         "your_turn": your_turn,
-        "notices": notices,
+        "takeback": takeback,
         "print": _print_form(state) if your_turn and "print" in actions(state, seat) else None,
         "u_haft_targets": [{"seat": other, "name": _name(state, other)}
                            for other in range(len(state["players"])) if other != active]
@@ -520,6 +524,9 @@ def _public_view(state: State) -> dict[str, Any]:
     team = state["reporterteam"]
     result = score(state)
     rows = {row["seat"]: row for row in result["standings"]}
+    printed = [{**_card(state, entry["story"]), "points": entry["points"],
+                "seat": entry["seat"], "by": _name(state, entry["seat"])}
+               for entry in state["printed"]]
     players = [{
         "seat": seat,
         "name": name,
@@ -547,9 +554,9 @@ def _public_view(state: State) -> dict[str, Any]:
         "deck_left": len(state["deck"]),
         "stories_in_play": state["stories_in_play"],
         "removed": [_card(state, name) for name in state["removed"]],
-        "printed": [{**_card(state, entry["story"]), "points": entry["points"],
-                     "seat": entry["seat"], "by": _name(state, entry["seat"])}
-                    for entry in state["printed"]],
+        "printed": printed,
+        # The story the latest action printed (states saved before this field have none).
+        "answer": None if state.get("answer") is None else printed[state["answer"]],
         "markers": _markers(state),
         "log": list(state["log"]),
         "prompt": _table_prompt(state),

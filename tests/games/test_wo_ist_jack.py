@@ -300,27 +300,36 @@ def test_printing_moves_next_up_and_turns_a_new_story():
 def test_every_other_reporter_is_reminded_to_take_back_a_melded_card():
     state = print_current(new_game(4), 2)
     printed = state["printed"][0]["story"]
-    assert game.view(state, 0)["you"]["notices"] == []
+    assert game.view(state, 0)["you"]["takeback"] == []
     for seat in (1, 2, 3):
         you = game.view(state, seat)["you"]
-        assert you["notices"] == [f"Anna printed “{printed}”: take one of your melded Research "
-                                  "cards back into your hand (if you have any)."]
+        assert you["takeback"] == [{"by": "Anna", "story": printed}]
         assert "took_back" in game.actions(state, seat)
     assert "took_back" not in game.actions(state, 0)
     assert [row["takeback_pending"] for row in game.view(state, TABLE)["players"]] == [0, 1, 1, 1]
     state = act(state, 2, type="took_back")
-    assert game.view(state, 2)["you"]["notices"] == []
-    assert game.view(state, 1)["you"]["notices"] != []
+    assert game.view(state, 2)["you"]["takeback"] == []
+    assert game.view(state, 1)["you"]["takeback"] != []
     refused(state, 2, "no melded card to take back", type="took_back")
     refused(state, TABLE, "on their own phone", type="took_back")
 
 
 def test_two_prints_before_taking_back_mean_two_reminders():
     state = print_current(print_current(new_game(3), 1), 2)
-    notices = game.view(state, 1)["you"]["notices"]
-    assert len(notices) == 2
+    takeback = game.view(state, 1)["you"]["takeback"]
     assert [entry["story"] for entry in state["printed"]] == [
-        notice.split("“")[1].split("”")[0] for notice in notices]
+        item["story"] for item in takeback]
+
+
+def test_a_print_is_the_answer_until_the_next_action_but_a_take_back():
+    state = print_current(new_game(3), 2)
+    printed = state["printed"][0]["story"]
+    for viewer in (TABLE, 0, 1, 2):
+        assert game.view(state, viewer)["answer"]["name"] == printed
+    state = act(state, 1, type="took_back")
+    assert game.view(state, TABLE)["answer"]["name"] == printed
+    state = act(state, 0, type="end_turn")
+    assert game.view(state, TABLE)["answer"] is None
 
 
 def test_a_known_value_need_not_be_typed_again():
@@ -692,7 +701,7 @@ def test_nothing_is_accepted_after_the_end():
     refused(state, 1, "The game is over", type="end_turn")
     refused(state, TABLE, "The game is over", type="u_haft", target="1")
     refused(state, 1, "The game is over", type="took_back")
-    assert all(not game.view(state, seat)["you"]["notices"] for seat in (0, 1))
+    assert all(not game.view(state, seat)["you"]["takeback"] for seat in (0, 1))
 
 
 def test_markers_and_reminders_go_when_the_game_ends():

@@ -133,12 +133,31 @@ def test_printing_on_the_phone_moves_the_stories_and_reminds_the_others(app):
     assert after["current"] == state["next"] and after["next"] == state["deck"][0]
     screen = text(laptop.screen())
     assert f"Ann printed “{state['current']}” for 4 points." in screen
+    # The answer comes first on every screen, and stays while the others take cards back.
+    for page in [screen] + [text(phone.phone()) for phone in phones]:
+        component = page[page.index('class="wij"'):]
+        assert component.index("data-answer") < component.index("data-prompt")
+        assert f"<b>Ann</b> printed “{state['current']}” for 4 points." in component
     for seat in (1, 2):
         page = text(phones[seat].phone())
-        assert f"Ann printed “{state['current']}”: take one of your melded" in page
+        assert "Take one of your melded Research cards back" in page
+        assert f"<li>Ann printed “{state['current']}”</li>" in page
         assert phones[seat].act("took_back").status_code == 303
-        assert "take one of your melded" not in text(phones[seat].phone())
-    assert "take one of your melded" not in text(phones[0].phone())
+        assert "melded Research cards back" not in text(phones[seat].phone())
+    assert "melded Research cards back" not in text(phones[0].phone())
+    assert "data-answer" in text(laptop.screen())
+    assert phones[0].act("end_turn").status_code == 303
+    assert "data-answer" not in text(laptop.screen())
+
+
+def test_two_prints_make_one_take_back_reminder(app):
+    laptop, phones = new_table(app)
+    assert print_current(app, laptop, phones, 4).status_code == 303
+    assert phones[0].act("end_turn").status_code == 303
+    assert print_current(app, laptop, phones, 3).status_code == 303
+    page = text(phones[2].phone())
+    assert page.count("data-notice") == 1 and page.count("data-took-back") == 1
+    assert "Take 2 of your melded Research cards back" in page
 
 
 @pytest.mark.parametrize(("points", "message"), [
