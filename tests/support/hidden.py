@@ -1,0 +1,28 @@
+"""The omniscient observer of the browser tests: a table's hidden state, read from the
+server's database, and a second table given the same game with one secret changed.
+
+The glance tests play two games with the same public actions and different secrets; the
+deal is random in the real server, so the second table's state is made from the first's.
+No page under test ever reads this: it stands for the box of cards on the real table.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+
+def hidden_state(server: Any, code: str) -> dict[str, Any]:
+    """The table's whole game state, secrets included."""
+    with sqlite3.connect(server.db) as db:
+        row = db.execute("SELECT state FROM tables WHERE code = ?", [code]).fetchone()
+    return json.loads(row[0])
+
+
+def deal_again(server: Any, code: str, state: dict[str, Any]) -> None:
+    """Replace the table's state (between two actions, before anyone acts on it again):
+    the same game with a secret changed. The version stays, so pages are reloaded by hand."""
+    with sqlite3.connect(server.db) as db:
+        db.execute("UPDATE tables SET state = ? WHERE code = ?",
+                   [json.dumps(state, sort_keys=True), code])
