@@ -3,14 +3,20 @@ and the London extension's draft and placement."""
 
 from __future__ import annotations
 
+import copy
+
 from playwright.sync_api import expect
 
-from tests.support.pages import shot, sit
+from tests.support.glance import DEFAULT_MASK, assert_same_glance
+from tests.support.hidden import deal_again, hidden_state
+from tests.support.pages import LAPTOP, shot, sit
+from tests.support.phone_quality import check_phone, check_screen
 
 ODD = ("detective", "jack", "jack", "detective")
 EVEN = ("jack", "detective", "detective", "jack")
-
-
+# The random table code's whole line: antialiasing at the edge of the code's own box
+# differs by a pixel from one code to another.
+MASK = (*DEFAULT_MASK, "p:has(> .code)")
 
 
 def open_table(server, laptop, phone, london: bool = False) -> dict:
@@ -23,7 +29,9 @@ def open_table(server, laptop, phone, london: bool = False) -> dict:
     sit(jack, f"{server.url}/j/{code}", "Ann", 0)
     sit(detective, f"{server.url}/j/{code}", "Bob", 1)
     laptop.click("button:has-text('Start the game')")
-    return {"jack": jack, "detective": detective}
+    expect(jack.locator("[data-phase]")).to_be_visible()
+    expect(detective.locator("[data-phase]")).to_be_visible()
+    return {"jack": jack, "detective": detective, "code": code}
 
 
 def peek_alibi(jack) -> str:
@@ -63,9 +71,14 @@ def play_turn(laptop, phones: dict, turn: int, answer: str = "seen") -> None:
     expect(laptop.locator("[data-witness]")).to_have_attribute("data-witness", answer)
     detective = phones["detective"]
     expect(detective.locator("[data-mark-submit]")).to_be_visible()
+    # Jack's answer stands at the top of every screen until the detective marks.
+    for page in (laptop, phones["jack"], detective):
+        expect(page.locator("[data-call]")).to_have_attribute("data-call", answer)
     if turn == 1:
         detective.locator("[data-seen]").first.check()
-        shot(detective, "mrjack-detective-marks")
+        check_phone(detective, "mrjack-detective-marks")
+        check_phone(phones["jack"], "mrjack-jack-witness-call")
+        check_screen(laptop, "mrjack-table-witness-call")
     detective.click("[data-mark-submit]")
     expect(laptop.locator("[data-turn]")).to_have_text(str(turn + 1))
 
@@ -76,6 +89,8 @@ def test_a_whole_base_game_on_three_screens(server, laptop, phone):
     expect(laptop.locator("[data-setup]")).to_contain_text("Witness card")
     expect(detective.locator("[data-pick]")).to_have_count(4)
     expect(jack.locator("[data-pick]")).to_have_count(0)
+    check_phone(jack, "mrjack-jack-start")
+    check_phone(detective, "mrjack-detective-start")
     alibi = peek_alibi(jack)
     shot(jack, "mrjack-jack-peek")
     release(jack)
@@ -99,24 +114,82 @@ def test_a_whole_base_game_on_three_screens(server, laptop, phone):
         expect(page.locator("[data-outcome]")).to_have_attribute("data-outcome", "Jack")
         expect(page.locator("[data-outcome]")).to_contain_text(alibi)
         expect(page.locator("[data-history]")).to_contain_text(f"Jack's alibi card: {alibi}.")
-    shot(laptop, "mrjack-table-over")
-    shot(detective, "mrjack-detective-over")
+    check_screen(laptop, "mrjack-table-over")
+    check_phone(detective, "mrjack-detective-over")
+    check_phone(jack, "mrjack-jack-over")
+
+
+def test_jacks_phone_at_rest_does_not_tell_his_alibi(server, browser, laptop, phone):
+    """Two tables, same names, same public actions; the second Jack has another alibi.
+    The detective wrongly clears the first Jack's own character: neither Jack's phone,
+    at rest, may show it."""
+    other = browser.new_context(**LAPTOP).new_page()
+    first = open_table(server, laptop, phone)
+    second = open_table(server, other, phone)
+    state = hidden_state(server, first["code"])
+    changed = copy.deepcopy(state)
+    alibi, stranger = state["alibi"], state["alibi_deck"][0]
+    changed["alibi"] = stranger
+    changed["alibi_deck"][0] = alibi
+    deal_again(server, second["code"], changed)
+    for page in (second["jack"], second["detective"]):
+        page.reload()
+
+    def glance(point: str) -> None:
+        assert_same_glance(first["jack"], second["jack"], f"mrjack-{point}", MASK)
+
+    def both(role: str, selector: str) -> None:
+        for game in (first, second):
+            game[role].click(selector)
+
+    glance("start")
+    for role, card in zip(ODD, state["round"]["cards"], strict=True):
+        both(role, f"[data-pick='{card}']")
+        for game in (first, second):
+            expect(game["jack"].locator(f"[data-round-card='{card}']")).to_have_attribute(
+                "data-taken-by", role.capitalize())
+    glance("witness")
+    both("jack", "[data-answer=not_seen]")
+    glance("not-seen")
+    # "Not seen": those seen are innocent. The detective marks the first Jack's own
+    # character as seen: it is cleared in both games, Jack's alibi in the first only.
+    for game in (first, second):
+        game["detective"].check(f"[data-seen='{alibi}']")
+        game["detective"].click("[data-mark-submit]")
+        expect(game["jack"].locator(f"[data-character='{alibi}']")).to_have_attribute(
+            "data-suspect", "no")
+    expect(first["jack"].locator("[data-alibi-warning]")).to_be_attached()
+    expect(second["jack"].locator("[data-alibi-warning]")).to_have_count(0)
+    glance("cleared")
+    # Turn 2: Jack plays first, after "not seen": the same offer to leave on both phones.
+    card = next(card for card in state["deck"][:4] if card != alibi)
+    both("jack", f"[data-pick='{card}']")
+    for game in (first, second):
+        expect(game["jack"].locator("button:has-text('leaves the district')")).to_be_visible()
+    glance("escape")
+    other.context.close()
 
 
 def test_the_london_draft_and_placement(server, laptop, phone):
     phones = open_table(server, laptop, phone, london=True)
     jack, detective = phones["jack"], phones["detective"]
+    # The dealt hands are secrets: closed until tapped.
     expect(jack.locator("[data-keep]")).to_have_count(5)
+    expect(jack.locator("[data-keep]").first).to_be_hidden()
     expect(detective.locator("[data-keep]")).to_have_count(5)
     expect(laptop.locator("[data-keep]")).to_have_count(0)
+    check_phone(jack, "mrjack-jack-draft-closed")
     # Three cards: refused with a clear message, nothing kept.
+    jack.click("[data-hand] summary")
     for box in jack.locator("[data-keep]").all()[:3]:
         box.check()
-    shot(jack, "mrjack-jack-draft")
+    check_phone(jack, "mrjack-jack-draft")
     jack.click("[data-keep-submit]")
     expect(jack.locator("[data-error]")).to_contain_text("Keep exactly 2 of your 5 characters")
-    shot(jack, "mrjack-jack-draft-error")
+    check_phone(jack, "mrjack-jack-draft-error", allow=("status of 422",))
     # Tick exactly two, whatever the page kept of the refused choice.
+    if not jack.locator("[data-hand][open]").count():
+        jack.click("[data-hand] summary")
     boxes = jack.locator("[data-keep]")
     for index in range(5):
         boxes.nth(index).set_checked(index < 2)
@@ -127,6 +200,7 @@ def test_the_london_draft_and_placement(server, laptop, phone):
     expect(jack.locator("[data-secret-kept]")).to_be_attached()
     expect(laptop.locator("[data-draft-status]")).to_contain_text("Jack: has chosen")
     expect(laptop.locator("[data-draft-status]")).to_contain_text("Detective: choosing")
+    detective.click("[data-hand] summary")
     for box in detective.locator("[data-keep]").all()[3:]:
         box.check()
     detective.click("[data-keep-submit]")
@@ -139,12 +213,12 @@ def test_the_london_draft_and_placement(server, laptop, phone):
         who = "Jack" if role == "Jack" else "the detective"
         expect(laptop.locator("[data-status]")).to_contain_text(f"Tap the character {who} places")
         if index == 1:
-            shot(laptop, "mrjack-table-placement")
+            check_screen(laptop, "mrjack-table-placement")
         if index == 0:
             # The placing player may also tap the card on his own phone.
             button = detective.locator("[data-place]").first
             card = button.get_attribute("data-place")
-            shot(detective, "mrjack-detective-placement")
+            check_phone(detective, "mrjack-detective-placement")
         else:
             button = laptop.locator("[data-place]").first
             card = button.get_attribute("data-place")
