@@ -376,3 +376,13 @@ def test_drawn_characters_name_the_seats_once_dealt(app):
     drawn = [name for name in game.EXTRA_CHARACTERS if name in screen]
     assert len(drawn) >= 1
     assert any(name in phones[4].phone().text for name in drawn)
+
+
+def test_the_last_event_card_is_counted_in_the_singular(app):
+    state = dealt(5)
+    state["round"] = len(state["deck"])  # round k has turned k - 1 cards: one is left
+    view = game.view(state, TABLE)
+    assert view["cards_left"] == 1
+    with app.test_request_context():
+        html = app.jinja_env.get_template("games/london1888/_round.html").render(view=view)
+    assert "1 event card left" in html and "cards left" not in html
