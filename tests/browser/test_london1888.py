@@ -155,9 +155,9 @@ def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
         expect(page.locator("[data-proposal]")).to_contain_text(NAMES[wrong])
         expect(page.locator("[data-outcome]")).to_have_count(0)
     expect(phones[wrong].locator("[data-prompt]")).to_contain_text("speak up now")
-    expect(laptop.locator(".l88-kind")).to_have_count(2)  # only the two cards questioned
-    shot(laptop, "london1888-table-proposal")
-    shot(phones[wrong], "london1888-phone-proposal")
+    expect(laptop.locator(".l88-kind")).to_have_count(3)  # only the three cards questioned
+    check_screen(laptop, "london1888-table-proposal")
+    check_phone(phones[wrong], "london1888-phone-proposal")
     laptop.click("[data-withdraw]")
     expect(laptop.locator("[data-proposal]")).to_have_count(0)
     record.locator("input[value=innocents]").check()
