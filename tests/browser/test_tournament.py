@@ -88,7 +88,11 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
     laptop.click(".l88-record summary")
     laptop.check("input[name=result][value=jack_killed_everyone]")
     laptop.check(f"input[name=accomplice_{helper}]")
-    confirm(laptop, laptop.locator("button:has-text('Record the outcome')"))
+    laptop.click("[data-propose]")
+    # A proposal does not count: the projector waits for the confirmation.
+    expect(laptop.locator("[data-proposal]")).to_be_visible()
+    expect(projector.locator("[data-progress]")).to_contain_text("0 of 1 tables finished")
+    confirm(laptop, laptop.locator("button:has-text('Confirm: end the game')"))
     expect(laptop.locator("[data-outcome]")).to_be_visible()
 
     # No reload: the projector's component refreshes itself every few seconds.
