@@ -10,8 +10,14 @@ import re
 from companion import tables
 from companion.games import london1888 as game
 from companion.games.base import TABLE
+from tests.support.html import at_rest
 from tests.support.london_sequence import PUBLIC_SEQUENCE
-from tests.support.noninterference import all_viewers, assert_indistinguishable, play_both
+from tests.support.noninterference import (
+    all_viewers,
+    assert_indistinguishable,
+    play_both,
+    render_component,
+)
 from tests.support.webflow import Device, create_table, seated_table
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
@@ -386,3 +392,15 @@ def test_the_last_event_card_is_counted_in_the_singular(app):
     with app.test_request_context():
         html = app.jinja_env.get_template("games/london1888/_round.html").render(view=view)
     assert "1 event card left" in html and "cards left" not in html
+
+
+def test_a_phone_at_rest_is_the_same_whatever_its_role_and_line(app):
+    """Seats 0 and 1 swap lines of suspicion (one of them Jack's): each one's own page,
+    peek not held, must not change through a public stretch of the game."""
+    state = next(s for s in map(dealt, range(100)) if jack_of(s) == 0)
+    twin = copy.deepcopy(state)
+    twin["lines"][0], twin["lines"][1] = state["lines"][1], state["lines"][0]
+    for first, second in play_both(game, state, twin, STEPS):
+        for seat in (0, 1):
+            assert at_rest(render_component(app, game, first, seat)) == at_rest(
+                render_component(app, game, second, seat))

@@ -10,7 +10,8 @@ import re
 from companion import tables
 from companion.games import mrjack
 from companion.games.base import TABLE
-from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.html import at_rest
+from tests.support.noninterference import assert_indistinguishable, play_both, render_component
 from tests.support.webflow import Device, create_table, seated_table
 
 JACK, DETECTIVE = mrjack.JACK, mrjack.DETECTIVE
@@ -394,3 +395,21 @@ def test_pages_do_not_show_a_drawn_alibi_card_to_the_other_seat_or_table(app):
     *_, (state_a, state_b) = play_both(mrjack, base, other, steps)
     assert state_a["alibi_draws"] != state_b["alibi_draws"]
     assert_indistinguishable(app, mrjack, state_a, state_b, [TABLE, JACK])
+
+
+def test_jacks_phone_at_rest_is_the_same_whatever_his_alibi(app):
+    """Jack's own page, peek not held, while the detective wrongly clears the character
+    that is the alibi in one game and not in the other (the issue's open banner)."""
+    base = mrjack.setup({"london": False}, ["Ann", "Bob"], random.Random(5))
+    other = alibi_twin(base, base["alibi_deck"][-1])
+    steps = [(seat, {"type": "pick", "character": card})
+             for seat, card in zip(base["round"]["order"], base["round"]["cards"], strict=True)]
+    steps += [(JACK, {"type": "witness", "answer": "not_seen"}),
+              (DETECTIVE, {"type": "mark_seen", f"seen_{base['alibi']}": "on"})]
+    pairs = list(play_both(mrjack, base, other, steps))
+    assert base["alibi"] in pairs[-1][0]["cleared"]
+    for state_a, state_b in pairs:
+        page_a = render_component(app, mrjack, state_a, JACK)
+        page_b = render_component(app, mrjack, state_b, JACK)
+        assert at_rest(page_a) == at_rest(page_b)
+    assert "data-alibi-warning" in page_a and "data-alibi-warning" not in page_b
