@@ -413,3 +413,14 @@ def test_jacks_phone_at_rest_is_the_same_whatever_his_alibi(app):
         page_b = render_component(app, mrjack, state_b, JACK)
         assert at_rest(page_a) == at_rest(page_b)
     assert "data-alibi-warning" in page_a and "data-alibi-warning" not in page_b
+
+
+def test_the_dealt_hand_is_behind_a_tap_at_rest(app):
+    """The draft: Jack's page at rest shows the closed box, never his five characters."""
+    base = mrjack.setup({"london": True}, ["Ann", "Bob"], random.Random(6))
+    other = copy.deepcopy(base)
+    hands = other["draft"]["hands"]
+    hands[JACK], hands[DETECTIVE] = hands[DETECTIVE], hands[JACK]
+    page_a = render_component(app, mrjack, base, JACK)
+    assert all(f'data-keep="{card}"' in page_a for card in base["draft"]["hands"][JACK])
+    assert at_rest(page_a) == at_rest(render_component(app, mrjack, other, JACK))
