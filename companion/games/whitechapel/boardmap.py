@@ -7,17 +7,26 @@ Jack's position, trail and hideout appear only on Jack's page (and on every
 page in the end-of-game reveal); the detectives' layers come from the view's
 ``public_facts`` through ``companion.games.whitechapel.deduction``.
 
-Jack taps a circle (a link adding ``?to=N`` to his page, so no script is
-needed); the page then offers every way to get there as buttons: a normal
-move, a Coach through one of its first circles, an Alley, or the escape onto
-his hideout (issue #4, "Jack with a board"). Before the first night he taps
-his hideout, any circle but a red one; in Hell he taps his victim (on the
-third night the first victim, ``?first=N``, then the second).
+Jack taps a circle (a link adding ``?to=N`` to his page, which htmx fetches
+and swaps into the open map, so the address never changes); the page then
+offers every way to get there as buttons: a normal move, a Coach through one
+of its first circles, an Alley, or the escape onto his hideout (issue #4,
+"Jack with a board"). Before the first night he taps his hideout, any circle
+but a red one; in Hell he taps his victim (on the third night the first
+victim, ``?first=N``, then the second).
+
+A phone draws the map zoomed in (``zoom``): at a scale where every circle a
+thumb may tap is at least ``TAP_PX`` wide without touching its neighbour's,
+inside a box the thumb pans, opening where the page's focus is or, when
+that is spread over the board, on the whole board so the player taps the
+part to zoom into (issue #13, "A map a thumb can use"). The table screen
+shows the whole board.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -32,6 +41,18 @@ MIN_SPAN = 320
 """The narrowest close-up, so that a phone's map is never absurdly magnified."""
 RADIUS = 13
 """Circle radius in board units (the real board's circles are about 30 apart)."""
+
+TAP_PX = 44
+"""The smallest tap target on a phone, in CSS px: a tappable circle's disc."""
+FONT = 12
+"""Circle numbers' size in board units (also in ``templates/boards/drawing.svg``)."""
+READABLE_PX = 14.5
+"""Zoomed in, a circle's number is at least this tall (CSS px)."""
+SLACK = 1.02
+"""Rounding room, so that a disc of exactly ``TAP_PX`` never measures a hair less."""
+FIT_PX = 700
+"""A focus wider or taller than this when zoomed (CSS px, about two phone screens)
+opens on the whole board: the player taps the part that matters."""
 
 DOUBLE_EVENT = 3
 """The third night: two victims, in the order Jack chooses ("The Third Night")."""
@@ -55,6 +76,50 @@ def base_layer(board: Board) -> dict[str, Any]:
     return {"board": board.name, "box": _box(board, ()), "roads": roads,
             "radius": RADIUS, "circles": [{"n": n, "x": x, "y": y, "red": red}
                                           for n, x, y, red in circles]}
+
+
+@lru_cache(maxsize=8)
+def spacing(board: Board) -> float:
+    """The shortest distance between two circles' centres, in board units."""
+    points = list(board.positions.values())
+    return min((math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:]),
+               default=2 * RADIUS)
+
+
+def hit_radius(board: Board) -> float:
+    """A tappable circle's tap disc (board units): as wide as it can be without
+    overlapping the nearest circle's."""
+    return math.floor(spacing(board) * 50) / 100
+
+
+def zoom(board: Board, focus: Iterable[int], centre: int | None = None) -> dict[str, Any]:
+    """How a phone shows ``board``: the whole board (``_box``) drawn ``width`` x
+    ``height`` CSS px, in a box the thumb pans, opening centred on ``x``, ``y``.
+
+    The scale gives every circle a tap disc of radius ``hit`` (board units) at
+    least ``TAP_PX`` wide that never overlaps another circle's, and numbers at
+    least ``READABLE_PX`` tall. It opens on ``centre`` (Jack's circle, say),
+    else on the middle of ``focus``; a focus too spread to see at a glance, or
+    none, opens on the whole board (``start`` = "overview") and a tap zooms in.
+    Used by every phone map: Jack's, the detectives' deduction map, the reveal.
+    """
+    left, top, width, height = _box(board, ())
+    gap = spacing(board)
+    scale = max(TAP_PX * SLACK / gap, READABLE_PX / FONT)
+    points = [board.positions[n] for n in focus if board.has_circle(n)]
+    start = "zoomed"
+    if centre is not None and board.has_circle(centre):
+        x, y = board.positions[centre]
+    elif points:
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        x, y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        if max(max(xs) - min(xs), max(ys) - min(ys)) * scale > FIT_PX:
+            start = "overview"
+    else:
+        x, y, start = left + width / 2, top + height / 2, "overview"
+    return {"scale": round(scale, 4), "hit": hit_radius(board),
+            "width": math.ceil(width * scale), "height": math.ceil(height * scale),
+            "x": round((x - left) * scale), "y": round((y - top) * scale), "start": start}
 
 
 def _frame(board: Board, focus: Iterable[int]) -> str:
@@ -146,7 +211,7 @@ def _jack_choices(board: Board, view: Mapping[str, Any],
                       f"Kill on {first}, then on {n}: you start from {n}", confirm=True)
         else:
             for n in sorted(victims):
-                choices[n] = [{"href": f"?first={n}#map", "label": f"First victim on {n}"}]
+                choices[n] = [{"href": f"?first={n}", "label": f"First victim on {n}"}]
         return choices
     if "hideout" in actions:
         for n in board.numbers:
@@ -293,10 +358,15 @@ def map_context(board: Board, view: Mapping[str, Any],
         if role == "detective":
             focus |= set(layers["possible"]) or set(layers["hideouts"] or ())
 
+    phone = role != "table"
+    here = jack.get("location") if role == "jack" and not view.get("reveal") else None
     return {
         "board": board.name,
-        # The table screen shows the whole board, except the reveal: Jack's paths.
-        "viewbox": _frame(board, focus if role != "table" or view.get("reveal") else ()),
+        # A phone pans the whole board, zoomed in; the table screen shows the whole
+        # board, except the reveal: Jack's paths.
+        "viewbox": _frame(board, focus if not phone and view.get("reveal") else ()),
+        "zoom": zoom(board, focus, here) if phone else None,
+        "hit": hit_radius(board),
         "radius": RADIUS,
         "roads": roads,
         "box": dict(zip(("x", "y", "width", "height"), _box(board, ()), strict=True)),

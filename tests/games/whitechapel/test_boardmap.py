@@ -7,6 +7,7 @@ played through a short first night on the real board.
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 
@@ -16,7 +17,7 @@ from flask import render_template
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as whitechapel
 from companion.games.whitechapel.board import Board
-from companion.games.whitechapel.boardmap import map_context
+from companion.games.whitechapel.boardmap import FONT, TAP_PX, map_context, zoom
 from companion.games.whitechapel.deduction import candidate_hideouts, possible_positions
 from tests.support.boardfiles import real_board, shortest_road, tiny_board
 
@@ -178,16 +179,43 @@ def test_the_reveal_draws_every_night_for_everyone(real):
         assert phone[0] < x < phone[0] + phone[2] and phone[1] < y < phone[1] + phone[3]
 
 
-def test_the_table_sees_the_whole_board_and_a_phone_a_close_up(real):
+def test_the_table_sees_the_whole_board_and_a_phone_pans_it_zoomed_in(real):
     state = first_night(real)
     left, top, right, bottom = real.bounds()
     whole = [float(v) for v in map_context(real, view_of(state, TABLE))["viewbox"].split()]
     assert whole[0] < left and whole[1] < top
     assert whole[0] + whole[2] > right and whole[1] + whole[3] > bottom
-    close = [float(v) for v in map_context(real, view_of(state, JACK))["viewbox"].split()]
-    assert close[2] < whole[2] and close[3] < whole[3]
+    assert map_context(real, view_of(state, TABLE))["zoom"] is None
+    close = map_context(real, view_of(state, JACK))
+    assert [float(v) for v in close["viewbox"].split()] == whole
+    zoomed = close["zoom"]
+    assert zoomed["start"] == "zoomed"  # on Jack's circle, 82
     x, y = real.positions[82]
-    assert close[0] < x < close[0] + close[2] and close[1] < y < close[1] + close[3]
+    assert (zoomed["x"], zoomed["y"]) == (round((x - whole[0]) * zoomed["scale"]),
+                                          round((y - whole[1]) * zoomed["scale"]))
+    assert zoomed["width"] >= whole[2] * zoomed["scale"]
+
+
+@pytest.mark.parametrize("board", ["real", "tiny"])
+def test_zoomed_in_every_tap_disc_is_a_thumb_wide_and_never_touches_another(real, board):
+    drawn = real if board == "real" else tiny_board()
+    zoomed = zoom(drawn, ())
+    points = list(drawn.positions.values())
+    closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:])
+    assert 2 * zoomed["hit"] * zoomed["scale"] >= TAP_PX
+    assert 2 * zoomed["hit"] <= closest
+    assert FONT * zoomed["scale"] >= 14
+
+
+def test_a_spread_focus_opens_on_the_whole_board(real):
+    assert zoom(real, real.numbers)["start"] == "overview"  # the hideout: anywhere
+    assert zoom(real, ())["start"] == "overview"
+    assert zoom(real, (82, 83))["start"] == "zoomed"
+    assert zoom(real, real.numbers, centre=82)["start"] == "zoomed"
+    hideout = map_context(real, view_of(whitechapel.setup(
+        {**whitechapel.default_options(), "board": real.name}, ["J", "A"],
+        random.Random(7)), JACK))
+    assert hideout["zoom"]["start"] == "overview" and len(tappable(hideout)) > 150
 
 
 def test_the_map_is_json_for_templates(real):
@@ -290,7 +318,7 @@ def test_double_event_jack_taps_the_first_victim_then_the_second(real):
     assert state["night"] == 3
     first = map_context(real, view_of(state, JACK), {"to": "27"})
     assert "first victim" in first["prompt"]
-    assert first["ways"] == [{"href": "?first=27#map", "label": "First victim on 27"}]
+    assert first["ways"] == [{"href": "?first=27", "label": "First victim on 27"}]
     second = map_context(real, view_of(state, JACK), {"first": "27", "to": "3"})
     assert second["query"] == "first=27&"
     assert tappable(second) == {3, 84}
