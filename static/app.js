@@ -234,7 +234,8 @@
   }
 
   function markServed() {
-    document.querySelectorAll("details").forEach(function (details) {
+    // Only what the server just sent: a section the player opened keeps "closed".
+    document.querySelectorAll("details:not([data-served])").forEach(function (details) {
       details.dataset.served = details.open ? "open" : "closed";
     });
   }
@@ -324,5 +325,99 @@
     if (wakeWanted && !awake() && !onButton) { lock(); }
   }, true);
 
-  document.addEventListener("DOMContentLoaded", function () { markServed(); connect(); lock(); });
+  /* Secrets opened by a tap (details[data-secret], Jack's map) close by themselves:
+     when the phone is put away, after data-idle seconds without a touch, and once an
+     action is sent (the server always sends them closed). */
+  var lastTouch = Date.now();
+  function closeSecrets() {
+    document.querySelectorAll("details[data-secret][open]").forEach(function (details) {
+      details.open = false;
+    });
+  }
+  ["pointerdown", "keydown", "wheel", "scroll"].forEach(function (name) {
+    document.addEventListener(name, function () { lastTouch = Date.now(); },
+                              { capture: true, passive: true });
+  });
+  setInterval(function () {
+    document.querySelectorAll("details[data-secret][open]").forEach(function (details) {
+      if (Date.now() - lastTouch > 1000 * Number(details.dataset.idle || 60)) {
+        details.open = false;
+      }
+    });
+  }, 500);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { closeSecrets(); }
+  });
+  window.addEventListener("pagehide", closeSecrets);
+
+  /* Zoomed maps ([data-pan], Letters from Whitechapel's boardmap.zoom): a box the thumb
+     pans, opened on the page's focus, or on the whole board when the focus is spread;
+     a tap on the whole board zooms in there. A live refresh or a tap on a circle keeps
+     where the box was; an action sent starts afresh. */
+  var pans = {};
+  function setOverview(figure, on) {
+    figure.classList.toggle("overview", on);
+    var whole = figure.querySelector("[data-map-whole]");
+    var hint = figure.querySelector("[data-map-overview-hint]");
+    if (whole) { whole.hidden = on; }
+    if (hint) { hint.hidden = !on; }
+  }
+  function centre(box, x, y) {
+    box.scrollLeft = x - box.clientWidth / 2;
+    box.scrollTop = y - box.clientHeight / 2;
+  }
+  function initPans() {
+    document.querySelectorAll("[data-pan]").forEach(function (box) {
+      if (box.dataset.ready || !box.clientWidth) { return; }
+      box.dataset.ready = "1";
+      var figure = box.closest(".board-map");
+      var tools = figure.querySelector("[data-map-tools]");
+      if (tools) { tools.hidden = false; }
+      var was = pans[box.dataset.pan];
+      if (was) {
+        setOverview(figure, was.overview);
+        box.scrollLeft = was.left;
+        box.scrollTop = was.top;
+      } else if (box.dataset.start === "overview") {
+        setOverview(figure, true);
+      } else {
+        setOverview(figure, false);
+        centre(box, Number(box.dataset.x), Number(box.dataset.y));
+      }
+    });
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    pans = {};
+    if (elt.tagName === "FORM") { return; }
+    document.querySelectorAll("[data-pan][data-ready]").forEach(function (box) {
+      if (!box.clientWidth) { return; }
+      pans[box.dataset.pan] = { left: box.scrollLeft, top: box.scrollTop,
+        overview: box.closest(".board-map").classList.contains("overview") };
+    });
+  });
+  document.addEventListener("htmx:afterSettle", initPans);
+  document.addEventListener("toggle", function (event) {
+    if (event.target.open) { initPans(); }
+  }, true);
+  document.addEventListener("click", function (event) {
+    var svg = event.target.closest && event.target.closest(".board-map.overview svg");
+    if (svg) {
+      event.preventDefault();
+      var figure = svg.closest(".board-map");
+      var box = svg.closest("[data-pan]");
+      var rect = svg.getBoundingClientRect();
+      var x = (event.clientX - rect.left) / rect.width * svg.width.baseVal.value;
+      var y = (event.clientY - rect.top) / rect.height * svg.height.baseVal.value;
+      setOverview(figure, false);
+      centre(box, x, y);
+      return;
+    }
+    var whole = event.target.closest && event.target.closest("[data-map-whole]");
+    if (whole) { setOverview(whole.closest(".board-map"), true); }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    markServed(); connect(); lock(); initPans();
+  });
 })();

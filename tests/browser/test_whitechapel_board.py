@@ -13,7 +13,7 @@ from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
 from tests.support.pages import confirm, shot, sit
 from tests.support.realserver import Server
-from tests.support.whitechapel_pages import hell, tap
+from tests.support.whitechapel_pages import hell, open_map, tap, tap_circle
 
 CRIME = 65
 
@@ -31,10 +31,9 @@ def possible(page) -> set[int]:
         "data-possible").split()}
 
 
-def tap_circle(page, circle: int, way: str) -> None:
-    """Tap a circle of the map, then the button of the way to get there."""
-    page.locator(f"a[data-to='{circle}']").first.click()
-    expect(page.locator("[data-picked]")).to_have_attribute("data-picked", str(circle))
+def go(page, circle: int, way: str) -> None:
+    """Tap a circle of Jack's map, then the button of the way to get there."""
+    tap_circle(page, circle)
     tap(page, f"[data-way='{way}']")
 
 
@@ -70,15 +69,16 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     laptop.click("button:has-text('Start the game')")
 
     # The hideout: tapped on the map (red circles are not offered).
+    open_map(jack)
     expect(jack.locator("[data-map-prompt]")).to_contain_text("hideout")
     expect(jack.locator("a[data-to='3']")).to_have_count(0)
     shot(jack, "whitechapel-board-jack-hideout")
-    tap_circle(jack, hideout, "hideout")
+    go(jack, hideout, "hideout")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
 
     # Hell: the women from the keypad, then the victim tapped, with a second tap.
     hell(jack, [ann, bob], laptop, ["3", "21", "27", str(CRIME), "84"])
-    jack.locator(f"a[data-to='{CRIME}']").first.click()
+    tap_circle(jack, CRIME)
     confirm(jack, "[data-picked] button.confirm")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
 
@@ -89,7 +89,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     assert destinations == (board.normal_moves(CRIME) | board.coach_destinations(CRIME)
                             | board.alley_moves(CRIME))
     shot(jack, "whitechapel-board-jack-moves")
-    jack.locator(f"a[data-to='{first}']").first.click()
+    tap_circle(jack, first)
     expect(jack.locator("[data-way='move']")).to_be_visible()
     shot(jack, "whitechapel-board-jack-ways")
     tap(jack, "[data-way='move']")
@@ -125,17 +125,15 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     confirm(laptop, "button:has-text('The police are done')")
     expect(jack.locator(".board-map line.closed")).to_have_count(1)
     if jack.locator(f"a[data-to='{closed}']").count():
-        jack.locator(f"a[data-to='{closed}']").first.click()
-        expect(jack.locator("[data-picked]")).to_have_attribute("data-picked", str(closed))
+        tap_circle(jack, closed)
         expect(jack.locator("[data-way='move']")).to_have_count(0)
         jack.click("a:has-text('Pick another circle')")
 
     # Home: a move tapped on the map, then the escape onto the hideout.
-    tap_circle(jack, step, "move")
+    go(jack, step, "move")
     expect(laptop.locator("[data-tokens]").first).to_contain_text("squares left: 12")
     confirm(laptop, "button:has-text('The police are done')")
-    jack.locator(f"a[data-to='{hideout}']").first.click()
-    tap(jack, "[data-way='escape']")
+    go(jack, hideout, "escape")
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
     expect(ann.locator("[data-deduction]")).to_contain_text("His hideout is one of")
     shot(ann, "whitechapel-board-detective-hideouts")
@@ -143,10 +141,10 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
 
     # Night 2: a crime tapped on the map, an arrest on it, and the reveal for everyone.
     hell(jack, [ann, bob], laptop, ["3", "21", "27", "84"])
-    jack.locator("a[data-to='84']").first.click()
+    tap_circle(jack, 84)
     confirm(jack, "[data-picked] button.confirm")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
-    tap_circle(jack, min(board.normal_moves(84) - {CRIME}), "move")
+    go(jack, min(board.normal_moves(84) - {CRIME}), "move")
     ann.locator("label.wc-pick").first.click()
     ann.locator("[data-keypad] .keypad-display").first.fill(
         str(min(board.normal_moves(84) - {CRIME})))

@@ -34,3 +34,46 @@ def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> No
     if letter:
         tap(jack, "[data-act=letter]")
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
+
+
+def open_map(page) -> None:
+    """Jack opens his map (a deliberate tap): it shows where he is."""
+    if not page.locator("details[data-secret]").evaluate("details => details.open"):
+        page.locator("[data-open-map]").click()
+    expect(page.locator("details[data-secret] [data-pan]")).to_have_attribute("data-ready", "1")
+
+
+def tap_circle(page, circle: int) -> None:
+    """Tap a circle of Jack's map: on the whole board, first the part to zoom into."""
+    open_map(page)
+    link = page.locator(f"a[data-to='{circle}']").first
+    if page.locator(".board-map.overview").count():
+        box = link.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(page.locator(".board-map.overview")).to_have_count(0)
+    assert_thumb_sized(page)
+    link.click()
+    expect(page.locator("[data-picked]")).to_have_attribute("data-picked", str(circle))
+
+
+TARGETS = """links => links.map(a => {
+  const box = a.getBoundingClientRect(), text = a.querySelector('text');
+  return {n: a.dataset.to, width: box.width, height: box.height,
+          x: box.x + box.width / 2, y: box.y + box.height / 2,
+          font: parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a};
+})"""
+
+
+def assert_thumb_sized(page) -> list[dict]:
+    """Every circle the page offers to tap is at least 44x44 CSS px, its number at
+    least 14 px, and no two tap discs overlap (issue #13, a map a thumb can use)."""
+    targets = page.locator("a[data-to]").evaluate_all(TARGETS)
+    assert targets, "no circle to tap"
+    for target in targets:
+        assert target["width"] >= 44 and target["height"] >= 44, target
+        assert target["font"] >= 14, target
+    for i, a in enumerate(targets):
+        for b in targets[i + 1:]:
+            apart = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
+            assert apart >= 44, (a, b)
+    return targets
