@@ -179,10 +179,14 @@
     return field.name && !sent[formKey(field)] && field.type !== "hidden" && field.type !== "submit" &&
       field.type !== "button" && field.type !== "file" && formKey(field) !== null;
   }
+  // The element whose request is being swapped in: a swap's own detail.elt is its target.
+  function requester(event) {
+    return (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = view();
     kept = null;
-    if (!current || event.detail.elt !== current) { return; }
+    if (!current || requester(event) !== current) { return; }
     kept = { fields: [], focus: null, open: {} };
     current.querySelectorAll("details > summary").forEach(function (summary) {
       kept.open[summary.textContent.trim()] = {
@@ -241,7 +245,7 @@
   }
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.elt !== view() && event.detail.elt.tagName === "FORM") { sent = {}; }
+    if (requester(event).tagName === "FORM") { sent = {}; }
     markServed();
     restore();
     var error = document.querySelector("[data-error]");
@@ -387,7 +391,7 @@
     });
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var elt = event.detail.elt;
+    var elt = requester(event);
     pans = {};
     if (elt.tagName === "FORM") { return; }
     document.querySelectorAll("[data-pan][data-ready]").forEach(function (box) {

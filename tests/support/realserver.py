@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -21,8 +22,9 @@ def free_port() -> int:
 class Server:
     """`companion serve` in a subprocess (via tests/support/server.py), killable at will."""
 
-    def __init__(self, db: Path, boards: tuple[Path, ...] = ()) -> None:
+    def __init__(self, db: Path, boards: tuple[Path, ...] = (), seed: int | None = None) -> None:
         self.db = db
+        self.seed = seed
         self.boards = [str(path) for path in boards]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -32,7 +34,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.support.server", str(self.port), str(self.db),
              *self.boards],
-            cwd=ROOT,
+            cwd=ROOT, env={**os.environ, "COMPANION_TEST_SEED": str(self.seed or "")},
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -1,10 +1,14 @@
 """`companion serve` as the browser and crash tests run it: the same app factory and
 the same waitress server, plus the test game.
 Usage: python -m tests.support.server PORT DB [BOARD ...]
-(board files to load, as with --board; the developer's instance/boards is never read)"""
+(board files to load, as with --board; the developer's instance/boards is never read).
+With COMPANION_TEST_SEED set, deals and codes come from random.Random(seed), so two
+servers given the same actions deal the same games (the glance tests)."""
 
 from __future__ import annotations
 
+import os
+import random
 import sys
 
 from jinja2 import ChoiceLoader, FileSystemLoader
@@ -21,6 +25,9 @@ def main() -> None:
     app = create_app({"DATABASE": db, "PUBLIC_URLS": [url],
                       "GAMES": {**discover(), tally.NAME: tally},
                       "BOARD_DIR": "", "BOARD_PATHS": boards})
+    seed = os.environ.get("COMPANION_TEST_SEED")
+    if seed:
+        app.config["RNG"] = random.Random(int(seed))
     app.jinja_loader = ChoiceLoader([app.jinja_loader,
                                      FileSystemLoader(str(TEMPLATES))])
     server = make_server(app, "127.0.0.1", port, devices=64)

@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
@@ -207,7 +208,7 @@ def test_jacks_phone_shows_the_map_with_his_legal_destinations(real_app):
     _laptop, phones = to_hunting(real_app)
     page = phones[0].phone().text
     board = load_board(real_board_path())
-    assert 'class="board-map"' in page
+    assert 'class="board-map zoomable"' in page
     tappable = set(map(int, re.findall(r'data-to="(\d+)"', page)))
     assert tappable == (board.normal_moves(65) | board.coach_destinations(65)
                         | board.alley_moves(65))
@@ -407,3 +408,95 @@ def test_the_deduction_map_without_a_board_is_refused_and_the_form_kept(tmp_path
     assert page.status_code == 422
     assert "The deduction map needs a board" in page.text
     assert 'name="false_clues" checked' in page.text
+
+
+# --- glance-proof: what Jack's page shows in the open ----------------------------------------
+
+class _Open(HTMLParser):
+    """A page's markup without what is behind a tap (details[data-secret] contents but
+    its summary) or a held peek (.peek-secret): what shows at rest."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.out: list[str] = []
+        self.hidden = 0  # depth inside a hidden subtree
+        self.stack: list[bool] = []
+
+    def handle_starttag(self, tag, attrs):
+        names = dict(attrs).get("class") or ""
+        hides = tag == "div" and ("wc-secret-body" in names.split()
+                                  or "peek-secret" in names.split())
+        if tag not in VOID:
+            self.stack.append(hides)
+        if self.hidden or hides:
+            self.hidden += hides
+            return
+        self.out.append(self.get_starttag_text())
+
+    def handle_startendtag(self, tag, attrs):
+        if not self.hidden:
+            self.out.append(self.get_starttag_text())
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        hides = self.stack.pop() if self.stack else False
+        if self.hidden:
+            self.hidden -= hides
+            return
+        self.out.append(f"</{tag}>")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.out.append(data)
+
+
+VOID = {"input", "br", "img", "meta", "link", "hr", "source"}
+
+
+def at_rest(html: str) -> str:
+    parser = _Open()
+    parser.feed(html)
+    return "".join(parser.out)
+
+
+@pytest.mark.parametrize("route", ["hunting", "police"])
+def test_jacks_page_in_the_open_is_the_same_whatever_his_secrets(real_app, route):
+    board = load_board(real_board_path())
+    one = min(board.normal_moves(65) - board.red)
+    other = max(board.normal_moves(65) - board.red)
+    first = board_state("90", [{"type": "move", "circle": str(one)}],
+                        police_turn=route == "police")
+    second = board_state("12", [{"type": "move", "circle": str(other)}],
+                         police_turn=route == "police")
+    pages = [render_component(real_app, wc, state, 0) for state in (first, second)]
+    assert pages[0] != pages[1]  # the secrets are on the page, behind the tap or the peek
+    assert 'data-map-body' in pages[0] and "data-location" in pages[0]
+    assert at_rest(pages[0]) == at_rest(pages[1])
+
+
+def test_jacks_map_is_never_sent_open(real_app):
+    _laptop, phones = to_hunting(real_app)
+    jack = phones[0]
+    for query in ("", "?to=82", "?to=82&first=3"):
+        page = jack.get(f"/t/{jack.code}/me{query}").text
+        assert re.search(r'<details class="wc-secret" data-secret data-idle="60">', page)
+        assert "<details class=\"wc-secret\" data-secret data-idle=\"60\" open" not in page
+    picked = jack.get(f"/t/{jack.code}/me?to=82").text
+    assert 'data-picked="82"' in picked and 'hx-select="[data-map-body]"' in picked
+
+
+def test_the_answer_to_a_search_stands_until_the_next_action(real_app):
+    laptop, phones = to_hunting(real_app)
+    jack, ann, bob = phones
+    assert jack.act("move", circle=82).status_code == 303
+    assert laptop.table_act("search", policeman="blue", circle=83).status_code == 303
+    for page in (laptop.screen().text, ann.phone().text, bob.phone().text, jack.phone().text):
+        assert 'data-answer="no clue"' in page and "searched <b>83</b>" in page
+    assert laptop.table_act("search", policeman="blue", circle=82).status_code == 303
+    assert 'data-answer="clue"' in bob.phone().text
+    assert laptop.table_act("arrest", policeman="red", circle=51).status_code == 303
+    assert 'data-answer="not here"' in ann.phone().text
+    assert laptop.table_act("end_turn").status_code == 303
+    for page in (laptop.screen().text, ann.phone().text, jack.phone().text):
+        assert "data-answer" not in page

@@ -538,6 +538,8 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     require(not is_over(state), "The game is over.")
     kind = require_type(action, actions(state, actor) + _explained(state, actor))
     state = evolve(state)
+    # A search or an arrest sets it: its answer stands until the next action.
+    state["answered"] = False
     HANDLERS[kind](state, actor, action)
     return state
 
@@ -920,6 +922,7 @@ def _search(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     found = circle in _path(night)
     night["log"].append({"policeman": colour, "action": "search", "circle": circle,
                          "found": found, "after_move": after})
+    state["answered"] = True
     if found:
         night["clues"].append({"circle": circle, "after_move": after, "false": False})
         _policeman_done(state, colour)
@@ -939,6 +942,7 @@ def _arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     caught = circle == _location(night)
     night["log"].append({"policeman": colour, "action": "arrest", "circle": circle,
                          "found": caught, "after_move": len(night["moves"])})
+    state["answered"] = True
     if caught:
         _end_game(state, "detectives", "arrest")
     else:
@@ -1188,6 +1192,9 @@ def _public_view(state: State) -> dict[str, Any]:
         "closed_roads": _closed_roads(state) if state["phase"] in ("jack", "police") else [],
         "cops": _cops_view(state),
         "log": [_log_line(state, entry) for entry in night["log"]],
+        # The answer to the last action, if it was a search or an arrest.
+        "answer": (_log_line(state, night["log"][-1])
+                   if state.get("answered") and night["log"] else None),
         "letters": [{"night": n["number"], "letter": n["letter"]}
                     for n in state["nights"] if n["letter"]],
         "options": {"false_clues": state["options"]["false_clues"],
