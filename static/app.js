@@ -370,6 +370,9 @@
     box.scrollLeft = x - box.clientWidth / 2;
     box.scrollTop = y - box.clientHeight / 2;
   }
+  function focusOf(box) {
+    return [box.dataset.start, box.dataset.x, box.dataset.y].join(" ");
+  }
   function initPans() {
     document.querySelectorAll("[data-pan]").forEach(function (box) {
       if (box.dataset.ready || !box.clientWidth) { return; }
@@ -378,7 +381,8 @@
       var tools = figure.querySelector("[data-map-tools]");
       if (tools) { tools.hidden = false; }
       var was = pans[box.dataset.pan];
-      if (was) {
+      // The player's pan stands until the page's focus moves (a new clue, a move).
+      if (was && was.focus === focusOf(box)) {
         setOverview(figure, was.overview);
         box.scrollLeft = was.left;
         box.scrollTop = was.top;
@@ -396,7 +400,7 @@
     if (elt.tagName === "FORM") { return; }
     document.querySelectorAll("[data-pan][data-ready]").forEach(function (box) {
       if (!box.clientWidth) { return; }
-      pans[box.dataset.pan] = { left: box.scrollLeft, top: box.scrollTop,
+      pans[box.dataset.pan] = { left: box.scrollLeft, top: box.scrollTop, focus: focusOf(box),
         overview: box.closest(".board-map").classList.contains("overview") };
     });
   });

@@ -13,7 +13,16 @@ from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
 from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, shot, sit
 from tests.support.realserver import Server
-from tests.support.whitechapel_pages import hell, open_map, tap, tap_circle
+from tests.support.whitechapel_pages import (
+    assert_no_sideways_scroll,
+    assert_not_clipped,
+    assert_on_screen,
+    assert_possible_readable,
+    hell,
+    open_map,
+    tap,
+    tap_circle,
+)
 
 CRIME = 65
 
@@ -63,6 +72,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     code = laptop.locator(".code-big").inner_text().strip()
     url = f"{board_server.url}/j/{code}"
     jack, ann, bob = phone(), phone(), phone()
+    ann.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone
     sit(jack, url, "Jack", 0)
     sit(ann, url, "Ann", 1)
     sit(bob, url, "Bob", 2)
@@ -100,6 +110,9 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(ann.locator("[data-possible]")).to_have_attribute(
         "data-possible", " ".join(map(str, sorted(everywhere))))
     shot(ann, "whitechapel-board-detective-map")
+    assert_possible_readable(ann)
+    assert_no_sideways_scroll(ann)
+    assert_not_clipped(ann, "[data-track] .wc-token")
     empty = min(everywhere - {first})
     ann.locator("label.wc-pick").first.click()
     search(ann, empty)
@@ -121,6 +134,11 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(laptop.locator("[data-closed-public]").first).to_contain_text(
         f"{min(first, closed)}–{max(first, closed)}")
     shot(bob, "whitechapel-board-detective-closed")
+    # The table screen on a 1280x800 laptop: track, clues and map without scrolling.
+    laptop.set_viewport_size({"width": 1280, "height": 800})
+    laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1280x800.png"))
+    assert_on_screen(laptop, ["[data-track]", "[data-clues]", ".wc-deduction .board-map"])
+    assert_not_clipped(laptop, "[data-track] .wc-token")
     shot(laptop, "whitechapel-board-table")
     confirm(laptop, "button:has-text('The police are done')")
     expect(jack.locator(".board-map line.closed")).to_have_count(1)
@@ -129,8 +147,21 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
         expect(jack.locator("[data-way='move']")).to_have_count(0)
         jack.click("a:has-text('Pick another circle')")
 
+    # Jack's map closes by itself: after a minute untouched, and when the phone is put away.
+    open_map(jack)
+    jack.locator("details[data-secret]").evaluate("details => details.dataset.idle = '1'")
+    expect(jack.locator("details[data-secret]")).not_to_have_attribute("open", "", timeout=4000)
+    open_map(jack)
+    jack.evaluate("""() => {
+      Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
+      document.dispatchEvent(new Event('visibilitychange'));
+      delete document.visibilityState;
+    }""")
+    expect(jack.locator("details[data-secret]")).not_to_have_attribute("open", "")
+
     # Home: a move tapped on the map, then the escape onto the hideout.
     go(jack, step, "move")
+    expect(jack.locator("details[data-secret]")).not_to_have_attribute("open", "")
     expect(laptop.locator("[data-tokens]").first).to_contain_text("squares left: 12")
     confirm(laptop, "button:has-text('The police are done')")
     go(jack, hideout, "escape")

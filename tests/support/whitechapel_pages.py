@@ -77,3 +77,34 @@ def assert_thumb_sized(page) -> list[dict]:
             apart = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
             assert apart >= 44, (a, b)
     return targets
+
+
+def assert_possible_readable(page) -> None:
+    """On a detective's zoomed map every circle where Jack may be is a thumb wide (44 CSS
+    px) with its number at least 14 px."""
+    circles = page.locator(".board-map.zoomable g.possible").evaluate_all(
+        TARGETS.replace("a.dataset.to", "a.dataset.circle"))
+    assert circles, "no circle where Jack may be"
+    for circle in circles:
+        assert circle["width"] >= 44 and circle["height"] >= 44, circle
+        assert circle["font"] >= 14, circle
+
+
+def assert_no_sideways_scroll(page) -> None:
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+
+
+def assert_on_screen(page, selectors) -> None:
+    """Each element is inside the viewport without scrolling (top of the page)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    height = page.evaluate("() => window.innerHeight")
+    for selector in selectors:
+        box = page.locator(selector).first.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
+
+
+def assert_not_clipped(page, selector: str) -> None:
+    clipped = page.locator(selector).evaluate_all(
+        "nodes => nodes.filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent)")
+    assert not clipped, f"clipped: {clipped}"
