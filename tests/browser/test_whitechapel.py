@@ -6,7 +6,14 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.support.pages import confirm, shot, sit
-from tests.support.whitechapel_pages import hell, tap
+from tests.support.whitechapel_pages import (
+    assert_controls_thumb_sized,
+    assert_no_sideways_scroll,
+    assert_not_clipped,
+    contrast,
+    hell,
+    tap,
+)
 
 HIDEOUT = "187"
 
@@ -36,6 +43,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     code = laptop.locator(".code-big").inner_text().strip()
     url = f"{server.url}/j/{code}"
     jack, ann, bob = phone(), phone(), phone()
+    jack.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone
     sit(jack, url, "Jack", 0)
     sit(ann, url, "Ann", 1)
     sit(bob, url, "Bob", 2)
@@ -60,6 +68,10 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
             break
     else:
         laptop.click("[data-act=wretched_moved]")
+    # The Kill key reads clearly (WCAG AA) and every control takes a thumb.
+    assert contrast(jack, "[data-act=kill]") >= 4.5
+    assert_controls_thumb_sized(jack)
+    shot(jack, "whitechapel-jack-kill-360")
     kill(jack, "82")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
     shot(laptop, "whitechapel-table-alarm")
@@ -71,15 +83,26 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     keypad(ann, "99")
     tap(ann, "[data-act=search]")
     expect(laptop.locator("[data-log]").first).to_contain_text("99: no clue")
+    # Every answer is seen: at the top of each screen, in view, until the next action.
+    for page in (ann, bob, laptop):
+        expect(page.locator("[data-answer]")).to_contain_text("Search 99: no clue")
+    assert ann.locator("[data-answer]").evaluate(
+        "node => { const r = node.getBoundingClientRect(); "
+        "return r.top >= 0 && r.bottom <= window.innerHeight; }")
+    assert_controls_thumb_sized(ann)
+    assert_no_sideways_scroll(ann)
     keypad(ann, "83")
     tap(ann, "[data-act=search]")
     expect(laptop.locator("[data-clues]").first).to_contain_text("83")
     expect(jack.locator("[data-questions]")).to_contain_text("83: clue")
+    expect(bob.locator("[data-answer]")).to_contain_text("Search 83: CLUE!")
     shot(ann, "whitechapel-detective-search")
     bob.locator("label.wc-pick").first.click()
     keypad(bob, "84")
     confirm(bob, "button:has-text('Arrest here')")
     expect(laptop.locator("[data-log]").first).to_contain_text("84: not here")
+    expect(ann.locator("[data-answer]")).to_contain_text("Arrest 84: not here")
+    shot(bob, "whitechapel-detective-arrest")
     confirm(laptop, "button:has-text('The police are done')")
 
     # A Coach, then home: the escape ends the night.
@@ -90,6 +113,8 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     tap(jack, "[data-act=coach]")
     expect(laptop.locator("[data-track] [data-token=coach]")).to_have_count(2)
     shot(laptop, "whitechapel-table-coach")
+    assert_not_clipped(laptop, "[data-track] .wc-token")
+    assert_not_clipped(jack, "[data-track] .wc-token")
     confirm(laptop, "button:has-text('The police are done')")
     expect(jack.locator("[data-act=move]")).to_be_visible()
     expect(jack.locator("[data-peek]").first).to_be_visible()
@@ -98,6 +123,13 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     jack.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     jack.mouse.down()
     expect(jack.locator("[data-location]")).to_be_visible()
+    # Held, the whole night's row shows on a 360 px phone: 15 squares, none cut off.
+    squares = jack.locator("[data-sheet-night='1'] li").evaluate_all(
+        "nodes => nodes.map(n => n.getBoundingClientRect())"
+        ".map(r => [r.left, r.right, r.bottom])")
+    assert len(squares) == 15
+    assert all(left >= 0 and right <= 360 and bottom <= 740 for left, right, bottom in squares)
+    assert_no_sideways_scroll(jack)
     shot(jack, "whitechapel-jack-peek")
     jack.mouse.up()
     expect(jack.locator("[data-location]")).to_be_hidden()

@@ -108,3 +108,39 @@ def assert_not_clipped(page, selector: str) -> None:
     clipped = page.locator(selector).evaluate_all(
         "nodes => nodes.filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent)")
     assert not clipped, f"clipped: {clipped}"
+
+
+CONTROLS = ("button:visible, a.button:visible, summary:visible, select:visible, "
+            "input:not([type=hidden]):not([type=radio]):visible, label.wc-pick:visible")
+
+
+PLATFORM = "header, .host, .topbar, .join-panel"
+"""The platform's own parts of a page (tests/support/phone_quality.py checks them)."""
+
+
+def assert_controls_thumb_sized(page, scope: str = "#view") -> None:
+    """Every visible control of the game in ``scope`` is at least 44x44 CSS px (the
+    platform's headers and its collapsed sections are checked by the platform's tests)."""
+    small = page.locator(scope).locator(CONTROLS).evaluate_all(
+        """nodes => nodes.filter(n => !n.closest('""" + PLATFORM + """') && !(
+               n.tagName === 'SUMMARY' && !n.parentElement.className.includes('wc-')))
+             .map(n => [n.outerHTML.slice(0, 80), n.getBoundingClientRect()])
+             .filter(([_, r]) => r.width < 44 || r.height < 44)
+             .map(([html, r]) => `${html} ${r.width}x${r.height}`)""")
+    assert not small, f"controls under 44x44 px: {small}"
+
+
+CONTRAST = """node => {
+  const rgb = text => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(c => {
+    c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const style = getComputedStyle(node);
+  const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def contrast(page, selector: str) -> float:
+    """The contrast ratio of an element's text on its own (opaque) background."""
+    return page.locator(selector).first.evaluate(CONTRAST)

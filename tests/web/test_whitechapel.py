@@ -9,7 +9,8 @@ import re
 from companion import tables
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
-from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.html import at_rest
+from tests.support.noninterference import assert_indistinguishable, play_both, render_component
 from tests.support.webflow import Device, seated_table
 
 HIDEOUT = 187
@@ -235,3 +236,22 @@ def test_rendered_night_with_two_hideouts_step_by_step(app):
     second = run(fresh(), [(0, {"type": "hideout", "circle": "33"})])
     for state_a, state_b in play_both(wc, first, second, steps):
         assert_indistinguishable(app, wc, state_a, state_b, NOT_JACK)
+
+
+def test_jacks_page_in_the_open_is_the_same_whatever_his_secrets(app):
+    """Without a board: what Jack's phone shows before he holds the peek."""
+    to_kill = [(TABLE, {"type": "patrols_placed"}), (0, {"type": "kill", "circle": "65"})]
+    first = run(hell("90", night_steps=to_kill), [(0, {"type": "move", "circle": "66"})])
+    second = run(hell("12", night_steps=to_kill), [(0, {"type": "move", "circle": "64"})])
+    pages = [render_component(app, wc, state, 0) for state in (first, second)]
+    assert "data-location" in pages[0] and pages[0] != pages[1]
+    assert at_rest(pages[0]) == at_rest(pages[1])
+    # Standing on his own hideout (a plain move onto it) looks like standing anywhere.
+    on_hideout, elsewhere = (run(state, [(TABLE, {"type": "end_turn"}),
+                                         (0, {"type": "move", "circle": circle}),
+                                         (TABLE, {"type": "end_turn"})])
+                             for state, circle in ((first, "90"), (second, "70")))
+    assert "escape" not in wc.actions(on_hideout, 0) and "escape" in wc.actions(elsewhere, 0)
+    pages = [render_component(app, wc, state, 0) for state in (on_hideout, elsewhere)]
+    assert 'value="escape"' in pages[0]
+    assert at_rest(pages[0]) == at_rest(pages[1])

@@ -13,7 +13,6 @@ import random
 import re
 import subprocess
 import sys
-from html.parser import HTMLParser
 
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
@@ -25,6 +24,7 @@ from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import BoardError, board_from_graph, load_board
 from tests.support import TEMPLATES, tally
 from tests.support.boardfiles import TINY_BOARD, real_board_path
+from tests.support.html import at_rest
 from tests.support.noninterference import assert_indistinguishable, play_both, render_component
 from tests.support.realserver import ROOT
 from tests.support.webflow import Device, seated_table
@@ -412,54 +412,6 @@ def test_the_deduction_map_without_a_board_is_refused_and_the_form_kept(tmp_path
 
 # --- glance-proof: what Jack's page shows in the open ----------------------------------------
 
-class _Open(HTMLParser):
-    """A page's markup without what is behind a tap (details[data-secret] contents but
-    its summary) or a held peek (.peek-secret): what shows at rest."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=False)
-        self.out: list[str] = []
-        self.hidden = 0  # depth inside a hidden subtree
-        self.stack: list[bool] = []
-
-    def handle_starttag(self, tag, attrs):
-        names = dict(attrs).get("class") or ""
-        hides = tag == "div" and ("wc-secret-body" in names.split()
-                                  or "peek-secret" in names.split())
-        if tag not in VOID:
-            self.stack.append(hides)
-        if self.hidden or hides:
-            self.hidden += hides
-            return
-        self.out.append(self.get_starttag_text())
-
-    def handle_startendtag(self, tag, attrs):
-        if not self.hidden:
-            self.out.append(self.get_starttag_text())
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        hides = self.stack.pop() if self.stack else False
-        if self.hidden:
-            self.hidden -= hides
-            return
-        self.out.append(f"</{tag}>")
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.out.append(data)
-
-
-VOID = {"input", "br", "img", "meta", "link", "hr", "source"}
-
-
-def at_rest(html: str) -> str:
-    parser = _Open()
-    parser.feed(html)
-    return "".join(parser.out)
-
-
 @pytest.mark.parametrize("route", ["hunting", "police"])
 def test_jacks_page_in_the_open_is_the_same_whatever_his_secrets(real_app, route):
     board = load_board(real_board_path())
@@ -492,7 +444,7 @@ def test_the_answer_to_a_search_stands_until_the_next_action(real_app):
     assert jack.act("move", circle=82).status_code == 303
     assert laptop.table_act("search", policeman="blue", circle=83).status_code == 303
     for page in (laptop.screen().text, ann.phone().text, bob.phone().text, jack.phone().text):
-        assert 'data-answer="no clue"' in page and "searched <b>83</b>" in page
+        assert 'data-answer="no clue"' in page and "Search <b>83</b>" in page
     assert laptop.table_act("search", policeman="blue", circle=82).status_code == 303
     assert 'data-answer="clue"' in bob.phone().text
     assert laptop.table_act("arrest", policeman="red", circle=51).status_code == 303
