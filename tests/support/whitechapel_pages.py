@@ -52,8 +52,10 @@ def tap_circle(page, circle: int) -> None:
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         expect(page.locator(".board-map.overview")).to_have_count(0)
     assert_thumb_sized(page)
+    address = page.url
     link.click()
     expect(page.locator("[data-picked]")).to_have_attribute("data-picked", str(circle))
+    assert page.url == address  # htmx swapped the map's body: no ?to=N, no reload
 
 
 TARGETS = """links => links.map(a => {
