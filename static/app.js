@@ -425,7 +425,7 @@
     if (whole) { setOverview(whole.closest(".board-map"), true); }
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
-    markServed(); connect(); lock(); initPans();
-  });
+  document.addEventListener("DOMContentLoaded", initPans);
+
+  document.addEventListener("DOMContentLoaded", function () { markServed(); connect(); lock(); });
 })();

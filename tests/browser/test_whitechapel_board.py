@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
+from tests.support.glance import assert_same_glance
 from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, shot, sit
 from tests.support.realserver import Server
 from tests.support.whitechapel_pages import (
@@ -192,29 +193,6 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
 # --- glance-proof: Jack's phone at rest looks the same whatever his secrets ----------------
 
 GLANCE_SEED = 1888
-
-
-def assert_same_glance(first, second, name: str, mask=(".code",)) -> None:
-    """Both phones at rest (nothing held, nothing opened, scrolled to the top) give
-    identical screenshots; only the random table code is masked.
-    (Local stand-in for tests/support/glance.py of branch issue-13b.)"""
-    shots = [at_rest(page, mask) for page in (first, second)]
-    if shots[0] != shots[1]:
-        for part, data in zip("ab", shots, strict=True):
-            (SCREENSHOTS / f"glance-{name}-{part}.png").write_bytes(data)
-        raise AssertionError(f"glance {name}: the phones at rest differ "
-                             f"(screenshots glance-{name}-a.png, -b.png)")
-
-
-def at_rest(page, mask=(".code",)) -> bytes:
-    page.wait_for_function("() => !document.querySelector("
-                           "'.htmx-request, .htmx-swapping, .htmx-settling')")
-    page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
-                  "window.scrollTo(0, 0); }")
-    assert page.locator("[data-peek].peeking").count() == 0
-    return page.screenshot(full_page=True, animations="disabled", caret="hide",
-                           mask=[page.locator(selector) for selector in mask],
-                           mask_color="#ff00ff")
 
 
 def kill_typed(page, circle: int) -> None:
