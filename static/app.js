@@ -4,6 +4,10 @@
   "use strict";
 
   function view() { return document.getElementById("view"); }
+  // The element whose request is being swapped in: a swap's own detail.elt is its target.
+  function requester(event) {
+    return (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
+  }
 
   /* Live updates: the server only says "version V"; the page fetches its own view. */
   var source = null;
@@ -178,10 +182,6 @@
   function keepable(field) {
     return field.name && !sent[formKey(field)] && field.type !== "hidden" && field.type !== "submit" &&
       field.type !== "button" && field.type !== "file" && formKey(field) !== null;
-  }
-  // The element whose request is being swapped in: a swap's own detail.elt is its target.
-  function requester(event) {
-    return (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = view();
