@@ -34,7 +34,8 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.support.server", str(self.port), str(self.db),
              *self.boards],
-            cwd=ROOT, env={**os.environ, "COMPANION_TEST_SEED": str(self.seed or "")},
+            cwd=ROOT,
+            env={**os.environ, "COMPANION_TEST_SEED": str(self.seed or "")},
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -1,9 +1,7 @@
 """`companion serve` as the browser and crash tests run it: the same app factory and
 the same waitress server, plus the test game.
 Usage: python -m tests.support.server PORT DB [BOARD ...]
-(board files to load, as with --board; the developer's instance/boards is never read).
-With COMPANION_TEST_SEED set, deals and codes come from random.Random(seed), so two
-servers given the same actions deal the same games (the glance tests)."""
+(board files to load, as with --board; the developer's instance/boards is never read)"""
 
 from __future__ import annotations
 
@@ -25,6 +23,8 @@ def main() -> None:
     app = create_app({"DATABASE": db, "PUBLIC_URLS": [url],
                       "GAMES": {**discover(), tally.NAME: tally},
                       "BOARD_DIR": "", "BOARD_PATHS": boards})
+    # Deals from random.Random(seed): two servers given the same actions deal the same
+    # games (the glance tests compare two games that differ only in a secret).
     seed = os.environ.get("COMPANION_TEST_SEED")
     if seed:
         app.config["RNG"] = random.Random(int(seed))
