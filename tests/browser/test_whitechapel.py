@@ -6,6 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.support.pages import confirm, shot, sit
+from tests.support.phone_quality import check_phone, check_screen
 from tests.support.whitechapel_pages import (
     assert_controls_thumb_sized,
     assert_no_sideways_scroll,
@@ -38,7 +39,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     laptop.goto(server.url + "/new/whitechapel")
     laptop.select_option("select[name=players]", "3")
     laptop.check("input[name=letters]")
-    shot(laptop, "whitechapel-setup")
+    check_screen(laptop, "whitechapel-setup")
     laptop.click("button:has-text('Create the table')")
     code = laptop.locator(".code-big").inner_text().strip()
     url = f"{server.url}/j/{code}"
@@ -71,10 +72,10 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     # The Kill key reads clearly (WCAG AA) and every control takes a thumb.
     assert contrast(jack, "[data-act=kill]") >= 4.5
     assert_controls_thumb_sized(jack)
-    shot(jack, "whitechapel-jack-kill-360")
+    check_phone(jack, "whitechapel-jack-kill")
     kill(jack, "82")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
-    shot(laptop, "whitechapel-table-alarm")
+    check_screen(laptop, "whitechapel-table-alarm")
 
     # Hunting: a move, searches from Ann's phone, an arrest from Bob's.
     move(jack, "83")
@@ -96,13 +97,13 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     expect(laptop.locator("[data-clues]").first).to_contain_text("83")
     expect(jack.locator("[data-questions]")).to_contain_text("83: clue")
     expect(bob.locator("[data-answer]")).to_contain_text("Search 83: CLUE!")
-    shot(ann, "whitechapel-detective-search")
+    check_phone(ann, "whitechapel-detective-search")
     bob.locator("label.wc-pick").first.click()
     keypad(bob, "84")
     confirm(bob, "button:has-text('Arrest here')")
     expect(laptop.locator("[data-log]").first).to_contain_text("84: not here")
     expect(ann.locator("[data-answer]")).to_contain_text("Arrest 84: not here")
-    shot(bob, "whitechapel-detective-arrest")
+    check_phone(bob, "whitechapel-detective-arrest")
     confirm(laptop, "button:has-text('The police are done')")
 
     # A Coach, then home: the escape ends the night.
@@ -112,7 +113,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     jack.fill("[data-coach='2']", "102")
     tap(jack, "[data-act=coach]")
     expect(laptop.locator("[data-track] [data-token=coach]")).to_have_count(2)
-    shot(laptop, "whitechapel-table-coach")
+    check_screen(laptop, "whitechapel-table-coach")
     assert_not_clipped(laptop, "[data-track] .wc-token")
     assert_not_clipped(jack, "[data-track] .wc-token")
     confirm(laptop, "button:has-text('The police are done')")
@@ -149,7 +150,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     confirm(jack, "button:has-text('Kill both')")
     expect(laptop.locator("[data-crime-scenes]").first).to_contain_text("night 3: 3 & 27")
     expect(ann.locator("[data-act=search]")).to_be_visible()  # the detectives act first
-    shot(jack, "whitechapel-jack-night3")
+    check_phone(jack, "whitechapel-jack-night3")
     confirm(ann, "button:has-text('The police are done')")
     confirm(jack, "button:has-text('Escape')")
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "4")
@@ -164,7 +165,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
         expect(page.locator("[data-outcome]").first).to_have_attribute("data-outcome", "jack")
         expect(page.locator("[data-hideout]").first).to_have_text(HIDEOUT)
         expect(page.locator("[data-sheet-night='3']").first).to_contain_text("27")
-    shot(laptop, "whitechapel-table-end")
-    shot(jack, "whitechapel-jack-end")
-    shot(ann, "whitechapel-detective-end")
-    shot(bob, "whitechapel-detective2-end")
+    check_screen(laptop, "whitechapel-table-end")
+    check_phone(jack, "whitechapel-jack-end")
+    check_phone(ann, "whitechapel-detective-end")
+    check_phone(bob, "whitechapel-detective2-end")

@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
 from tests.support.glance import assert_same_glance
-from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, shot, sit
+from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, sit
+from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.whitechapel_pages import (
     assert_no_sideways_scroll,
@@ -68,7 +69,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     laptop.select_option("select[name=players]", "3")
     laptop.select_option("select[name=board]", board.name)
     laptop.check("input[name=deduction_map]")
-    shot(laptop, "whitechapel-board-setup")
+    check_screen(laptop, "whitechapel-board-setup")
     laptop.click("button:has-text('Create the table')")
     code = laptop.locator(".code-big").inner_text().strip()
     url = f"{board_server.url}/j/{code}"
@@ -83,7 +84,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     open_map(jack)
     expect(jack.locator("[data-map-prompt]")).to_contain_text("hideout")
     expect(jack.locator("a[data-to='3']")).to_have_count(0)
-    shot(jack, "whitechapel-board-jack-hideout")
+    check_phone(jack, "whitechapel-board-jack-hideout")
     go(jack, hideout, "hideout")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
 
@@ -99,10 +100,10 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
         "links => links.map(a => a.dataset.to)")}
     assert destinations == (board.normal_moves(CRIME) | board.coach_destinations(CRIME)
                             | board.alley_moves(CRIME))
-    shot(jack, "whitechapel-board-jack-moves")
+    check_phone(jack, "whitechapel-board-jack-moves")
     tap_circle(jack, first)
     expect(jack.locator("[data-way='move']")).to_be_visible()
-    shot(jack, "whitechapel-board-jack-ways")
+    check_phone(jack, "whitechapel-board-jack-ways")
     tap(jack, "[data-way='move']")
 
     # The detectives' map: every road out of the crime scene, then a clue.
@@ -110,7 +111,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     everywhere = board.normal_moves(CRIME)
     expect(ann.locator("[data-possible]")).to_have_attribute(
         "data-possible", " ".join(map(str, sorted(everywhere))))
-    shot(ann, "whitechapel-board-detective-map")
+    check_phone(ann, "whitechapel-board-detective-map")
     assert_possible_readable(ann)
     assert_no_sideways_scroll(ann)
     assert_not_clipped(ann, "[data-track] .wc-token")
@@ -125,7 +126,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(laptop.locator("[data-clues]").first).to_contain_text(str(first))
     expect(bob.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
     expect(laptop.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
-    shot(bob, "whitechapel-board-detective-clue")
+    check_phone(bob, "whitechapel-board-detective-clue")
 
     # Bob marks a road his policeman closes: Jack's map draws it and drops the move.
     closed = min(board.normal_moves(first) - {step, CRIME})
@@ -134,13 +135,13 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     tap(bob, "[data-act=block]")
     expect(laptop.locator("[data-closed-public]").first).to_contain_text(
         f"{min(first, closed)}–{max(first, closed)}")
-    shot(bob, "whitechapel-board-detective-closed")
+    check_phone(bob, "whitechapel-board-detective-closed")
     # The table screen on a 1280x800 laptop: track, clues and map without scrolling.
     laptop.set_viewport_size({"width": 1280, "height": 800})
     laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1280x800.png"))
     assert_on_screen(laptop, ["[data-track]", "[data-clues]", ".wc-deduction .board-map"])
     assert_not_clipped(laptop, "[data-track] .wc-token")
-    shot(laptop, "whitechapel-board-table")
+    check_screen(laptop, "whitechapel-board-table")
     confirm(laptop, "button:has-text('The police are done')")
     expect(jack.locator(".board-map line.closed")).to_have_count(1)
     if jack.locator(f"a[data-to='{closed}']").count():
@@ -168,8 +169,8 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     go(jack, hideout, "escape")
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
     expect(ann.locator("[data-deduction]")).to_contain_text("His hideout is one of")
-    shot(ann, "whitechapel-board-detective-hideouts")
-    shot(jack, "whitechapel-board-jack-night2")
+    check_phone(ann, "whitechapel-board-detective-hideouts")
+    check_phone(jack, "whitechapel-board-jack-night2")
 
     # Night 2: a crime tapped on the map, an arrest on it, and the reveal for everyone.
     hell(jack, [ann, bob], laptop, ["3", "21", "27", "84"])
@@ -186,8 +187,8 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
             "data-outcome", "detectives")
         expect(page.locator(".board-map line.trail.night-1")).to_have_count(3)
         expect(page.locator(".board-map line.trail.night-2")).to_have_count(1)
-    shot(laptop, "whitechapel-board-table-reveal")
-    shot(ann, "whitechapel-board-detective-reveal")
+    check_screen(laptop, "whitechapel-board-table-reveal")
+    check_phone(ann, "whitechapel-board-detective-reveal")
 
 
 # --- glance-proof: Jack's phone at rest looks the same whatever his secrets ----------------
