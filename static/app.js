@@ -361,6 +361,15 @@
   var pans = {};
   function setOverview(figure, on) {
     figure.classList.toggle("overview", on);
+    // On the whole board a tap zooms in: its circles are not links until then.
+    figure.querySelectorAll("a[data-to]").forEach(function (link) {
+      if (on && link.hasAttribute("href")) {
+        link.dataset.href = link.getAttribute("href");
+        link.removeAttribute("href");
+      } else if (!on && link.dataset.href) {
+        link.setAttribute("href", link.dataset.href);
+      }
+    });
     var whole = figure.querySelector("[data-map-whole]");
     var hint = figure.querySelector("[data-map-overview-hint]");
     if (whole) { whole.hidden = on; }
