@@ -59,6 +59,15 @@ def console_errors(page: Page, allow: Iterable[str] = ()) -> list[str]:
     return found
 
 
+# Inside a closed <details> but not its summary: not shown, yet Chromium still lays it
+# out (content-visibility: hidden), with the sizes of its last layout.
+_SHUT = """function shut(el) {
+    const closed = el.parentElement && el.parentElement.closest('details:not([open])');
+    if (!closed) { return false; }
+    const summary = el.closest('summary');
+    return !(summary && summary.parentElement === closed);
+  }"""
+
 # The page's layout problems: overflow past the screen's edge and sideways scrolling.
 _OVERFLOW = """() => {
   const width = document.documentElement.clientWidth;
@@ -73,6 +82,7 @@ _OVERFLOW = """() => {
     return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
       classes.filter(Boolean).map(name => '.' + name).join('') + (text ? ` "${text}"` : '');
   }
+  SHUT
   function clipped(el) {
     for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
       if (getComputedStyle(up).overflowX !== 'visible') { return true; }
@@ -81,7 +91,7 @@ _OVERFLOW = """() => {
   }
   for (const el of document.body.querySelectorAll('*')) {
     const style = getComputedStyle(el);
-    if (style.display === 'none' || style.visibility === 'hidden') { continue; }
+    if (style.display === 'none' || style.visibility === 'hidden' || shut(el)) { continue; }
     const box = el.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) { continue; }
     if ((style.overflowX === 'auto' || style.overflowX === 'scroll') &&
@@ -96,13 +106,15 @@ _OVERFLOW = """() => {
     }
   }
   return problems;
-}"""
+}""".replace("SHUT", _SHUT)
 
 # Visible controls smaller than MIN x MIN. A link counts as prose (excepted) when the
 # block around it holds other text too: a link inside a sentence.
 _SMALL_CONTROLS = """(min) => {
   const problems = [];
+  SHUT
   function visible(el) {
+    if (shut(el)) { return false; }
     const box = el.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) { return false; }
     const style = getComputedStyle(el);
@@ -146,7 +158,7 @@ _SMALL_CONTROLS = """(min) => {
     }
   }
   return problems;
-}"""
+}""".replace("SHUT", _SHUT)
 
 _CONTRAST = """async () => {
   const result = await axe.run(document, {runOnly: {type: 'rule', values: ['color-contrast']},
