@@ -352,6 +352,22 @@ def test_worked_example_arrest_at_99_fails(hunting):
     refused(state, yellow, type="arrest", policeman="yellow", circle="103")
 
 
+def test_the_answer_to_a_search_or_an_arrest_stands_until_the_next_action(hunting):
+    state = act(hunting, JACK, type="move", circle="103")
+    assert wc.view(state, TABLE)["answer"] is None
+    yellow, red = seat_of(state, "yellow"), seat_of(state, "red")
+    state = act(state, yellow, type="search", policeman="yellow", circle="99")
+    for viewer in (TABLE, JACK, 1, 2):
+        assert wc.view(state, viewer)["answer"] == wc.view(state, TABLE)["log"][-1]
+    assert wc.view(state, TABLE)["answer"]["result"] == "no clue"
+    state = act(state, red, type="arrest", policeman="red", circle="98")
+    assert wc.view(state, TABLE)["answer"]["result"] == "not here"
+    refused(state, JACK, type="move", circle="104")  # a refusal changes nothing
+    assert wc.view(state, TABLE)["answer"]["result"] == "not here"
+    state = act(state, TABLE, type="end_turn")
+    assert wc.view(state, TABLE)["answer"] is None  # any next action clears it
+
+
 def test_worked_example_double_event_27_then_3():
     state = new_game()
     for night in (1, 2):
