@@ -45,8 +45,9 @@ def open_map(page) -> None:
 
 def tap_circle(page, circle: int) -> None:
     """Tap a circle of Jack's map: on the whole board, first the part to zoom into."""
+    link = page.locator(f"a[data-to='{circle}']")
+    expect(link).to_have_count(1)  # the page has caught up with the table
     open_map(page)
-    link = page.locator(f"a[data-to='{circle}']").first
     if page.locator(".board-map.overview").count():
         box = link.bounding_box()
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
