@@ -172,8 +172,15 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     check_phone(ann, "whitechapel-board-detective-hideouts")
     check_phone(jack, "whitechapel-board-jack-night2")
 
-    # Night 2: a crime tapped on the map, an arrest on it, and the reveal for everyone.
+    # Night 2: after a wait the victim may be anywhere: the whole board, then a part of
+    # it zoomed in (tap_circle checks every circle offered there is a thumb wide).
     hell(jack, [ann, bob], laptop, ["3", "21", "27", "84"])
+    confirm(jack, "button:has-text('Wait')")
+    laptop.click("[data-act=wretched_moved]")
+    expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
+    expect(jack.locator("a[data-to='150']")).to_have_count(1)  # far from every woman
+    open_map(jack)
+    expect(jack.locator(".board-map.overview")).to_have_count(1)
     tap_circle(jack, 84)
     confirm(jack, "[data-picked] button.confirm")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
