@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support.pages import confirm, shot, sit
 from tests.support.realserver import Server
-from tests.support.whitechapel_pages import hell, tap
+from tests.support.whitechapel_pages import hell, open_map, tap, tap_circle
 
 CRIME = 65
 STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
@@ -79,10 +79,10 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     sit(bob, url, "Bob", 2)
     laptop.click("button:has-text('Start the game')")
 
-    jack.locator("a[data-to='90']").first.click()
+    tap_circle(jack, 90)
     tap(jack, "[data-way='hideout']")
     hell(jack, [ann, bob], laptop, ["3", "21", "27", str(CRIME), "84"])
-    jack.locator(f"a[data-to='{CRIME}']").first.click()
+    tap_circle(jack, CRIME)
     confirm(jack, "[data-picked] button.confirm")
 
     # The alarm: Ann taps each policeman onto his patrol token's crossing.
@@ -99,8 +99,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     shot(laptop, "whitechapel-police-table")
 
     # Jack's map offers no road through a policed crossing: from 65, none is closed.
-    expect(jack.locator(f"a[data-to='{first}']")).to_have_count(1)
-    jack.locator(f"a[data-to='{first}']").first.click()
+    tap_circle(jack, first)
     tap(jack, "[data-way='move']")
 
     # Bob moves the yellow policeman from 107 to 109 and searches next to him only.
@@ -122,6 +121,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     confirm(laptop, "button:has-text('The police are done')")
 
     # The policemen now close roads: Jack's map offers none of them.
+    open_map(jack)
     expect(jack.locator("[data-map-prompt]")).to_contain_text("closed to a normal move")
     closed = board.closed_roads(
         [STARTS[c] for c in ("blue", "brown", "red", "green")] + [109])
