@@ -5,7 +5,6 @@ arrest, which roads Jack may walk and the deduction's use of it. Quotes are from
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -17,6 +16,7 @@ from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import possible_positions
 from tests.support.boardfiles import real_board, tiny_board
+from tests.support.whitechapel_play import act, board_game, head, refused
 
 JACK = 0
 WOMEN = (3, 21, 27, 65, 84)
@@ -29,28 +29,7 @@ def real() -> Board:
 
 
 def game(board: Board, players: int = 3, **form: str) -> dict:
-    options = {**wc.parse_options({"board": board.name, "police_map": "on", **form}, players),
-               "board_graph": board.graph()}
-    return wc.setup(options, [f"P{n}" for n in range(players)], random.Random(7))
-
-
-def act(state: dict, actor, **fields) -> dict:
-    before = copy.deepcopy(state)
-    after = wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
-    assert state == before
-    return after
-
-
-def refused(state: dict, actor, **fields) -> str:
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
-    assert state == before
-    return caught.value.message
-
-
-def head(state: dict) -> int:
-    return state["policemen"][state["head_tiles"][state["night"] - 1]]
+    return board_game(board, players, **{"police_map": "on", **form})
 
 
 def to_alarm(board: Board, crime: int) -> dict:

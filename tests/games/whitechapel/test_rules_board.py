@@ -18,6 +18,7 @@ from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import Board, board_from_graph
 from tests.support.boardfiles import real_board, tiny_board
+from tests.support.whitechapel_play import act, board_game, head, refused
 from tests.support.whitechapel_walks import board_walk
 
 JACK = 0
@@ -26,32 +27,6 @@ JACK = 0
 @pytest.fixture(scope="module")
 def real() -> Board:
     return real_board()
-
-
-def board_game(board: Board, players: int = 3, **form: str) -> dict:
-    """A new game whose table chose ``board`` (the graph the web layer attaches)."""
-    options = {**wc.parse_options({"board": board.name, **form}, players),
-               "board_graph": board.graph()}
-    return wc.setup(options, [f"P{n}" for n in range(players)], random.Random(7))
-
-
-def act(state: dict, actor, **fields) -> dict:
-    before = copy.deepcopy(state)
-    after = wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
-    assert state == before
-    return after
-
-
-def refused(state: dict, actor, **fields) -> str:
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleError) as caught:
-        wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
-    assert state == before
-    return caught.value.message
-
-
-def head(state: dict) -> int:
-    return state["policemen"][state["head_tiles"][state["night"] - 1]]
 
 
 WOMEN = (3, 21, 27, 65, 84)

@@ -1,0 +1,42 @@
+"""Playing Letters from Whitechapel in board mode from a test: a new game on a board,
+an action that must pass or must be refused (the state given is left alone either way)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from companion.games.base import RuleError
+from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel.board import Board
+
+
+def board_game(board: Board, players: int = 3, **form: str) -> dict:
+    """A new game whose table chose ``board`` (the graph the web layer attaches)."""
+    options = {**wc.parse_options({"board": board.name, **form}, players),
+               "board_graph": board.graph()}
+    return wc.setup(options, [f"P{n}" for n in range(players)], random.Random(7))
+
+
+def act(state: dict, actor, **fields) -> dict:
+    """The state after ``actor`` does ``fields``; the state given is unchanged."""
+    before = copy.deepcopy(state)
+    after = wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
+    assert state == before
+    return after
+
+
+def refused(state: dict, actor, **fields) -> str:
+    """The RuleError message of an illegal action; the state is unchanged."""
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleError) as caught:
+        wc.apply(state, actor, {k: str(v) for k, v in fields.items()}, random.Random(0))
+    assert state == before
+    return caught.value.message
+
+
+def head(state: dict) -> int:
+    """The seat of tonight's head of the investigation."""
+    return state["policemen"][state["head_tiles"][state["night"] - 1]]
