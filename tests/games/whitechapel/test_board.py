@@ -14,23 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.whitechapel.board import (
-    Board,
     BoardError,
     find_boards,
     load_board,
     parse_board,
 )
-from tests.support.boardfiles import TINY_BOARD, real_board, tiny_board
-
-
-@pytest.fixture(scope="module")
-def tiny() -> Board:
-    return tiny_board()
-
-
-@pytest.fixture(scope="module")
-def real() -> Board:
-    return real_board()
+from tests.support.boardfiles import TINY_BOARD, tiny_board
 
 
 def tiny_data() -> dict:

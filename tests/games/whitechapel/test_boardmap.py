@@ -19,14 +19,10 @@ from companion.games.whitechapel import rules as whitechapel
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.boardmap import FONT, TAP_PX, map_context, zoom
 from companion.games.whitechapel.deduction import candidate_hideouts, possible_positions
-from tests.support.boardfiles import real_board, shortest_road, tiny_board
+from tests.support.boardfiles import shortest_road, tiny_board
 
 JACK, DETECTIVE = 0, 1
 
-
-@pytest.fixture(scope="module")
-def real() -> Board:
-    return real_board()
 
 
 def act(state, actor, **action):

@@ -23,17 +23,7 @@ from companion.games.whitechapel.deduction import (
     read_night,
 )
 from tests.support import deduction_oracle
-from tests.support.boardfiles import real_board, tiny_board
-
-
-@pytest.fixture(scope="module")
-def tiny() -> Board:
-    return tiny_board()
-
-
-@pytest.fixture(scope="module")
-def real() -> Board:
-    return real_board()
+from tests.support.boardfiles import tiny_board
 
 
 def night(crimes, moves=(), clues=(), empty=(), arrests=(), blocked=(), **extra) -> dict:

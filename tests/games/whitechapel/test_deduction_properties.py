@@ -34,10 +34,6 @@ def board(request) -> Board:
     return tiny_board() if request.param == "tiny" else real_board()
 
 
-@pytest.fixture(scope="module")
-def tiny() -> Board:
-    return tiny_board()
-
 
 
 

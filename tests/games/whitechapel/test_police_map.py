@@ -23,10 +23,6 @@ WOMEN = (3, 21, 27, 65, 84)
 STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
 
 
-@pytest.fixture(scope="module")
-def real() -> Board:
-    return real_board()
-
 
 def game(board: Board, players: int = 3, **form: str) -> dict:
     return board_game(board, players, **{"police_map": "on", **form})

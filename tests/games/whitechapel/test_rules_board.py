@@ -24,10 +24,6 @@ from tests.support.whitechapel_walks import board_walk
 JACK = 0
 
 
-@pytest.fixture(scope="module")
-def real() -> Board:
-    return real_board()
-
 
 WOMEN = (3, 21, 27, 65, 84)
 
