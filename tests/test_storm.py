@@ -23,10 +23,12 @@ from tests.support.httpdevice import HttpDevice
 from tests.support.rawhttp import (
     HOST,
     Stream,
+    close_all,
     connect,
     fetch,
     loopback,
     many_addresses,
+    open_all,
     read_response,
 )
 from tests.support.realserver import ROOT, Server, free_port
@@ -77,7 +79,7 @@ def test_a_reconnect_storm_recovers_and_every_stream_hears_the_next_change(table
 
     async def storm() -> None:
         streams = [Stream(code, loopback(i), cookie) for i in range(100)]
-        await asyncio.gather(*(stream.open(port) for stream in streams))
+        await open_all(streams, port)
         assert {stream.status for stream in streams} == {200}
         started = time.monotonic()
         for stream in streams:  # a Wi-Fi blip: every page drops its stream ...
@@ -95,8 +97,7 @@ def test_a_reconnect_storm_recovers_and_every_stream_hears_the_next_change(table
         version = change(ann)
         heard = await asyncio.gather(*(stream.next_version(15) for stream in again))
         assert set(heard) == {version}
-        for stream in again:
-            stream.close()
+        close_all(again)
 
     run(storm())
 
@@ -108,14 +109,13 @@ def test_streams_beyond_what_the_server_holds_get_a_clear_answer(table):
 
     async def crowd() -> None:
         streams = [Stream(host.code, loopback(i), cookie) for i in range(CAPACITY + 30)]
-        await asyncio.gather(*(stream.open(server.port) for stream in streams))
+        await open_all(streams, server.port)
         statuses = [stream.status for stream in streams]
         assert statuses.count(200) == CAPACITY and statuses.count(503) == 30
         # ... and the other pages still answer.
         status, seconds = await fetch(server.port, "/", loopback(400))
         assert status == 200 and seconds < 10
-        for stream in streams:
-            stream.close()
+        close_all(streams)
 
     run(crowd())
 
@@ -128,7 +128,7 @@ def test_one_greedy_device_is_limited_and_the_others_do_not_wait(table):
 
     async def greed() -> None:
         streams = [Stream(host.code, greedy, cookie) for _ in range(60)]
-        await asyncio.gather(*(stream.open(server.port) for stream in streams))
+        await open_all(streams, server.port)
         statuses = [stream.status for stream in streams]
         assert statuses.count(200) == serving.PER_ADDRESS and statuses.count(429) == 12
         # Its connections too: past its share, each new one is refused at once.
@@ -162,8 +162,7 @@ def test_one_greedy_device_is_limited_and_the_others_do_not_wait(table):
         assert served <= serving.BURST + serving.RATE_PER_ADDRESS * elapsed + 8
         for _reader, writer in held:
             writer.close()
-        for stream in streams:
-            stream.close()
+        close_all(streams)
 
     run(greed())
 
@@ -204,10 +203,9 @@ def test_a_stream_whose_page_closed_is_freed_at_once(table):
             # streams must all have been let go already.
             streams = [Stream(host.code, loopback(i + round_ * CAPACITY), cookie)
                        for i in range(CAPACITY)]
-            await asyncio.gather(*(stream.open(server.port) for stream in streams))
+            await open_all(streams, server.port)
             assert [stream.status for stream in streams] == [200] * CAPACITY, round_
-            for stream in streams:
-                stream.close()
+            close_all(streams)
             await asyncio.sleep(2)
 
     run(come_and_go())
@@ -254,11 +252,10 @@ def test_streams_carry_the_version_and_nothing_of_the_viewer(table):
 
     async def listen() -> list[str]:
         streams = [Stream(host.code, None, who) for who in (cookie, host_cookie, "")]
-        await asyncio.gather(*(stream.open(server.port) for stream in streams))
+        await open_all(streams, server.port)
         change(ann)
         heard = [await stream.next_event(10) for stream in streams]
-        for stream in streams:
-            stream.close()
+        close_all(streams)
         return [f"{stream.status} {stream.version} {event}"
                 for stream, event in zip(streams, heard, strict=True)]
 
@@ -292,7 +289,7 @@ def test_ctrl_c_and_sigterm_stop_at_once_with_streams_open(tmp_path, stop):
 
         async def hold_and_stop() -> float:
             streams = [Stream(code) for _ in range(20)]
-            await asyncio.gather(*(stream.open(port) for stream in streams))
+            await open_all(streams, port)
             assert {stream.status for stream in streams} == {200}
             started = time.monotonic()
             process.send_signal(stop)

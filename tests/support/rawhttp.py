@@ -117,3 +117,13 @@ class Stream:
         if self.writer is not None:
             self.writer.close()
         self.reader = self.writer = None
+
+
+async def open_all(streams: list[Stream], port: int) -> list[Stream]:
+    """Opens every stream at once (a room's pages reconnecting together)."""
+    return list(await asyncio.gather(*(stream.open(port) for stream in streams)))
+
+
+def close_all(streams: list[Stream]) -> None:
+    for stream in streams:
+        stream.close()
