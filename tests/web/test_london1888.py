@@ -277,7 +277,9 @@ def test_a_full_game_to_the_fifth_murder_with_points_and_the_reveal(app):
     assert phones[0].act("end_turn").status_code == 409
 
 
-def test_innocents_win_after_discovering_and_arresting_jack(app):
+def jack_discovered(app):
+    """A new table where the first seat that is not Jack asked to see the Jack card in
+    Jack's line: (laptop, phones, state as dealt, Jack's seat, the asker's seat)."""
     laptop, phones = new_table(app)
     state = state_of(app, laptop.code)
     jack = jack_of(state)
@@ -286,6 +288,11 @@ def test_innocents_win_after_discovering_and_arresting_jack(app):
     position = next(i + 1 for i, card in enumerate(state["lines"][jack]) if card == "jack")
     assert phones[asker].act("question", target=jack,
                              **{f"position_{position}": "on"}).status_code == 303
+    return laptop, phones, state, jack, asker
+
+
+def test_innocents_win_after_discovering_and_arresting_jack(app):
+    laptop, phones, state, jack, asker = jack_discovered(app)
     for page in (laptop.screen().text, phones[(jack + 2) % 5].phone().text):
         assert "data-jack" in page and "Jack the Ripper is" in page
     at_large = laptop.table_act("record_outcome", result="innocents")
@@ -302,14 +309,7 @@ def test_innocents_win_after_discovering_and_arresting_jack(app):
 def test_an_arrest_card_on_discovered_jack_is_shown_and_the_game_goes_on(app):
     """Rulebook: "He may lose by being arrested or killed by ABBERLINE or GODLEY, or killed
     by the other players."; any other prisoner may "discard 10£ to pay for their release"."""
-    laptop, phones = new_table(app)
-    state = state_of(app, laptop.code)
-    jack = jack_of(state)
-    asker = 0 if jack != 0 else 1
-    end_turns_until(app, laptop, asker)
-    position = next(i + 1 for i, card in enumerate(state["lines"][jack]) if card == "jack")
-    assert phones[asker].act("question", target=jack,
-                             **{f"position_{position}": "on"}).status_code == 303
+    laptop, phones, state, jack, asker = jack_discovered(app)
     assert jack not in (0, 4) and game.view(state, TABLE)["holder"] != jack  # the app's deal
     assert laptop.table_act("arrest", target=jack, by="card").status_code == 303
     screen = laptop.screen().text

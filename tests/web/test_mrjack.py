@@ -98,10 +98,17 @@ def test_picks_out_of_turn_and_outside_the_four_are_refused_without_change(app):
     assert laptop.version() == version + 1
 
 
-def play_turn(app, laptop, phones, answer: str = "seen", seen=()) -> None:
+def pick_four(app, laptop, phones) -> list[int]:
+    """Whoever is due picks the first free character, four times: the answers' statuses."""
+    statuses = []
     for _ in range(4):
         phone, state = due_phone(app, laptop, phones)
-        assert phone.act("pick", character=free_cards(state)[0]).status_code == 303
+        statuses.append(phone.act("pick", character=free_cards(state)[0]).status_code)
+    return statuses
+
+
+def play_turn(app, laptop, phones, answer: str = "seen", seen=()) -> None:
+    assert pick_four(app, laptop, phones) == [303] * 4
     assert phones[JACK].act("witness", answer=answer).status_code == 303
     marks = {f"seen_{card}": "on" for card in seen}
     assert phones[DETECTIVE].act("mark_seen", **marks).status_code == 303
@@ -110,9 +117,7 @@ def play_turn(app, laptop, phones, answer: str = "seen", seen=()) -> None:
 def test_a_whole_base_game_to_dawn_with_witness_calls(app):
     laptop, phones = seated_table(app, "mrjack", ["Ann", "Bob"])
     jack, detective = phones
-    for _ in range(4):
-        phone, state = due_phone(app, laptop, phones)
-        phone.act("pick", character=free_cards(state)[0])
+    pick_four(app, laptop, phones)
     # A witness answer from the detective, a double answer, marks before the answer.
     refused(app, laptop, detective.act("mark_seen"), 422, "Wait for Jack")
     refused(app, laptop, detective.act("witness", answer="seen"), 422, "Only Jack answers")
@@ -132,9 +137,7 @@ def test_a_whole_base_game_to_dawn_with_witness_calls(app):
     assert 'data-escape="possible"' in detective.phone().text
     for _turn in range(2, 8):
         play_turn(app, laptop, phones)
-    for _ in range(4):
-        phone, state = due_phone(app, laptop, phones)
-        phone.act("pick", character=free_cards(state)[0])
+    pick_four(app, laptop, phones)
     refused(app, laptop, detective.act("dawn"), 422, "Jack or the table screen")
     assert "Dawn: end turn 8" in laptop.screen().text
     assert laptop.table_act("dawn").status_code == 303
@@ -148,9 +151,7 @@ def test_a_whole_base_game_to_dawn_with_witness_calls(app):
 def test_the_witness_call_stands_first_and_a_cleared_alibi_is_only_told_behind_the_peek(app):
     laptop, phones = seated_table(app, "mrjack", ["Ann", "Bob"])
     jack, detective = phones
-    for _ in range(4):
-        phone, state = due_phone(app, laptop, phones)
-        phone.act("pick", character=free_cards(state)[0])
+    pick_four(app, laptop, phones)
     assert jack.act("witness", answer="seen").status_code == 303
     for page in (laptop.screen().text, jack.phone().text, detective.phone().text):
         component = page[page.index('class="mj '):]
