@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import time
 
-from room import loopback, machine, percentiles, results_path, seat, server
+from room import close_all, loopback, measure_room, open_all, percentiles, save
 
 
 async def measure(running, devices, phones: int, rounds: int) -> dict:
@@ -34,13 +33,12 @@ async def measure(running, devices, phones: int, rounds: int) -> dict:
     for round_ in range(rounds):
         streams = [devices[i % len(devices)].at(loopback(1000 + round_ * phones + i)).stream()
                    for i in range(phones)]
-        await asyncio.gather(*(stream.open(running.port) for stream in streams))
+        await open_all(streams, running.port)
         assert all(stream.status == 200 for stream in streams), [s.status for s in streams]
         await asyncio.sleep(0.2)
         threads.append(running.threads())
         gone = time.perf_counter()
-        for stream in streams:
-            stream.close()
+        close_all(streams)
         while True:
             if running.sockets() <= baseline + 2:
                 freed.append(time.perf_counter() - gone)
@@ -59,20 +57,14 @@ def main() -> int:
     parser.add_argument("--phones", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
-    before = machine()
-    with server() as running:
-        devices = seat(running.url, 2, phones=7)
-        time.sleep(1)
-        result = asyncio.run(asyncio.wait_for(
-            measure(running, devices, args.phones, args.rounds), 600))
-    result["machine_before"], result["machine_after"] = before, machine()
-    print(f"machine: {before}; after: {result['machine_after']}")
+    result = measure_room(lambda running, devices: measure(running, devices, args.phones,
+                                                           args.rounds),
+                          2, phones=7, limit=600, settle=1)
     print(f"{args.phones} phones went away at once, {args.rounds} times: everything they "
           f"held freed after {result['freed_s']} s (target 2 s); not within 30 s: "
           f"{result['not_freed_within_30_s']}; server threads while open "
           f"{result['server_threads_while_open']}")
-    out = results_path("gone")
-    out.write_text(json.dumps(result, indent=1))
+    save("gone", result)
     return 0
 
 

@@ -19,32 +19,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import json
 import time
 
-from room import (
-    Probe,
-    connect,
-    loopback,
-    machine,
-    read_response,
-    request,
-    results_path,
-    seat,
-    server,
-)
+from room import Probe, close_all, connect, loopback, measure_room, read_response, request, save
 
 GREEDY = "127.0.9.9"
 
 
 async def measure(running, devices, args) -> dict:
     probe = Probe(running.port, devices[1].at(loopback(500)))
-    probing = asyncio.ensure_future(probe.run())
+    probe.start()
     await asyncio.sleep(args.duration / 2)
-    alone = probe.report()
-    probe.lobby_ms.clear()
-    probe.view_ms.clear()
-    probe.failed = 0
+    alone = probe.lap()
 
     greedy = devices[0].at(GREEDY)
     streams = await asyncio.gather(*(greedy.stream().open(running.port, timeout=10)
@@ -77,18 +63,16 @@ async def measure(running, devices, args) -> dict:
     await asyncio.sleep(args.duration)
     running_flag[0] = False
     seconds = time.perf_counter() - started
-    probe.running = False
-    await probing
+    with_greedy = await probe.stop()
     await asyncio.gather(*holders, return_exceptions=True)
     for writer in held:
         writer.close()
-    for stream in streams:
-        stream.close()
+    close_all(streams)
     return {"greedy_streams": dict(stream_answers),
             "greedy_requests": {str(k): v for k, v in served.items()},
             "greedy_requests_per_s": round(sum(v for k, v in served.items()
                                                if isinstance(k, int)) / seconds, 1),
-            "probe_alone": alone, "probe_with_greedy": probe.report()}
+            "probe_alone": alone, "probe_with_greedy": with_greedy}
 
 
 def main() -> int:
@@ -98,18 +82,13 @@ def main() -> int:
     parser.add_argument("--loopers", type=int, default=50)
     parser.add_argument("--duration", type=float, default=10)
     args = parser.parse_args()
-    before = machine()
-    with server() as running:
-        devices = seat(running.url, 5, phones=7)
-        result = asyncio.run(asyncio.wait_for(measure(running, devices, args), 120))
-    result["machine_before"], result["machine_after"] = before, machine()
-    print(f"machine: {before}; after: {result['machine_after']}")
+    result = measure_room(lambda running, devices: measure(running, devices, args),
+                          5, phones=7, limit=120)
     print(f"greedy address: streams {result['greedy_streams']}, requests "
           f"{result['greedy_requests']} ({result['greedy_requests_per_s']}/s served)")
     print(f"probe alone:       {result['probe_alone']}")
     print(f"probe with greedy: {result['probe_with_greedy']}")
-    out = results_path("greedy")
-    out.write_text(json.dumps(result, indent=1))
+    save("greedy", result)
     return 0
 
 

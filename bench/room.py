@@ -11,6 +11,7 @@ aliases (macOS: ``sudo ifconfig lo0 alias 127.0.1.2``...) or run with fewer devi
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import platform
 import signal
@@ -20,7 +21,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,9 +34,11 @@ from companion.serving import raise_open_file_limit  # noqa: E402
 from tests.support.httpdevice import HttpDevice  # noqa: E402
 from tests.support.rawhttp import (  # noqa: E402, F401 (what the benchmarks share)
     Stream,
+    close_all,
     connect,
     fetch,
     loopback,
+    open_all,
     read_response,
     request,
 )
@@ -169,6 +172,27 @@ class Device:
         return Device(self.code, self.path, self.cookie, address)
 
 
+def measure_room(measure: Callable[[Running, list[Device]], Awaitable[dict[str, Any]]],
+                 tables: int, phones: int = 7, *, devices: int = 400, limit: float,
+                 settle: float = 0) -> dict[str, Any]:
+    """``measure(running, seated)`` within ``limit`` seconds, on a fresh server with
+    ``tables`` tables seated (and ``settle`` seconds' rest); the result is stamped with
+    the machine's load before and after, which is printed."""
+    before = machine()
+    with server(devices) as running:
+        seated = seat(running.url, tables, phones)
+        if settle:
+            time.sleep(settle)
+        result = asyncio.run(asyncio.wait_for(measure(running, seated), limit))
+    result["machine_before"], result["machine_after"] = before, machine()
+    print(f"machine: {before}; after: {result['machine_after']}")
+    return result
+
+
+def save(name: str, result: dict[str, Any]) -> None:
+    results_path(name).write_text(json.dumps(result, indent=1))
+
+
 def seat(url: str, tables: int, phones: int = 7, game: str = "london1888",
          start_index: int = 0) -> list[Device]:
     """Create ``tables`` tables of ``game``, seat ``phones`` phones at each and deal;
@@ -209,6 +233,24 @@ class Probe:
     view_ms: list[float] = field(default_factory=list)
     failed: int = 0
     running: bool = True
+    task: asyncio.Future | None = field(default=None, repr=False)
+
+    def start(self) -> None:
+        self.task = asyncio.ensure_future(self.run())
+
+    async def stop(self) -> dict[str, Any]:
+        """Stops probing (after the round under way); what it saw."""
+        self.running = False
+        await self.task
+        return self.report()
+
+    def lap(self) -> dict[str, Any]:
+        """What it saw so far; from now on it counts afresh."""
+        seen = self.report()
+        self.lobby_ms.clear()
+        self.view_ms.clear()
+        self.failed = 0
+        return seen
 
     async def run(self, pause: float = 0.25) -> None:
         while self.running:

@@ -23,7 +23,7 @@ import collections
 import json
 import sys
 
-from room import Probe, connect, loopback, machine, results_path, seat, server
+from room import Probe, connect, loopback, measure_room, save
 
 
 async def attack(port: int, clients: int, addresses: int, duration: float) -> dict:
@@ -69,12 +69,9 @@ async def attack(port: int, clients: int, addresses: int, duration: float) -> di
 
 async def measure(running, devices, args) -> dict:
     probe = Probe(running.port, devices[1].at(loopback(3000)))
-    probing = asyncio.ensure_future(probe.run())
+    probe.start()
     await asyncio.sleep(3)
-    alone = probe.report()
-    probe.lobby_ms.clear()
-    probe.view_ms.clear()
-    probe.failed = 0
+    alone = probe.lap()
     cpu = running.cpu()
     attackers = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--attack", str(running.port), "--clients", str(args.clients),
@@ -82,11 +79,10 @@ async def measure(running, devices, args) -> dict:
         stdout=asyncio.subprocess.PIPE)
     output, _ = await attackers.communicate()
     cpu = None if cpu is None else round((running.cpu() - cpu) / args.duration, 2)
-    probe.running = False
-    await probing
+    with_slow = await probe.stop()
     return {"clients": args.clients, "addresses": args.addresses,
             "slow_connections": json.loads(output), "server_core_fraction": cpu,
-            "probe_alone": alone, "probe_with_slow_clients": probe.report()}
+            "probe_alone": alone, "probe_with_slow_clients": with_slow}
 
 
 def main() -> int:
@@ -100,19 +96,14 @@ def main() -> int:
         print(json.dumps(asyncio.run(attack(args.attack, args.clients, args.addresses,
                                             args.duration))))
         return 0
-    before = machine()
-    with server() as running:
-        devices = seat(running.url, 5, phones=7)
-        result = asyncio.run(asyncio.wait_for(measure(running, devices, args), 120))
-    result["machine_before"], result["machine_after"] = before, machine()
-    print(f"machine: {before}; after: {result['machine_after']}")
+    result = measure_room(lambda running, devices: measure(running, devices, args),
+                          5, phones=7, limit=120)
     print(f"{args.clients} slow clients from {args.addresses} addresses: "
           f"{result['slow_connections']}")
     print(f"server: {result['server_core_fraction']} of a core meanwhile")
     print(f"probe alone:             {result['probe_alone']}")
     print(f"probe with slow clients: {result['probe_with_slow_clients']}")
-    out = results_path(f"slow-{args.addresses}")
-    out.write_text(json.dumps(result, indent=1))
+    save(f"slow-{args.addresses}", result)
     return 0
 
 

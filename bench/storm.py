@@ -20,20 +20,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import json
 import random
 import time
 
-from room import Probe, Stream, fetch, loopback, machine, percentiles, results_path, seat, server
+from room import (
+    Probe,
+    Stream,
+    close_all,
+    fetch,
+    loopback,
+    measure_room,
+    open_all,
+    percentiles,
+    save,
+)
 
 
 async def storm(running, devices, window: float, reload: bool) -> dict:
     streams = [device.stream() for device in devices]
-    await asyncio.gather(*(stream.open(running.port) for stream in streams))
+    await open_all(streams, running.port)
     held = collections.Counter(stream.status for stream in streams)
     await asyncio.sleep(2)
     probe = Probe(running.port, devices[1].at(loopback(len(devices) + 10)))
-    probing = asyncio.ensure_future(probe.run())
+    probe.start()
     await asyncio.sleep(1)
     calm = probe.report()
     probe.lobby_ms.clear()
@@ -62,11 +71,8 @@ async def storm(running, devices, window: float, reload: bool) -> dict:
     everyone = time.perf_counter() - started
     cpu = None if cpu is None else round(running.cpu() - cpu, 2)
     await asyncio.sleep(1)
-    probe.running = False
-    await probing
-    during = probe.report()
-    for stream in streams:
-        stream.close()
+    during = await probe.stop()
+    close_all(streams)
     return {"devices": len(devices), "first_streams": dict(held), "window_s": window,
             "reload": reload, "everyone_back_s": round(everyone, 2),
             "server_cpu_s": cpu,
@@ -82,21 +88,16 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=1.0)
     parser.add_argument("--reload", action="store_true")
     args = parser.parse_args()
-    before = machine()
-    with server() as running:
-        devices = seat(running.url, args.tables, args.phones)
-        result = asyncio.run(asyncio.wait_for(
-            storm(running, devices, args.window, args.reload), 240))
-    result["machine_before"], result["machine_after"] = before, machine()
-    print(f"machine: {before}; after: {result['machine_after']}")
+    result = measure_room(lambda running, devices: storm(running, devices, args.window,
+                                                         args.reload),
+                          args.tables, args.phones, limit=240)
     print(f"{result['devices']} devices dropped their streams within {args.window} s: all "
           f"back with their view after {result['everyone_back_s']} s (target 3 s); per device "
           f"{result['device_back_s']}; failures {result['failures']}; the server used "
           f"{result['server_cpu_s']} CPU s meanwhile")
     print(f"pages before: {result['probe_before']}")
     print(f"pages during: {result['probe_during']}   (target p95 < 500 ms)")
-    out = results_path("storm-reload" if args.reload else "storm")
-    out.write_text(json.dumps(result, indent=1))
+    save("storm-reload" if args.reload else "storm", result)
     return 0
 
 

@@ -18,36 +18,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import json
 import time
 
-from room import Probe, loopback, machine, results_path, seat, server
+from room import Probe, close_all, loopback, measure_room, open_all, save
 
 
 async def measure(running, devices, streams: int, hold: float) -> dict:
     probe = Probe(running.port, devices[1])
     sockets_before = running.sockets()
-    probing = asyncio.ensure_future(probe.run())
+    probe.start()
     await asyncio.sleep(1)
     started = time.perf_counter()
     opened = [devices[i % len(devices)].at(loopback(1000 + i)).stream()
               for i in range(streams)]
-    await asyncio.gather(*(stream.open(running.port) for stream in opened))
+    await open_all(opened, running.port)
     open_s = time.perf_counter() - started
     statuses = collections.Counter(stream.error or stream.status for stream in opened)
     threads = running.threads()
-    opening = probe.report()
-    probe.lobby_ms.clear()
-    probe.view_ms.clear()
-    probe.failed = 0
+    opening = probe.lap()
     await asyncio.sleep(hold)
-    probe.running = False
-    await probing
-    during = probe.report()
+    during = await probe.stop()
     held = running.sockets()
     closed = time.perf_counter()
-    for stream in opened:
-        stream.close()
+    close_all(opened)
     recovered = None
     while time.perf_counter() - closed < 60:
         now = running.sockets()
@@ -67,14 +60,10 @@ def main() -> int:
     parser.add_argument("--hold", type=float, default=10)
     parser.add_argument("--devices", type=int, default=400)
     args = parser.parse_args()
-    before = machine()
-    with server(args.devices) as running:
-        devices = seat(running.url, 10, phones=7)
-        result = asyncio.run(asyncio.wait_for(
-            measure(running, devices, args.streams, args.hold), 180))
-    result["machine_before"], result["machine_after"] = before, machine()
+    result = measure_room(lambda running, devices: measure(running, devices, args.streams,
+                                                           args.hold),
+                          10, phones=7, devices=args.devices, limit=180)
     during = result["during"]
-    print(f"machine: {before}; after: {result['machine_after']}")
     print(f"{args.streams} streams opened in {result['open_all_s']} s, answers "
           f"{result['answers']} (200: held; 503/429: refused with a message), server threads "
           f"{result['server_threads_while_open']}")
@@ -84,8 +73,7 @@ def main() -> int:
     print(f"while held: lobby {during['lobby_ms']}, view {during['view_ms']}, failed "
           f"{during['failed']}   (target p95 < 100 ms)")
     print(f"after closing them, sockets freed in {result['sockets_freed_s']} s")
-    out = results_path(f"streams-{args.streams}")
-    out.write_text(json.dumps(result, indent=1))
+    save(f"streams-{args.streams}", result)
     return 0
 
 
