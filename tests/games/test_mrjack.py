@@ -356,6 +356,20 @@ def test_the_refusal_names_john_pizer_only_with_the_extension():
     assert "Pizer" not in caught.value.message
 
 
+def until_jack_may_pick(state: dict, card: str, keep: tuple[str, ...] = ()) -> dict:
+    """Turns go on (witness calls "not seen", the others picked first) until Jack is due
+    with ``card`` still free; neither ``card`` nor ``keep`` is picked on the way."""
+    for _ in range(12):
+        if due_or_none(state) is None:
+            state = act(act(state, JACK, "witness", answer="not_seen"), DETECTIVE, "mark_seen")
+        elif due(state) == JACK and card in pending(state):
+            break
+        else:
+            others = [other for other in pending(state) if other not in (card, *keep)]
+            state = pick_next(state, others[0] if others else None)
+    return state
+
+
 def test_moriarty_impersonating_pizer_may_push_jack_out():
     """Extension, Professor Moriarty: "possesses and uses exactly the same movement capacity
     and Special Ability as the chosen Character"; FAQ: Jack "can use John Pizer to push the
@@ -364,14 +378,7 @@ def test_moriarty_impersonating_pizer_may_push_jack_out():
                                            keep_detective=("stealthy", "goodley"))), "madame")
     assert "pizer" in state["moriarty"]["row"]
     state = finish_turn(state, answer="not_seen")
-    for _ in range(12):
-        if due_or_none(state) is None:
-            state = act(act(state, JACK, "witness", answer="not_seen"), DETECTIVE, "mark_seen")
-        elif due(state) == JACK and "moriarty" in pending(state):
-            break
-        else:
-            others = [card for card in pending(state) if card not in ("moriarty", "madame")]
-            state = pick_next(state, others[0] if others else None)
+    state = until_jack_may_pick(state, "moriarty", keep=("madame",))
     state = act(state, JACK, "pick", character="moriarty")
     as_lane = act(state, JACK, "impersonate", character="lane")
     refused(as_lane, JACK, {"type": "escape"}, "or play John Pizer to push it out")
@@ -392,14 +399,7 @@ def test_no_escape_after_a_seen_call():
 def test_john_pizer_faq_jack_pushes_himself_out_in_a_no_witness_turn():
     state = with_alibi(to_play(london_game(keep_jack=("pizer", "madame"))), "madame")
     state = finish_turn(state, answer="not_seen")
-    for _ in range(12):
-        if due_or_none(state) is None:
-            state = act(act(state, JACK, "witness", answer="not_seen"), DETECTIVE, "mark_seen")
-        elif due(state) == JACK and "pizer" in pending(state):
-            break
-        else:
-            others = [card for card in pending(state) if card != "pizer"]
-            state = pick_next(state, others[0] if others else None)
+    state = until_jack_may_pick(state, "pizer")
     state = act(state, JACK, "pick", character="pizer")
     state = act(state, JACK, "escape")
     assert mrjack.view(state, DETECTIVE)["outcome"]["text"] == (
