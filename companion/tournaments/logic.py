@@ -125,6 +125,18 @@ def _improve(met: Counter, tables: list[list[Any]]) -> None:
         tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
 
 
+def random_tables(players: Sequence[Any], sizes: Sequence[int],
+                  rng: random.Random) -> list[list[Any]]:
+    """The players shuffled into tables of ``sizes``, in order: where seating starts."""
+    order = list(players)
+    rng.shuffle(order)
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(order[start:start + size])
+        start += size
+    return tables
+
+
 def seat_round(players: Sequence[Any], sizes: Sequence[int],
                history: Iterable[Sequence[Any]], rng: random.Random,
                restarts: int = RESTARTS) -> list[list[Any]]:
@@ -142,12 +154,7 @@ def seat_round(players: Sequence[Any], sizes: Sequence[int],
     best: list[list[Any]] | None = None
     best_cost = None
     for _ in range(max(1, restarts)):
-        order = list(players)
-        rng.shuffle(order)
-        tables, start = [], 0
-        for size in sizes:
-            tables.append(order[start:start + size])
-            start += size
+        tables = random_tables(players, sizes, rng)
         _improve(met, tables)
         cost = seating_cost(met, tables)
         if best_cost is None or cost < best_cost:

@@ -128,16 +128,6 @@ def test_too_few_players_or_an_impossible_size():
 
 # --- seating ----------------------------------------------------------------------------
 
-def random_round(players, sizes, rng):
-    order = list(players)
-    rng.shuffle(order)
-    tables, start = [], 0
-    for size in sizes:
-        tables.append(order[start:start + size])
-        start += size
-    return tables
-
-
 def test_every_player_sits_once_and_the_same_rng_gives_the_same_seating():
     players = list(range(17))
     sizes = t.split_sizes(17)
@@ -167,7 +157,7 @@ def test_seating_24_players_over_4_rounds_beats_random_seating():
         rng, base_rng = random.Random(seed), random.Random(1000 + seed)
         for _ in range(4):
             history += t.seat_round(players, sizes, history, rng)
-            baseline += random_round(players, sizes, base_rng)
+            baseline += t.random_tables(players, sizes, base_rng)
         ours, theirs = t.repeat_meetings(history), t.repeat_meetings(baseline)
         assert ours <= theirs, (seed, ours, theirs)
         better += ours < theirs
@@ -299,7 +289,7 @@ OUTCOMES = [("innocents", None, True), ("jack", "suicide", True),
 def random_games(rng: random.Random, players: list[int], rounds: int) -> list[dict]:
     games = []
     for round_ in range(1, rounds + 1):
-        for table in random_round(players, t.split_sizes(len(players)), rng):
+        for table in t.random_tables(players, t.split_sizes(len(players)), rng):
             if rng.random() < 0.1:
                 games.append(game(round_, table, None))
                 continue
@@ -345,8 +335,8 @@ def test_seating_is_a_partition_no_worse_than_where_it_started(seed, count, roun
     rng = random.Random(seed)
     players = list(range(count))
     sizes = t.split_sizes(count, preferred)
-    history = [table for _ in range(rounds) for table in random_round(players, sizes, rng)]
-    start = random_round(players, sizes, random.Random(seed))
+    history = [table for _ in range(rounds) for table in t.random_tables(players, sizes, rng)]
+    start = t.random_tables(players, sizes, random.Random(seed))
     seated = t.seat_round(players, sizes, history, random.Random(seed), restarts=1)
     assert sorted(p for table in seated for p in table) == players
     assert [len(table) for table in seated] == sizes
