@@ -36,7 +36,6 @@ import random
 import re
 import resource
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -54,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 from companion.games import discover  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
 from tests.support.rawhttp import loopback  # noqa: E402
+from tests.support.realserver import free_port  # noqa: E402
 from tests.support.scripted import choose, page_version, parse_forms  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -525,12 +525,6 @@ async def watch_loop(night: Night, tick: float = 0.02) -> None:
         started = time.perf_counter()
         await asyncio.sleep(tick)
         night.stats.loop_lag_ms.append((time.perf_counter() - started - tick) * 1000)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 def start_server(db: Path, port: int, devices: int) -> tuple[subprocess.Popen[bytes], float]:

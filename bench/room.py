@@ -15,7 +15,6 @@ import json
 import os
 import platform
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -42,17 +41,12 @@ from tests.support.rawhttp import (  # noqa: E402, F401 (what the benchmarks sha
     read_response,
     request,
 )
+from tests.support.realserver import free_port  # noqa: E402
 from tests.support.scripted import parse_forms  # noqa: E402
 
 HOST = "127.0.0.1"
 raise_open_file_limit(8192)  # this process holds as many connections as the server
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 def results_path(name: str) -> Path:
