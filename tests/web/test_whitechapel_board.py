@@ -52,6 +52,12 @@ def real_app(tmp_path):
     return make_app(tmp_path, real_board_path())
 
 
+def refused_creation(app, form: dict[str, str]) -> str:
+    """A new table with ``form`` is refused (422): the page shown."""
+    page = Device(app).post("/new/whitechapel", form)
+    assert page.status_code == 422
+    return page.text
+
 def state_of(app, code: str) -> dict:
     with app.app_context():
         from companion.db import get_db
@@ -163,11 +169,8 @@ def test_a_table_with_a_board_keeps_the_boards_graph(real_app):
 
 
 def test_a_board_that_is_not_loaded_is_refused_at_creation(tmp_path):
-    app = make_app(tmp_path)
-    laptop = Device(app)
-    page = laptop.post("/new/whitechapel", {"players": "3", "board": "Nowhere"})
-    assert page.status_code == 422
-    assert "not loaded on this laptop" in page.text
+    page = refused_creation(make_app(tmp_path), {"players": "3", "board": "Nowhere"})
+    assert "not loaded on this laptop" in page
 
 
 def test_without_a_board_the_game_plays_with_numbers(client, app):
@@ -402,12 +405,10 @@ def test_the_next_game_and_an_imported_copy_keep_the_board(real_app, tmp_path):
 
 
 def test_the_deduction_map_without_a_board_is_refused_and_the_form_kept(tmp_path):
-    app = make_app(tmp_path, TINY_BOARD)
-    page = Device(app).post("/new/whitechapel", {"players": "3", "deduction_map": "on",
-                                                 "false_clues": "on"})
-    assert page.status_code == 422
-    assert "The deduction map needs a board" in page.text
-    assert 'name="false_clues" checked' in page.text
+    page = refused_creation(make_app(tmp_path, TINY_BOARD),
+                            {"players": "3", "deduction_map": "on", "false_clues": "on"})
+    assert "The deduction map needs a board" in page
+    assert 'name="false_clues" checked' in page
 
 
 # --- glance-proof: what Jack's page shows in the open ----------------------------------------

@@ -14,7 +14,13 @@ from companion.games.whitechapel.policemap import PHONE_WIDTH, TAP
 from tests.support.boardfiles import TINY_BOARD, real_board_path
 from tests.support.noninterference import assert_indistinguishable, play_both
 from tests.support.webflow import Device, seated_table
-from tests.web.test_whitechapel_board import NAME, head_phone, make_app, state_of
+from tests.web.test_whitechapel_board import (
+    NAME,
+    head_phone,
+    make_app,
+    refused_creation,
+    state_of,
+)
 
 STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
 
@@ -143,8 +149,6 @@ def test_views_with_the_police_on_the_map_do_not_tell_jacks_secrets(tmp_path):
 
 
 def test_a_board_without_crossings_is_refused_for_the_police_at_creation(tmp_path):
-    app = make_app(tmp_path, TINY_BOARD)
-    page = Device(app).post("/new/whitechapel", {"players": "3", "board": "Tiny test district",
-                                                 "police_map": "on"})
-    assert page.status_code == 422
-    assert "has no police crossings" in page.text
+    page = refused_creation(make_app(tmp_path, TINY_BOARD), {
+        "players": "3", "board": "Tiny test district", "police_map": "on"})
+    assert "has no police crossings" in page
