@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.support.pages import confirm, shot, sit
+from tests.support.pages import confirm, shot
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.whitechapel_pages import (
     assert_controls_thumb_sized,
     assert_no_sideways_scroll,
     assert_not_clipped,
     contrast,
+    create_and_seat,
     hell,
     tap,
 )
@@ -48,15 +49,9 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     laptop.select_option("select[name=players]", "3")
     laptop.check("input[name=letters]")
     check_screen(laptop, "whitechapel-setup")
-    laptop.click("button:has-text('Create the table')")
-    code = laptop.locator(".code-big").inner_text().strip()
-    url = f"{server.url}/j/{code}"
     jack, ann, bob = phone(), phone(), phone()
     jack.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone
-    sit(jack, url, "Jack", 0)
-    sit(ann, url, "Ann", 1)
-    sit(bob, url, "Bob", 2)
-    laptop.click("button:has-text('Start the game')")
+    create_and_seat(laptop, server.url, [jack, ann, bob])
     detectives = [ann, bob]
 
     # Before night 1: the hideout, from the keypad.

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
 from tests.support.glance import assert_same_glance
-from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, sit
+from tests.support.pages import LAPTOP, SCREENSHOTS, confirm
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.whitechapel_pages import (
@@ -20,6 +20,7 @@ from tests.support.whitechapel_pages import (
     assert_not_clipped,
     assert_on_screen,
     assert_possible_readable,
+    create_and_seat,
     hell,
     open_map,
     tap,
@@ -70,15 +71,9 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     laptop.select_option("select[name=board]", board.name)
     laptop.check("input[name=deduction_map]")
     check_screen(laptop, "whitechapel-board-setup")
-    laptop.click("button:has-text('Create the table')")
-    code = laptop.locator(".code-big").inner_text().strip()
-    url = f"{board_server.url}/j/{code}"
     jack, ann, bob = phone(), phone(), phone()
     ann.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone
-    sit(jack, url, "Jack", 0)
-    sit(ann, url, "Ann", 1)
-    sit(bob, url, "Bob", 2)
-    laptop.click("button:has-text('Start the game')")
+    create_and_seat(laptop, board_server.url, [jack, ann, bob])
 
     # The hideout: tapped on the map (red circles are not offered).
     open_map(jack)
@@ -230,12 +225,8 @@ class Game:
         self.laptop.goto(server.url + "/new/whitechapel")
         self.laptop.select_option("select[name=players]", "2")
         self.laptop.select_option("select[name=board]", board_name)
-        self.laptop.click("button:has-text('Create the table')")
-        code = self.laptop.locator(".code-big").inner_text().strip()
         self.jack, self.ann = phone(), phone()
-        sit(self.jack, f"{server.url}/j/{code}", "Jack", 0)
-        sit(self.ann, f"{server.url}/j/{code}", "Ann", 1)
-        self.laptop.click("button:has-text('Start the game')")
+        create_and_seat(self.laptop, server.url, [self.jack, self.ann])
         expect(self.jack.locator("[data-jack-phase]")).to_have_attribute(
             "data-jack-phase", "hideout")
 

@@ -7,9 +7,23 @@ import time
 
 from playwright.sync_api import expect
 
+from tests.support.pages import sit
+
+NAMES = ("Jack", "Ann", "Bob", "Cy", "Dee", "Eve")
+
 
 def tap(page, selector: str) -> None:
     page.locator(selector).first.click()
+
+
+def create_and_seat(laptop, server_url: str, players) -> None:
+    """The set-up form is filled in: create the table, seat ``players`` from its join
+    link (Jack at seat 0, then Ann, Bob, ...) and start the game."""
+    laptop.click("button:has-text('Create the table')")
+    code = laptop.locator(".code-big").inner_text().strip()
+    for seat, page in enumerate(players):
+        sit(page, f"{server_url}/j/{code}", NAMES[seat], seat)
+    laptop.click("button:has-text('Start the game')")
 
 
 def head_of(phones, laptop):
