@@ -199,22 +199,18 @@ def seat(url: str, tables: int, phones: int = 7, game: str = "london1888",
         form = next(f for f in parse_forms(page) if f.action.endswith(game))
         options = {k: v for k, v in form.defaults().items() if k not in ("csrf", "players")}
         code = host.create(game, phones, **options)
-        devices.append(Device(code, f"/t/{code}", _cookies(host), loopback(index)))
+        devices.append(Device(code, f"/t/{code}", host.cookie(), loopback(index)))
         index += 1
         for position in range(phones):
             phone = HttpDevice(url)
             reply = phone.join(code, position, NAMES[position % len(NAMES)])
             assert reply.status == 303, reply.text[:300]
-            devices.append(Device(code, f"/t/{code}/me", _cookies(phone), loopback(index)))
+            devices.append(Device(code, f"/t/{code}/me", phone.cookie(), loopback(index)))
             index += 1
         reply = host.host("start", host.version())
         assert reply.status == 303, reply.text[:300]
-        devices[-phones - 1].cookie = _cookies(host)
+        devices[-phones - 1].cookie = host.cookie()
     return devices
-
-
-def _cookies(device: HttpDevice) -> str:
-    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in device.jar)
 
 
 @dataclass

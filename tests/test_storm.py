@@ -56,10 +56,6 @@ def table(tmp_path):
         server.stop()
 
 
-def cookie_of(device: HttpDevice) -> str:
-    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in device.jar)
-
-
 def change(ann: HttpDevice) -> int:
     """Ann adds one to the tally; the table's new version."""
     version = ann.version()
@@ -74,7 +70,7 @@ def run(coroutine):
 @needs_addresses
 def test_a_reconnect_storm_recovers_and_every_stream_hears_the_next_change(table):
     server, host, ann = table
-    cookie = cookie_of(ann)
+    cookie = ann.cookie()
     port, code = server.port, host.code
 
     async def storm() -> None:
@@ -105,7 +101,7 @@ def test_a_reconnect_storm_recovers_and_every_stream_hears_the_next_change(table
 @needs_addresses
 def test_streams_beyond_what_the_server_holds_get_a_clear_answer(table):
     server, host, ann = table
-    cookie = cookie_of(ann)
+    cookie = ann.cookie()
 
     async def crowd() -> None:
         streams = [Stream(host.code, loopback(i), cookie) for i in range(CAPACITY + 30)]
@@ -123,7 +119,7 @@ def test_streams_beyond_what_the_server_holds_get_a_clear_answer(table):
 @needs_addresses
 def test_one_greedy_device_is_limited_and_the_others_do_not_wait(table):
     server, host, ann = table
-    cookie = cookie_of(ann)
+    cookie = ann.cookie()
     greedy, other = loopback(200), loopback(300)
 
     async def greed() -> None:
@@ -195,7 +191,7 @@ def test_slow_clients_are_dropped_and_lock_nobody_out(table):
 @needs_addresses
 def test_a_stream_whose_page_closed_is_freed_at_once(table):
     server, host, ann = table
-    cookie = cookie_of(ann)
+    cookie = ann.cookie()
 
     async def come_and_go() -> None:
         for round_ in range(3):
@@ -247,8 +243,8 @@ def test_no_way_of_asking_for_a_stream_holds_a_server_thread(table):
 def test_streams_carry_the_version_and_nothing_of_the_viewer(table):
     """The hub's streams are the same bytes for a seat, the host and a stranger."""
     server, host, ann = table
-    cookie = cookie_of(ann)
-    host_cookie = cookie_of(host)
+    cookie = ann.cookie()
+    host_cookie = host.cookie()
 
     async def listen() -> list[str]:
         streams = [Stream(host.code, None, who) for who in (cookie, host_cookie, "")]

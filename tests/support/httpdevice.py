@@ -59,6 +59,10 @@ class HttpDevice:
             self.get("/")
         return self.request(path, data)
 
+    def cookie(self) -> str:
+        """This device's cookies as a Cookie header (for raw HTTP from the same device)."""
+        return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.jar)
+
     def version(self) -> int:
         return int(json.loads(self.get(f"/t/{self.code}/version").text)["version"])
 
