@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -64,7 +65,10 @@ def change(ann: HttpDevice) -> int:
 
 
 def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, 120))
+    # In a thread of its own: Playwright's sync API (the browser tests, earlier in the
+    # same session) leaves an event loop running in the main thread.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coroutine, 120)).result()
 
 
 @needs_addresses
