@@ -1,7 +1,9 @@
 """Police on the map in a real Chromium at phone size, on the board the companion
 ships (the server is given no board file): the detectives tap each policeman onto
-his crossing, move one, search next to him; Jack's roads follow. Every tap target
-of the police map is measured at 390 and at 360 px."""
+his crossing, move one, search next to him; Jack's roads follow, he goes home, and on
+the second night the policemen stand again where they were and arrest him next to one
+of them: the reveal ends the game on every screen. Every tap target of the police map
+is measured at 390 and at 360 px."""
 
 from __future__ import annotations
 
@@ -12,10 +14,13 @@ from playwright.sync_api import expect
 
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support.pages import confirm, shot, sit
+from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.whitechapel_pages import hell, open_map, tap, tap_circle
 
 CRIME = 65
+HIDEOUT = 98  # next to his first circle, 82: he goes home at his second move
+SECOND_CRIME, CAUGHT = 84, 99  # night 2: the yellow policeman's crossings 109 and 111 touch 99
 STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
 
 
@@ -36,8 +41,10 @@ def targets_are_thumb_sized(page) -> int:
     return len(boxes)
 
 
-def tap_crossing(page, board, colour: str, crossing: int, name: str = "") -> None:
-    """Pick the policeman, tap regions until the crossing shows, tap it, confirm."""
+def tap_crossing(page, board, colour: str, crossing: int, name: str = "",
+                 check: str = "", allow: tuple[str, ...] = ()) -> None:
+    """Pick the policeman, tap regions until the crossing shows, tap it, confirm.
+    With ``check``, the close-up with the crossing picked passes check_phone."""
     page.locator(f"a[data-cop='{colour}']").first.click()
     expect(page.locator("[data-police-map]")).to_have_attribute("data-picked", colour)
     x, y = board.crossing_positions[crossing]
@@ -59,6 +66,8 @@ def tap_crossing(page, board, colour: str, crossing: int, name: str = "") -> Non
     page.locator(f"a[data-crossing='{crossing}']").click()
     if name:
         shot(page, name)
+    if check:
+        check_phone(page, check, allow=allow)
     tap(page, f"[data-police-confirm='{colour}:{crossing}']")
 
 
@@ -79,7 +88,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     sit(bob, url, "Bob", 2)
     laptop.click("button:has-text('Start the game')")
 
-    tap_circle(jack, 90)
+    tap_circle(jack, HIDEOUT)
     tap(jack, "[data-way='hideout']")
     hell(jack, [ann, bob], laptop, ["3", "21", "27", str(CRIME), "84"])
     tap_circle(jack, CRIME)
@@ -135,3 +144,46 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     expect(ann.locator("[data-possible]")).to_have_count(1)
     assert first in {int(n) for n in ann.locator("[data-possible]").first.get_attribute(
         "data-possible").split()}
+
+    # Jack goes home: a normal move onto his hideout ends the night.
+    tap_circle(jack, HIDEOUT)
+    tap(jack, "[data-way='escape']")
+    expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
+
+    # Night 2: the alarm puts the policemen back where they stood at the end of last
+    # night (yellow on 109, no yellow-bordered crossing) as well as on yellow crossings.
+    assert 109 not in board.police_starts
+    hell(jack, [ann, bob], laptop, ["3", "21", "27", str(SECOND_CRIME)])
+    tap_circle(jack, SECOND_CRIME)
+    confirm(jack, "[data-picked] button.confirm")
+    expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
+    for colour in STARTS:
+        expect(laptop.locator(f"[data-cop-at^='{colour}:']")).to_have_count(0)
+    check_phone(ann, "whitechapel-police-alarm-night2")
+    tap_crossing(bob, board, "yellow", 109)
+    for colour in ("blue", "brown", "red", "green"):
+        tap_crossing(ann, board, colour, STARTS[colour])
+    expect(laptop.locator("[data-cop-at='yellow:109']")).to_have_count(1)
+    check_screen(laptop, "whitechapel-police-table-night2")
+
+    # Jack walks next to the yellow policeman; Bob moves him on, still next to Jack,
+    # and arrests: the game ends and every screen reveals Jack's sheet.
+    tap_circle(jack, CAUGHT)
+    tap(jack, "[data-way='move']")
+    tap_crossing(bob, board, "yellow", 111, check="whitechapel-police-move-night2",
+                 allow=("status of 422",))  # the refused search of night 1
+    expect(laptop.locator("[data-cop-at='yellow:111']")).to_have_count(1)
+    expect(bob.locator("[data-next-to]")).to_contain_text(f"yellow: {CAUGHT}")
+    check_phone(bob, "whitechapel-police-arrest")
+    bob.locator("label.wc-pick:has-text('yellow')").click()
+    bob.locator("[data-keypad] .keypad-display").first.fill(str(CAUGHT))
+    confirm(bob, "button:has-text('Arrest here')")
+    for page in (laptop, jack, ann, bob):
+        expect(page.locator("[data-outcome]").first).to_have_attribute(
+            "data-outcome", "detectives")
+        expect(page.locator("[data-hideout]").first).to_have_text(str(HIDEOUT))
+        expect(page.locator("[data-sheet-night='2']").first).to_contain_text(str(CAUGHT))
+        expect(page.locator("[data-log]").first).to_contain_text(f"{CAUGHT}: arrested")
+    check_screen(laptop, "whitechapel-police-table-reveal")
+    for page, name in ((jack, "jack"), (ann, "ann"), (bob, "bob")):
+        check_phone(page, f"whitechapel-police-reveal-{name}")
