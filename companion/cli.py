@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import signal
 import sqlite3
@@ -14,8 +13,8 @@ from pathlib import Path
 
 from flask import Flask
 
-from companion import ROOT, create_app, serving, tables
-from companion.db import DatabaseUnavailable, connect, migrate
+from companion import ROOT, create_app, importing, serving, tables
+from companion.db import DatabaseUnavailable, connect, get_db, migrate
 from companion.games.whitechapel.board import BoardError
 from companion.net import base_urls, qr_ascii
 from companion.serving import Server
@@ -137,7 +136,7 @@ def _export(args: argparse.Namespace) -> int:
     if table is None:
         print(f"companion: no table with the code {args.code}", file=sys.stderr)
         return 1
-    data = json.dumps(tables.export_table(db, table["id"]), indent=1)
+    data = tables.export_text(tables.export_table(db, table["id"]))
     if args.output:
         Path(args.output).write_text(data, encoding="utf-8")
         print(f"Table {table['code']} written to {args.output}")
@@ -147,20 +146,31 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from companion.games import discover
+    """Exit status 1: the file cannot be read; 2: it is not a table this laptop can show."""
+    from companion.web.lobby import pages_draw
 
-    migrate(args.db)
+    db_path = str(Path(args.db).resolve())
+    migrate(db_path)
     try:
-        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        print(f"companion: cannot read {args.file}: {error}", file=sys.stderr)
+        with open(args.file, "rb") as file:
+            raw = file.read(importing.MAX_BYTES + 1)
+    except OSError as error:
+        print(f"companion: cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 1
-    games = discover()
+    # The pages are drawn as the server would draw them, to refuse a table that
+    # cannot be shown before anything is written.
     try:
-        table, host_token = tables.import_table(connect(args.db), data, games.__contains__)
-    except tables.TableError as error:
-        print(f"companion: {error.message}", file=sys.stderr)
-        return 1
+        app = create_app({"DATABASE": db_path})
+    except BoardError as error:
+        print(f"companion: {error}\nFix the board file (see docs/boards.md).", file=sys.stderr)
+        return 2
+    try:
+        with app.test_request_context("/import"):
+            export = importing.check(importing.read(raw), app.config["GAMES"])
+            table, host_token = tables.import_table(get_db(), export, accept=pages_draw)
+    except (importing.BadExport, tables.TableError) as error:
+        print(f"companion: {args.file}: {error.message}", file=sys.stderr)
+        return 2
     print(f"Imported table {table['code']}. Open this host link on the laptop to control it:")
     print(f"  /h/{host_token}  (after the server's address, e.g. "
           f"http://127.0.0.1:8000/h/{host_token})")

@@ -16,6 +16,7 @@ copied to a new file beside it, and the terminal names that copy.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -29,6 +30,8 @@ from pathlib import Path
 from flask import current_app, g, has_app_context
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from companion import logstore
 
 migrations = Migrations("companion")
 
@@ -152,6 +155,64 @@ def m002_tournaments(db: Database) -> None:
         )""")
     db.execute("CREATE INDEX tournament_results_by_table "
                "ON tournament_results (tournament_table_id, id)")
+
+
+@migrations()
+def m003_lean_log(db: Database) -> None:
+    """The log keeps a state as a compressed delta from an earlier entry's state
+    (``companion/logstore.py``) instead of whole after every action: ``packed`` holds the
+    whole state (``base`` NULL) or the delta from entry ``base``, ``depth`` deltas from
+    a whole one. The old log is rewritten so (its ids kept) and its ``state`` column
+    goes with the old table (SQLite before 3.35 cannot drop a column). A table's
+    current state is kept compressed too (``tables.state``: zlib'd JSON)."""
+    db.execute("""
+        CREATE TABLE log_lean (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            game_no INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            action TEXT NOT NULL DEFAULT '{}',
+            base INTEGER,
+            depth INTEGER NOT NULL DEFAULT 0,
+            packed BLOB,
+            undone INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))""")
+    games: dict[tuple[int, int], tuple[tuple[int, int, object], tuple[int, object]]] = {}
+    # Row by row: an old night's log may hold a gigabyte of whole states.
+    for row in db.conn.execute("SELECT id, table_id, version, game_no, actor, kind, action, "
+                               "state, undone, created_at FROM log ORDER BY id"):
+        entry_id, table_id, version, game_no, actor, kind, action, text, undone, at = row
+        base, depth, packed = None, 0, None
+        if text is not None:
+            state = json.loads(text)
+            known = games.get((table_id, game_no))
+            base, depth, packed = logstore.encode(
+                state, known[0] if known else None, lambda known=known: known[1])
+            first = known[1] if known else (entry_id, state)
+            games[(table_id, game_no)] = ((entry_id, depth, state), first)
+        db.execute("INSERT INTO log_lean (id, table_id, version, game_no, actor, kind, action, "
+                   "base, depth, packed, undone, created_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [entry_id, table_id, version, game_no, actor, kind, action, base, depth,
+                    packed, undone, at])
+    db.execute("DROP TABLE log")
+    db.execute("ALTER TABLE log_lean RENAME TO log")
+    db.execute("CREATE INDEX log_by_table ON log (table_id, id)")
+    for table_id, text in db.execute("SELECT id, state FROM tables "
+                                     "WHERE state IS NOT NULL").fetchall():
+        db.execute("UPDATE tables SET state = ? WHERE id = ?",
+                   [logstore.pack(json.loads(text), 6), table_id])
+
+
+@migrations(transactional=False)
+def m004_vacuum(db: Database) -> None:
+    """Give back the room the whole states took (m003): without it the file keeps its
+    size until new play fills the freed pages. Once, at the first start after m003;
+    SQLite's VACUUM is itself all or nothing."""
+    if db.execute("PRAGMA freelist_count").fetchone()[0] > 0:
+        db.execute("VACUUM")
 
 
 class FileDatabase(Database):

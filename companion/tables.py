@@ -3,7 +3,10 @@
 Every change is one ``BEGIN IMMEDIATE`` transaction that reads the table,
 checks the version the player saw, changes it, appends to the log and bumps
 the version. The log keeps every resulting game state, so undo and the
-end-of-game reveal need nothing else. Functions take ``db`` and return dicts.
+end-of-game reveal need nothing else: each game's first state whole, every later
+one as a compressed delta from an earlier entry's (``companion/logstore.py``), so a
+whole night of play stays a few hundred kilobytes. Functions take ``db`` and return
+dicts.
 """
 
 from __future__ import annotations
@@ -12,14 +15,17 @@ import hashlib
 import json
 import random
 import secrets
-import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
+from companion import logstore
 from companion.db import immediate
 from companion.games.base import TABLE, Game
+
+if TYPE_CHECKING:
+    from companion.importing import Export
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTWXYZ"
 """Join code letters: no I/O (1/0), no U/V, so a code read aloud or off a screen is
@@ -31,6 +37,10 @@ CODE_TRIES = 16
 of a length are taken, all 16 tries miss with a chance under 1 in 65,000, so codes keep
 four letters until the laptop has used most of the 234,256 (22^4) there are, then grow.
 Choosing a code is bounded: at most 80 look-ups, never a loop that waits for luck."""
+STATE_LEVEL = 6
+"""zlib's level for a table's current state, rewritten on every action: level 1 is
+quicker but its larger rows and the pages they free put a whole Letters from
+Whitechapel game 8 KB further from its 300 KB (bench/storage.py)."""
 NAME_MAX = 30
 ACTION_MAX = 4096
 """Bytes an action may take in the log (its fields as JSON). The longest form of any
@@ -72,7 +82,7 @@ def _decode(row: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     row = dict(row)
     row["options"] = json.loads(row["options"])
-    row["state"] = json.loads(row["state"]) if row["state"] else None
+    row["state"] = logstore.unpack(row["state"]) if row["state"] else None
     return row
 
 
@@ -149,24 +159,60 @@ def table_log(db: Database, table_id: int, limit: int = 8) -> list[dict[str, Any
 
 
 def game_history(db: Database, table_id: int, game_no: int) -> list[dict[str, Any]]:
-    """Every entry of one game in order, with its resulting state."""
-    entries = []
+    """Every entry of one game in order, with its resulting state (None for table
+    events)."""
+    entries: list[dict[str, Any]] = []
+    states: dict[int, Any] = {}
     for row in db.query("SELECT * FROM log WHERE table_id = ? AND game_no = ? ORDER BY id",
                         [table_id, game_no]):
         row = dict(row)
         row["action"] = json.loads(row["action"])
-        row["state"] = json.loads(row["state"]) if row["state"] else None
+        row["state"] = states[row["id"]] = _unpacked(db, row, states)
+        for column in ("base", "depth", "packed"):
+            del row[column]
         entries.append(row)
     return entries
 
 
 def final_state(db: Database, table_id: int, game_no: int) -> Any:
     """The last state one game of the table reached (undone steps left out), or None."""
-    row = next(iter(db.query(
-        "SELECT state FROM log WHERE table_id = ? AND game_no = ? AND "
+    latest = _latest(db, table_id, game_no)
+    return None if latest is None else _state_of(db, latest["id"])
+
+
+def _latest(db: Database, table_id: int, game_no: int) -> dict[str, Any] | None:
+    """The log entry of a game's state in force: its id and depth."""
+    return next(iter(db.query(
+        "SELECT id, depth FROM log WHERE table_id = ? AND game_no = ? AND "
         "kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 1",
         [table_id, game_no])), None)
-    return json.loads(row["state"]) if row and row["state"] else None
+
+
+def _state_of(db: Database, entry_id: int) -> Any:
+    """One entry's state, rebuilt from its whole ancestor and the deltas since."""
+    chain = db.execute(
+        "WITH RECURSIVE chain (id, base, packed, step) AS ("
+        " SELECT id, base, packed, 0 FROM log WHERE id = ?"
+        " UNION ALL SELECT log.id, log.base, log.packed, chain.step + 1"
+        " FROM log JOIN chain ON log.id = chain.base)"
+        " SELECT packed FROM chain ORDER BY step DESC", [entry_id]).fetchall()
+    if not chain or chain[0][0] is None:
+        return None
+    state = logstore.unpack(chain[0][0])
+    for (packed,) in chain[1:]:
+        state = logstore.patch(state, logstore.unpack(packed))
+    return state
+
+
+def _unpacked(db: Database, row: Mapping[str, Any], known: Mapping[int, Any]) -> Any:
+    """A log row's state, its base's state taken from ``known`` when it is there."""
+    if row["packed"] is None:
+        return None
+    value = logstore.unpack(row["packed"])
+    if row["base"] is None:
+        return value
+    base = known[row["base"]] if row["base"] in known else _state_of(db, row["base"])
+    return logstore.patch(base, value)
 
 
 def last_action_time(db: Database, table_id: int) -> str:
@@ -187,21 +233,45 @@ def remembered_options(db: Database, game: str) -> dict[str, Any] | None:
 
 def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind: str,
          action: Mapping[str, Any] | None = None, state: Any = None,
-         game_no: int | None = None) -> None:
+         game_no: int | None = None, previous: Any = None) -> None:
+    """Append one entry; a game's ``state`` is kept as a delta from ``previous``, the
+    state in force before it (a deal has none: it is kept whole)."""
+    game_no = table["game_no"] if game_no is None else game_no
+    base, depth, packed = None, 0, None
+    if state is not None:
+        latest = _latest(db, table["id"], game_no) if previous is not None else None
+        base, depth, packed = logstore.encode(
+            _plain(state), latest and (latest["id"], latest["depth"], previous),
+            lambda: _first(db, table["id"], game_no))
     db.execute(
-        "INSERT INTO log (table_id, version, game_no, actor, kind, action, state) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [table["id"], version, table["game_no"] if game_no is None else game_no, actor, kind,
-         json.dumps(action or {}, sort_keys=True),
-         None if state is None else json.dumps(state, sort_keys=True)])
+        "INSERT INTO log (table_id, version, game_no, actor, kind, action, base, depth, "
+        "packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [table["id"], version, game_no, actor, kind, json.dumps(action or {}, sort_keys=True),
+         base, depth, packed])
+
+
+def _first(db: Database, table_id: int, game_no: int) -> tuple[int, Any]:
+    """A game's first state, kept whole: the base that keeps delta chains short."""
+    row = next(iter(db.query(
+        "SELECT id, packed FROM log WHERE table_id = ? AND game_no = ? AND base IS NULL "
+        "AND packed IS NOT NULL ORDER BY id LIMIT 1", [table_id, game_no])))
+    return row["id"], logstore.unpack(row["packed"])
+
+
+def _plain(state: Any) -> Any:
+    """The state as JSON gives it back (tuples become lists), so deltas compare alike."""
+    return json.loads(json.dumps(state))
 
 
 def _bump(db: Database, table: Mapping[str, Any], **changes: Any) -> int:
     version = table["version"] + 1
     columns = {"version": version, **changes}
-    for key in ("state", "options"):
-        if key in columns and columns[key] is not None:
-            columns[key] = json.dumps(columns[key], sort_keys=True)
+    if columns.get("options") is not None:
+        columns["options"] = json.dumps(columns["options"], sort_keys=True)
+    if columns.get("state") is not None:
+        # Compressed: read on every page, rewritten on every action, and a late state
+        # of Letters from Whitechapel is 40 KB of JSON (bench/storage.py).
+        columns["state"] = logstore.pack(columns["state"], STATE_LEVEL)
     assignments = ", ".join(f"{name} = ?" for name in columns)
     db.execute(
         f"UPDATE tables SET {assignments}, "
@@ -379,7 +449,8 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
         status = "over" if game.is_over(state) else "playing"
         version = _bump(db, table, state=state, status=status)
         actor_name = TABLE if actor == TABLE else f"seat:{actor}"
-        _log(db, table, version, actor_name, "act", fields.read(), state)
+        _log(db, table, version, actor_name, "act", fields.read(), state,
+             previous=table["state"])
     return version
 
 
@@ -395,14 +466,14 @@ def undo(db: Database, table_id: int, seen_version: int) -> int:
         if table["status"] != "playing":
             raise TableError("There is no game action to undo.")
         entries = list(db.query(
-            "SELECT id, kind, actor, state FROM log WHERE table_id = ? AND game_no = ? "
+            "SELECT id, kind, actor FROM log WHERE table_id = ? AND game_no = ? "
             "AND kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 2",
             [table_id, table["game_no"]]))
         if len(entries) < 2 or entries[0]["kind"] != "act":
             raise TableError("There is no game action to undo.")
         last, before = entries
         db.execute("UPDATE log SET undone = 1 WHERE id = ?", [last["id"]])
-        version = _bump(db, table, state=json.loads(before["state"]), status="playing")
+        version = _bump(db, table, state=_state_of(db, before["id"]), status="playing")
         _log(db, table, version, "host", "undo", {"entry": last["id"], "by": last["actor"]})
     return version
 
@@ -480,83 +551,107 @@ def close_table(db: Database, table_id: int, seen_version: int) -> int:
 
 # --- export and import ---------------------------------------------------
 
-EXPORT_FORMAT = "companion-table/1"
+EXPORT_FORMAT = "companion-table/2"
+"""Format 2 keeps a deal's state whole and each move's as the delta from the state
+before it; format 1 (every state whole, each entry a dict) is still imported
+(``companion/importing.py``)."""
 
 
 def export_table(db: Database, table_id: int) -> dict[str, Any]:
-    """The whole table as a JSON-able dict: seats, state and full log. Holds every
-    secret, so only the laptop's command line offers it while a game runs."""
+    """The whole table as a JSON-able dict: seats and full log, the table's state being
+    its log's last. Holds every secret, so only the laptop's command line offers it
+    while a game runs.
+
+    Each log entry is a list, ``[version, game_no, actor, kind, action, undone,
+    created_at, state]``, where ``state`` is null (a table event), the whole state (a
+    deal, kind "start") or the delta (``companion/logstore.py``) from the state of the
+    game's entry before it (a move, kind "act")."""
     table = _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?", [table_id]))))
     assert table is not None
     seats = list(db.query("SELECT position, label, name, token_hash FROM seats "
                           "WHERE table_id = ? ORDER BY position", [table_id]))
-    log = []
-    for row in db.query("SELECT version, game_no, actor, kind, action, state, undone, "
-                        "created_at FROM log WHERE table_id = ? ORDER BY id", [table_id]):
-        row = dict(row)
-        row["action"] = json.loads(row["action"])
-        row["state"] = json.loads(row["state"]) if row["state"] else None
-        log.append(row)
+    log: list[list[Any]] = []
+    states: dict[int, Any] = {}
+    last: dict[int, Any] = {}  # by game: its latest state so far, a move's base
+    for row in db.query("SELECT * FROM log WHERE table_id = ? ORDER BY id", [table_id]):
+        state = states[row["id"]] = _unpacked(db, row, states)
+        kept = state
+        if state is not None and row["kind"] != "start":
+            delta = logstore.diff(last[row["game_no"]], state)
+            kept = logstore.nothing(state) if delta is None else delta
+        if state is not None:
+            last[row["game_no"]] = state
+        log.append([row["version"], row["game_no"], row["actor"], row["kind"],
+                    json.loads(row["action"]), row["undone"], row["created_at"], kept])
     return {"format": EXPORT_FORMAT,
             "table": {key: table[key] for key in (
-                "code", "game", "options", "status", "state", "game_no", "version",
+                "code", "game", "options", "status", "game_no", "version",
                 "host_seat", "created_at", "updated_at")},
             "seats": seats, "log": log}
 
 
-def import_table(db: Database, data: Mapping[str, Any],
-                 known_games: Callable[[str], bool]) -> tuple[dict[str, Any], str]:
-    """Load an exported table, with a new host token for whoever imports it.
-    Keeps its code unless that code is taken here."""
+def export_text(data: Mapping[str, Any]) -> str:
+    """An export as its file holds it: one log entry a line, no spaces."""
+    compact = {"separators": (",", ":"), "ensure_ascii": False, "sort_keys": True}
+    head = {key: value for key, value in data.items() if key != "log"}
+    lines = ",\n".join(json.dumps(entry, **compact) for entry in data["log"])
+    return json.dumps(head, **compact)[:-1] + ',"log":[\n' + lines + "\n]}\n"
+
+
+def import_table(db: Database, export: Export,
+                 accept: Callable[[dict[str, Any]], None] | None = None
+                 ) -> tuple[dict[str, Any], str]:
+    """Write an export checked by ``companion.importing.check``, with a new host token
+    for whoever imports it. Keeps its code unless that code is taken here. ``accept``
+    sees the written table inside the transaction (the web layer draws its pages
+    there) and may refuse it with a TableError: nothing is then kept."""
     host_token = new_token()
-    try:
-        if data.get("format") != EXPORT_FORMAT:
-            raise TableError("This file is not a companion table export.", 422)
-        info = data["table"]
-        if not known_games(info["game"]):
-            raise TableError(f"This laptop does not know the game “{info['game']}”.", 422)
-        with immediate(db):
-            code = normalise_code(info["code"])
-            if next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
-                code = _free_code(db, secrets.SystemRandom())
+    info = export.table
+    with immediate(db):
+        code = info["code"]
+        if next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
+            code = _free_code(db, secrets.SystemRandom())
+        cursor = db.execute(
+            "INSERT INTO tables (code, game, options, status, state, game_no, version, "
+            "host_token_hash, host_seat, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [code, info["game"], json.dumps(info["options"], sort_keys=True), info["status"],
+             None if export.state is None else logstore.pack(export.state, STATE_LEVEL),
+             info["game_no"], info["version"], hash_token(host_token), info["host_seat"],
+             info["created_at"], info["updated_at"]])
+        table_id = cursor.lastrowid
+        for seat in export.seats:
+            token_hash = seat["token_hash"]
+            # A copy imported beside its original cannot share seat links: its
+            # players claim their named seats again from the join page.
+            if token_hash and next(iter(db.query(
+                    "SELECT 1 FROM seats WHERE token_hash = ?", [token_hash])), None):
+                token_hash = None
+            db.execute("INSERT INTO seats (table_id, position, label, name, token_hash) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       [table_id, seat["position"], seat["label"], seat["name"], token_hash])
+        chains: dict[int, tuple[logstore.Base, tuple[int, Any]]] = {}
+        for entry in export.log:
+            base, depth, packed = None, 0, None
+            if entry["state"] is not None:
+                known = chains.get(entry["game_no"])
+                base, depth, packed = logstore.encode(
+                    entry["state"], known[0] if known else None,
+                    lambda known=known: known[1])
             cursor = db.execute(
-                "INSERT INTO tables (code, game, options, status, state, game_no, version, "
-                "host_token_hash, host_seat, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [code, info["game"], json.dumps(info["options"], sort_keys=True),
-                 info["status"],
-                 None if info["state"] is None else json.dumps(info["state"], sort_keys=True),
-                 int(info["game_no"]), int(info["version"]), hash_token(host_token),
-                 info["host_seat"], info["created_at"], info["updated_at"]])
-            table_id = cursor.lastrowid
-            for seat in data["seats"]:
-                token_hash = seat["token_hash"]
-                # A copy imported beside its original cannot share seat links: its
-                # players claim their named seats again from the join page.
-                if token_hash and next(iter(db.query(
-                        "SELECT 1 FROM seats WHERE token_hash = ?", [token_hash])), None):
-                    token_hash = None
-                db.execute("INSERT INTO seats (table_id, position, label, name, token_hash) "
-                           "VALUES (?, ?, ?, ?, ?)",
-                           [table_id, int(seat["position"]), str(seat["label"]), seat["name"],
-                            token_hash])
-            for entry in data["log"]:
-                db.execute(
-                    "INSERT INTO log (table_id, version, game_no, actor, kind, action, state, "
-                    "undone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [table_id, int(entry["version"]), int(entry["game_no"]),
-                     str(entry["actor"]), str(entry["kind"]),
-                     json.dumps(entry["action"], sort_keys=True),
-                     None if entry["state"] is None else json.dumps(entry["state"],
-                                                                   sort_keys=True),
-                     int(entry["undone"]), entry["created_at"]])
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise TableError(f"This export file is damaged ({error.__class__.__name__}).",
-                         422) from None
-    except sqlite3.IntegrityError:
-        raise TableError("This export file is damaged (it repeats a seat).", 422) from None
-    imported = get_table(db, code)
-    assert imported is not None
+                "INSERT INTO log (table_id, version, game_no, actor, kind, action, base, "
+                "depth, packed, undone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [table_id, entry["version"], entry["game_no"], entry["actor"], entry["kind"],
+                 json.dumps(entry["action"], sort_keys=True), base, depth, packed,
+                 entry["undone"], entry["created_at"]])
+            if entry["state"] is not None:
+                mine = (cursor.lastrowid, depth, entry["state"])
+                first = chains[entry["game_no"]][1] if base is not None else mine[::2]
+                chains[entry["game_no"]] = (mine, first)
+        imported = get_table_by_id(db, table_id)
+        assert imported is not None
+        if accept is not None:
+            accept(imported)
     return imported, host_token
 
 

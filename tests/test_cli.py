@@ -81,9 +81,11 @@ def test_export_and_import_from_the_terminal(tmp_path, app):
     out = tmp_path / "t.json"
     assert cli.main(["export", laptop.code, "--db", db, "-o", str(out)]) == 0
     data = json.loads(out.read_text())
-    assert data["table"]["state"]["total"] == 2
+    assert data["format"] == "companion-table/2"
+    assert data["log"][-1][7] == {"log": ["+", ["Ann added 2"]], "total": ["=", 2],
+                                  "turn": ["=", 1]}
     other_db = str(tmp_path / "other.sqlite")
-    assert cli.main(["import", str(out), "--db", other_db]) == 1  # tally is a test game
+    assert cli.main(["import", str(out), "--db", other_db]) == 2  # tally is a test game
     assert cli.main(["export", "ZZZZ", "--db", db]) == 1
     assert cli.main(["import", str(tmp_path / "missing.json"), "--db", db]) == 1
 

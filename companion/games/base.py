@@ -35,6 +35,11 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
 ``form_from(options) -> dict[str, str]``
     The setup form's fields for ``options`` (the inverse of ``parse_options``),
     so a remembered table pre-fills the form.
+``check_state(state) -> None``
+    Whether ``state`` is one this game can reach and show: its shape (keys and types)
+    and its invariants (counts, seats and cards in range, a known phase). Raises
+    ``RuleError`` naming what is wrong. An imported file's every state must pass it
+    (``companion/importing.py``); ``check_shape`` below does the shape part.
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.
@@ -89,6 +94,7 @@ class Game(Protocol):
     def actions(self, state: State, viewer: Viewer) -> list[str]: ...
     def is_over(self, state: State) -> bool: ...
     def form_from(self, options: Mapping[str, Any]) -> dict[str, str]: ...
+    def check_state(self, state: Any) -> None: ...
 
 
 # --- helpers for apply() -------------------------------------------------
@@ -223,3 +229,73 @@ def next_seat(count: int, current: int, skip: Sequence[int] = ()) -> int:
         if candidate not in skip:
             return candidate
     raise RuleError("Nobody is left to play.")
+
+
+# --- checking a state from outside (an imported file) ----------------------------
+
+def check_shape(value: Any, shape: Any, where: str = "the state") -> None:
+    """``value`` has ``shape``, or a RuleError saying where it does not.
+
+    A shape is a type (``int`` never takes a bool), ``None``, a tuple of shapes (any
+    of them), a frozenset of the allowed values, ``[shape]`` for a list of such items,
+    or ``{key: shape}`` for a dict with at least those keys (each of that shape).
+    Only as deep as the shape, so a hostile value cannot make it recurse without end.
+    A quick pass says whether it fits; only a value that does not is walked again to
+    name the place (an import checks thousands of states).
+    """
+    if not _fits(value, shape):
+        _explain(value, shape, where)
+
+
+def _fits(value: Any, shape: Any) -> bool:
+    if isinstance(shape, tuple):
+        return any(_fits(value, option) for option in shape)
+    if shape is None:
+        return value is None
+    if isinstance(shape, frozenset):
+        return isinstance(value, (str, int)) and value in shape
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return False
+        if shape[0] is int:  # the common case (circles, seats), without a call per item
+            return all(type(item) is int for item in value)
+        return all(_fits(item, shape[0]) for item in value)
+    if isinstance(shape, dict):
+        return isinstance(value, dict) and all(
+            key in value and _fits(value[key], part) for key, part in shape.items())
+    if shape is int:
+        return type(value) is int
+    return isinstance(value, shape)
+
+
+def _explain(value: Any, shape: Any, where: str) -> None:
+    """The RuleError naming where ``value`` departs from ``shape``."""
+    if isinstance(shape, tuple):
+        for option in shape:
+            if _fits(value, option):
+                return
+        _explain(value, shape[-1], where)
+    elif shape is None:
+        raise RuleError(f"{where} must be empty (null).")
+    elif isinstance(shape, frozenset):
+        raise RuleError(f"{where} is not one of the values it can take.")
+    elif isinstance(shape, list):
+        require(isinstance(value, list), f"{where} must be a list.")
+        for index, item in enumerate(value):
+            if not _fits(item, shape[0]):
+                _explain(item, shape[0], f"{where}[{index}]")
+    elif isinstance(shape, dict):
+        require(isinstance(value, dict), f"{where} must be a set of fields.")
+        for key, part in shape.items():
+            require(key in value, f"{where} has no “{key}”.")
+            if not _fits(value[key], part):
+                _explain(value[key], part, f"{where}.{key}")
+    elif shape is int:
+        raise RuleError(f"{where} must be a whole number.")
+    else:
+        raise RuleError(f"{where} must be {shape.__name__}.")
+
+
+def check_seat(value: Any, count: int, where: str) -> None:
+    """A seat position of a game of ``count`` players."""
+    require(is_seat(value, count), f"{where} is not a seat.")

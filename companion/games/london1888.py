@@ -53,6 +53,8 @@ from companion.games.base import (
     State,
     Viewer,
     check_call,
+    check_seat,
+    check_shape,
     draw,
     evolve,
     fields_named,
@@ -1180,3 +1182,57 @@ def tournament_points(outcome: Mapping[str, Any], players: int,
     points = jack_points(str(outcome.get("how")), bool(outcome.get("discovered")),
                          outcome.get("murder_round"), undiscovered_late_murder)
     return [points if seat in side else 0 for seat in range(players)]
+
+
+# --- an imported state ---------------------------------------------------------------
+
+STATE_SHAPE = {
+    "players": [str], "characters": [str], "absinthe": bool, "lines": [[str]],
+    "revealed": [[bool]], "deck": [{"name": str, "murder": bool}], "manifestation": str,
+    "resignation": str, "round": int, "holder": int, "order": [int], "turn": int,
+    "decided": bool, "alive": [bool], "prison": [(None, frozenset({ARRESTED, SERVING}))],
+    "reveals": [{"by": int, "target": int, "position": int, "round": int,
+                 "card": frozenset(BOX), "how": str}],
+    "log": [{"round": int, "text": str}],
+    "outcome": (None, {"winner": frozenset({INNOCENTS, JACK_SIDE}),
+                       "how": (None, frozenset(how for _, how, _ in RESULTS.values() if how))}),
+}
+
+
+def check_state(state: Any) -> None:
+    """A London 1888 state as ``setup`` and ``apply`` leave it (an imported file's):
+    the shape, one character, line and flag per player, five cards a line and exactly
+    one Jack among them, seats and rounds in range."""
+    check_shape(state, STATE_SHAPE)
+    count = len(state["players"])
+    require(MIN_PLAYERS <= count <= MAX_PLAYERS, f"London 1888 has 4 to 8 players, not {count}.")
+    for key in ("characters", "lines", "revealed", "alive", "prison"):
+        require(len(state[key]) == count, f"the state has {len(state[key])} {key} for "
+                                          f"{count} players.")
+    require(set(state["characters"]) <= set(CHARACTERS)
+            and len(set(state["characters"])) == count, "the characters are not a cast.")
+    for line, flags in zip(state["lines"], state["revealed"], strict=True):
+        require(len(line) == LINE_LENGTH == len(flags) and set(line) <= set(BOX),
+                "a line of suspicion is not five identity cards.")
+    require(sum(line.count(JACK) for line in state["lines"]) == 1,
+            "the lines hold no Jack, or more than one.")
+    require(1 <= state["round"] <= len(state["deck"]) + 1, "the round is out of the deck.")
+    check_seat(state["holder"], count, "the Absinthe's holder")
+    for seat in state["order"]:
+        check_seat(seat, count, "a seat of the turn order")
+    require(0 <= state["turn"] <= len(state["order"]), "the turn is out of the order.")
+    # Kept since arrests name who made them, and since outcomes are proposed first;
+    # states saved before have neither.
+    check_shape(state.get("arrested_by", [None] * count),
+                [(None, frozenset(PRISON_REASONS))], "the state.arrested_by")
+    require(len(state.get("arrested_by", [None] * count)) == count,
+            "the arrests are not one a player.")
+    check_shape(state.get("proposal"), (None, {"result": frozenset(RESULTS),
+                                               "accomplices": [int], "round": int}),
+                "the state.proposal")
+    for seat in (state.get("proposal") or {}).get("accomplices", []):
+        check_seat(seat, count, "a proposed accomplice")
+    for reveal in state["reveals"]:
+        check_seat(reveal["by"], count, "a reveal's seat")
+        check_seat(reveal["target"], count, "a reveal's target")
+        require(1 <= reveal["position"] <= LINE_LENGTH, "a reveal's card is off its line.")

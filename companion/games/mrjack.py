@@ -30,6 +30,8 @@ from companion.games.base import (
     State,
     Viewer,
     check_call,
+    check_seat,
+    check_shape,
     draw,
     evolve,
     is_seat,
@@ -882,3 +884,49 @@ def _prompt(state: State, viewer: Viewer) -> str:
     if last and last["seat"] == viewer and state["answer"] is None:
         return f"Move {CHARACTERS[last['character']]} on the board."
     return _status(state)
+
+
+# --- an imported state ---------------------------------------------------------------
+
+_CARD = frozenset(CHARACTERS)
+_SEAT = frozenset({JACK, DETECTIVE})
+STATE_SHAPE = {
+    "players": [str], "london": bool,
+    "phase": frozenset({"draft", "placement", "play", "over"}), "turn": int,
+    "characters": [_CARD], "deck": [_CARD],
+    "round": (None, {"cards": [_CARD], "order": [_SEAT],
+                     "picks": [{"character": _CARD, "seat": _SEAT}]}),
+    "alibi": (None, _CARD), "alibi_deck": [_CARD],
+    "alibi_draws": [{"seat": _SEAT, "character": _CARD, "turn": int, "published": bool}],
+    "witness": frozenset(WITNESS_SIDES), "answer": (None, frozenset(ANSWERS)),
+    "cleared": [_CARD],
+    "draft": (None, {"hands": [[_CARD]], "kept": [(None, [_CARD])]}),
+    "moriarty": (None, {"row": [_CARD], "current": (None, _CARD), "removed": [_CARD],
+                        "pending": (None, _SEAT)}),
+    "outcome": (None, {"winner": _SEAT, "text": str}),
+    "log": [{"turn": int, "text": str}],
+}
+
+
+def check_state(state: Any) -> None:
+    """A Mr. Jack state as ``setup`` and ``apply`` leave it (an imported file's): the
+    shape, two players, known characters, the turn within the game's 8, Jack's alibi
+    one of the game's characters once play begins."""
+    check_shape(state, STATE_SHAPE)
+    require(len(state["players"]) == 2, "Mr. Jack has exactly 2 players.")
+    require(0 <= state["turn"] <= LAST_TURN, "the turn is not one of the game's 8.")
+    require(state["phase"] in ("draft", "over") or state["alibi"] in state["characters"],
+            "Jack's alibi is not one of the game's characters.")
+    require(state["phase"] != "draft" or state["draft"] is not None, "the draft has no hands.")
+    if state["draft"] is not None:
+        require(len(state["draft"]["hands"]) == len(state["draft"]["kept"]) == 2,
+                "the draft is not between two players.")
+    if state["round"] is not None:
+        require(len(state["round"]["cards"]) <= CARDS_PER_TURN, "a turn lays out 4 cards.")
+    for entry in state["log"]:
+        secrets = entry.get("secrets", {})
+        require(isinstance(secrets, dict) and all(
+            key in ("0", "1") and isinstance(text, str) for key, text in secrets.items()),
+            "a log line's secrets are not texts for the two players.")
+    if state["phase"] == "over":
+        check_seat(state["outcome"] and state["outcome"]["winner"], 2, "the winner")

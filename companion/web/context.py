@@ -115,7 +115,11 @@ def undone(entries: list[dict[str, Any]], version: int,
 
 
 def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[str]:
-    """Table events in words; a game's own events are in its view."""
+    """Table events in words; a game's own events are in its view.
+
+    Only the platform's own sentences are templates: a log's kind and action are data
+    (an imported file may hold anything there), so a kind without a sentence is left out.
+    """
     names = _names(seats)
     words = {"create": "Table created", "join": "{who} joined", "start": "Game {game} dealt",
              "undo": "The host undid the last action (by {by})",
@@ -123,10 +127,15 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
              "remove_seat": "An empty seat was removed", "close": "The host ended the table"}
     described = []
     for entry in entries:
+        sentence = words.get(entry["kind"])
+        if sentence is None:
+            continue
         action = json.loads(entry["action"])
-        described.append(words.get(entry["kind"], entry["kind"]).format(
+        if not isinstance(action, dict):
+            action = {}
+        described.append(sentence.format(
             who=names.get(entry["actor"], "Someone"), game=entry["game_no"],
-            by=names.get(action.get("by"), "the table"),
+            by=names.get(str(action.get("by")), "the table"),
             to=names.get(f"seat:{action.get('to')}", "a seat"),
             seat=names.get(f"seat:{action.get('seat')}", "a seat")))
     return described

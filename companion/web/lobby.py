@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
-from companion import tables
+from companion import importing, tables
 from companion.db import get_db
-from companion.games.base import Game, RuleError, int_or_none, parse_int
+from companion.games.base import TABLE, Game, RuleError, int_or_none, parse_int
 from companion.web import render
 from companion.web.boards import with_board
-from companion.web.context import COOKIE_AGE, host_cookie
+from companion.web.context import (
+    COOKIE_AGE,
+    host_cookie,
+    page_context,
+    render_phone,
+    render_screen,
+)
 from companion.web.limits import creation_refused
 
 bp = Blueprint("lobby", __name__)
@@ -116,16 +122,30 @@ def import_table() -> Response:
     if upload is None or not upload.filename:
         return _lobby(422, "Please choose an exported table file (.json).")
     try:
-        data = json.loads(upload.read().decode("utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError
-    except (UnicodeDecodeError, ValueError):
-        return _lobby(422, "That file is not a table export (it is not JSON).")
+        export = importing.check(importing.read(upload.read()), _games())
+    except importing.BadExport as error:
+        return _lobby(422, error.message)
     refused = creation_refused()
     if refused:
         return _lobby(429, refused)
     try:
-        table, host_token = tables.import_table(get_db(), data, lambda game: game in _games())
+        table, host_token = tables.import_table(get_db(), export, accept=pages_draw)
     except tables.TableError as error:
         return _lobby(error.status, error.message)
     return _as_host(table["code"], host_token)
+
+
+def pages_draw(table: dict[str, Any]) -> None:
+    """An imported table is kept only if every page of it draws: the table screen (for
+    the host and for anyone else) and every seat's phone. Called inside the import's
+    transaction, so a table that cannot be shown is never seen."""
+    game = _games()[table["game"]]
+    try:
+        for host in (False, True):
+            render_screen(page_context(table, game, TABLE, None, host))
+            for seat in tables.get_seats(get_db(), table["id"]):
+                me = {key: seat[key] for key in ("position", "label", "name")}
+                render_phone(page_context(table, game, seat["position"], me, host))
+    except Exception as error:  # noqa: BLE001 - whatever the file made a page trip on
+        raise tables.TableError(f"This export file is damaged: its pages cannot be shown "
+                                f"({error.__class__.__name__}).", 422) from None

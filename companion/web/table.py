@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, abort, url_for
@@ -134,6 +133,6 @@ def export(code: str) -> Response:
     if table["state"] is not None and not game.is_over(table["state"]):
         abort(403, "A game in progress holds secrets: export it after the game, or from "
                    "the laptop's terminal with: companion export " + table["code"])
-    data = json.dumps(tables.export_table(get_db(), table["id"]), indent=1)
+    data = tables.export_text(tables.export_table(get_db(), table["id"]))
     return Response(data, mimetype="application/json", headers={
         "Content-Disposition": f"attachment; filename=table-{table['code']}.json"})

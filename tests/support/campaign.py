@@ -10,7 +10,6 @@ a restart every page must load.
 from __future__ import annotations
 
 import http.client
-import json
 import random
 import sqlite3
 import threading
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import logstore
 from companion.games import discover
 from companion.games.base import TABLE, Game
 from tests.support import tally
@@ -86,7 +86,7 @@ def read_table(db: Path, code: str) -> tuple[dict[str, Any] | None, int, str]:
             "SELECT state, version, status FROM tables WHERE code = ?", [code]).fetchone()
     finally:
         conn.close()
-    return (json.loads(state) if state else None), version, status
+    return (logstore.unpack(state) if state else None), version, status
 
 
 def play_one(table: ScriptedTable, db: Path, rng: random.Random) -> bool:

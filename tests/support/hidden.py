@@ -8,16 +8,17 @@ No page under test ever reads this: it stands for the box of cards on the real t
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
+
+from companion import logstore
 
 
 def hidden_state(server: Any, code: str) -> dict[str, Any]:
     """The table's whole game state, secrets included."""
     with sqlite3.connect(server.db) as db:
         row = db.execute("SELECT state FROM tables WHERE code = ?", [code]).fetchone()
-    return json.loads(row[0])
+    return logstore.unpack(row[0])
 
 
 def deal_again(server: Any, code: str, state: dict[str, Any]) -> None:
@@ -25,4 +26,4 @@ def deal_again(server: Any, code: str, state: dict[str, Any]) -> None:
     the same game with a secret changed. The version stays, so pages are reloaded by hand."""
     with sqlite3.connect(server.db) as db:
         db.execute("UPDATE tables SET state = ? WHERE code = ?",
-                   [json.dumps(state, sort_keys=True), code])
+                   [logstore.pack(state), code])

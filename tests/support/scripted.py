@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import random
 import re
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
+from companion import tables
+from companion.db import connect
 from companion.games.base import TABLE, Game, RuleError
 
 FREE_TEXT = ("x", "Ann", "ü", "12")
@@ -216,38 +217,34 @@ def check_database(path: str, games: Mapping[str, Game]) -> int:
     entry's, and each effective action applied to the state before it must give the
     logged state (checked only where ``apply`` draws nothing at random, which two
     different seeds tell)."""
-    conn = sqlite3.connect(path)
+    db = connect(path)
     replayed = 0
     try:
-        rows = conn.execute("SELECT id, game, state, version, status FROM tables").fetchall()
-        for table_id, name, state, version, status in rows:
-            assert conn.execute("SELECT max(version) FROM log WHERE table_id = ?",
-                                [table_id]).fetchone()[0] == version, "version not logged"
+        rows = db.execute("SELECT id, game, version, status, game_no FROM tables").fetchall()
+        for table_id, name, version, status, game_no in rows:
+            assert db.execute("SELECT max(version) FROM log WHERE table_id = ?",
+                              [table_id]).fetchone()[0] == version, "version not logged"
+            state = tables.get_table_by_id(db, table_id)["state"]
             if state is None:
                 continue
             game = games[name]
-            game_no = conn.execute("SELECT game_no FROM tables WHERE id = ?",
-                                   [table_id]).fetchone()[0]
-            entries = conn.execute(
-                "SELECT kind, actor, action, state FROM log WHERE table_id = ? AND game_no = ? "
-                "AND kind IN ('start', 'act') AND undone = 0 ORDER BY id",
-                [table_id, game_no]).fetchall()
-            assert entries and entries[0][0] == "start", "a game without its deal"
-            previous = json.loads(entries[0][3])
-            for kind, actor, action, logged in entries[1:]:
-                assert kind == "act"
-                logged = json.loads(logged)
-                action = json.loads(action)
+            entries = [entry for entry in tables.game_history(db, table_id, game_no)
+                       if entry["kind"] in ("start", "act") and not entry["undone"]]
+            assert entries and entries[0]["kind"] == "start", "a game without its deal"
+            previous = entries[0]["state"]
+            for entry in entries[1:]:
+                assert entry["kind"] == "act"
+                actor, action, logged = entry["actor"], entry["action"], entry["state"]
                 first = _plain(game.apply(previous, actor_of(actor), action, random.Random(1)))
                 second = _plain(game.apply(previous, actor_of(actor), action, random.Random(2)))
                 if first == second:
                     assert first == logged, f"table {table_id}: the log does not replay"
                     replayed += 1
                 previous = logged
-            assert previous == json.loads(state), f"table {table_id}: state is not the log's"
+            assert previous == state, f"table {table_id}: state is not the log's"
             assert (status == "over") == game.is_over(previous) or status == "closed"
     finally:
-        conn.close()
+        db.close()
     return replayed
 
 

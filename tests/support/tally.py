@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.games.base import (
     TABLE,
+    check_shape,
     evolve,
     next_seat,
     parse_bool,
@@ -87,3 +88,11 @@ def actions(state: dict, viewer: int | str) -> list[str]:
 def is_over(state: dict) -> bool:
     return state["total"] >= TARGET
 
+
+
+def check_state(state: Any) -> None:
+    check_shape(state, {"players": [str], "secrets": [int], "total": int, "turn": int,
+                        "log": [str], "step": frozenset({3, 9})})
+    require(len(state["secrets"]) == len(state["players"]), "one secret a player.")
+    require(0 <= state["turn"] < len(state["players"]), "the turn is not a seat.")
+    require(0 <= state["total"] < TARGET + 10, "the total is out of reach.")

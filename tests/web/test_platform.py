@@ -379,7 +379,7 @@ def test_export_refused_while_secrets_matter_then_round_trip(app):
     exported = laptop.get(f"/t/{laptop.code}/export")
     assert exported.status_code == 200
     data = json.loads(exported.data)
-    assert data["format"] == "companion-table/1" and len(data["log"]) >= 7
+    assert data["format"] == "companion-table/2" and len(data["log"]) >= 7
     assert "host_token_hash" not in data["table"]
     other = Device(app)
     imported = other.post("/import", {"file": (io.BytesIO(exported.data), "t.json")},

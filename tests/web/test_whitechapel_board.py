@@ -17,7 +17,7 @@ import sys
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from companion import create_app, tables
+from companion import create_app, importing, tables
 from companion.games import discover
 from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
@@ -398,7 +398,9 @@ def test_the_next_game_and_an_imported_copy_keep_the_board(real_app, tmp_path):
     with elsewhere.app_context():
         from companion.db import get_db
 
-        table, _token = tables.import_table(get_db(), exported, lambda game: True)
+        checked = importing.check(json.loads(tables.export_text(exported)),
+                                  elsewhere.config["GAMES"])
+        table, _token = tables.import_table(get_db(), checked)
         assert table["state"]["board"] == graph
     with pytest.raises(RuleError, match="red circle"):  # the copy still knows the board
         wc.apply(table["state"], 0, {"type": "hideout", "circle": "3"}, random.Random(0))

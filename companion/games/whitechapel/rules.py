@@ -108,6 +108,8 @@ from companion.games.base import (
     State,
     Viewer,
     check_call,
+    check_seat,
+    check_shape,
     evolve,
     parse_bool,
     parse_choice,
@@ -1421,3 +1423,57 @@ def _night_facts(night: Mapping[str, Any], false_clues: bool) -> dict[str, Any]:
         "blocked": [[*mark["road"], mark["move"]] for mark in night.get("blocked", [])],
         "police": [list(crossings) for crossings in night.get("police", [])],
     }
+
+
+# --- an imported state ---------------------------------------------------------------
+
+_COLOUR = frozenset(POLICEMEN)
+NIGHT_SHAPE = {
+    "number": int, "women": [int], "revealed": bool, "letter": (None, str), "time": int,
+    "crimes": [int], "moves": [{"kind": str, "circles": [int]}],
+    "clues": [{"circle": int, "after_move": int, "false": bool}],
+    "log": [{"policeman": _COLOUR, "action": str, "circle": int}], "escaped": bool,
+    "blocked": list,
+}
+STATE_SHAPE = {
+    "players": [str], "options": {"false_clues": bool, "letters": bool},
+    "board": (None, dict), "policemen": {colour: int for colour in POLICEMEN},
+    "head_tiles": [_COLOUR], "hideout": (None, int), "night": int, "phase": frozenset(PHASES),
+    "nights": [NIGHT_SHAPE],
+    "police": {"done": [_COLOUR], "searching": (None, _COLOUR), "searched": [int]},
+    "trapped_claim": bool,
+    "outcome": (None, {"winner": str, "reason": str}),
+}
+
+
+def check_state(state: Any) -> None:
+    """A Letters from Whitechapel state as ``setup`` and ``apply`` leave it (an imported
+    file's): the shape, Jack and 1-5 detectives, each policeman with a detective, the
+    four nights in order, circles on the board (1-195, or the board's own), the move
+    track within its 15 squares."""
+    check_shape(state, STATE_SHAPE)
+    count = len(state["players"])
+    require(MIN_PLAYERS <= count <= MAX_PLAYERS, f"{TITLE} has 2 to 6 players, not {count}.")
+    for colour in POLICEMEN:
+        check_seat(state["policemen"][colour], count, f"the {colour} policeman's detective")
+        require(state["policemen"][colour] != 0, "Jack cannot lead a policeman.")
+    require(len(state["nights"]) == len(NIGHTS) and [night["number"] for night in
+            state["nights"]] == list(NIGHTS), "the nights are not the game's four.")
+    require(state["night"] in NIGHTS and len(state["head_tiles"]) >= len(NIGHTS),
+            "the night is not one of the game's four.")
+    try:
+        board = board_of(state)
+    except BoardError as error:
+        raise RuleError(f"its board is damaged ({error}).") from None
+    circles = set(board.numbers) if board else set(range(FIRST_CIRCLE, LAST_CIRCLE + 1))
+    named = [state["hideout"]] if state["hideout"] is not None else []
+    for night in state["nights"]:
+        require(1 <= night["time"] <= len(ROMAN), "a night's time is off the track.")
+        require(night["time"] - 1 + len(night["moves"]) <= LAST_SQUARE,
+                "a night's moves fill more than its 15 squares.")
+        named += night["women"] + night["crimes"] + [circle for move in night["moves"]
+                                                     for circle in move["circles"]]
+        named += [clue["circle"] for clue in night["clues"]]
+        named += [entry["circle"] for entry in night["log"]]
+    named += state["police"]["searched"]
+    require(set(named) <= circles, "a circle is not on the board.")

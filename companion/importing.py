@@ -1,0 +1,366 @@
+"""Reading a table export: hostile until every part of it is checked.
+
+An export file (``companion/tables.py`` ``export_table``) is read here, by the lobby's
+import and by ``companion import`` alike, and nothing is written until the whole file
+passed: its JSON (size, nesting, numbers a database can hold), its schema (every field's
+type and size, counts, a code a join link can reach, known log kinds), the log's order
+(versions, games, deals), and every state the log keeps: its game's own check
+(``check_state``), then what every seat and the table screen would be shown of it.
+Each refusal names what is wrong, in a sentence a host can act on.
+
+Both formats are read: ``companion-table/1`` (each log entry a dict with its state
+whole) and ``companion-table/2`` (each entry a list, a deal's state whole and each
+move's as the delta from the state before it, ``companion/logstore.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion import logstore
+from companion.games.base import TABLE, Game, RuleError
+from companion.tables import ACTION_MAX, CODE_LENGTH, CODE_LENGTH_MAX, CODE_LETTERS, NAME_MAX
+
+FORMATS = ("companion-table/1", "companion-table/2")
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest file read at all (the lobby's upload limit is lower); old exports kept
+every state whole and ran to megabytes."""
+MAX_DEPTH = 40
+MAX_VALUES = 4_000_000
+MAX_TEXT = 100_000
+MAX_NUMBER = 2**53
+MAX_ENTRIES = 50_000
+CODE = re.compile(f"[{CODE_LETTERS}]{{{CODE_LENGTH},{CODE_LENGTH_MAX}}}")
+"""The codes a join link reaches: the code letters only, as many as a code may have."""
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
+ACTOR = re.compile(r"host|table|seat:[0-9]{1,2}")
+STATUSES = ("lobby", "playing", "over", "closed")
+TABLE_EVENTS = ("create", "join", "undo", "host", "rejoin", "remove_seat", "close")
+GAME_EVENTS = ("start", "act")
+LABEL_MAX = 60
+
+
+class BadExport(ValueError):
+    """A file refused, with the sentence that says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class Export:
+    """A checked export, ready to be written: states rebuilt, the current one derived."""
+
+    game: Game
+    table: dict[str, Any]
+    state: Any
+    seats: list[dict[str, Any]]
+    log: list[dict[str, Any]]
+
+
+def read(raw: bytes) -> Any:
+    """The file's JSON, refused if it is not UTF-8 JSON a table export could be."""
+    if len(raw) > MAX_BYTES:
+        raise BadExport(f"This file is too large for a table export "
+                        f"(more than {MAX_BYTES // 2**20} MB).")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        raise BadExport("This file is not a table export: it is nested too deeply.") from None
+    except (UnicodeDecodeError, ValueError):
+        raise BadExport("This file is not a table export (it is not JSON).") from None
+    _check_values(data)
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a table export holds")
+
+
+def _check_values(data: Any) -> None:
+    """Nesting, count and every number and text, walked without recursion."""
+    stack = [(data, 1)]
+    seen = 0
+    while stack:
+        value, depth = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            raise BadExport("This file holds far more than a table export does.")
+        if depth > MAX_DEPTH:
+            raise BadExport(f"This file is not a table export: it is nested more than "
+                            f"{MAX_DEPTH} levels deep.")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if len(key) > 200:
+                    raise BadExport("This file has a field name longer than 200 characters.")
+                stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                raise BadExport(f"This file has a text longer than {MAX_TEXT:,} characters.")
+        elif isinstance(value, bool) or value is None:
+            pass
+        elif isinstance(value, int):
+            if abs(value) > MAX_NUMBER:
+                raise BadExport(f"This file has a number too large to be a table's "
+                                f"({str(value)[:12]}…).")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise BadExport("This file has a number that is not finite.")
+
+
+# --- the schema ----------------------------------------------------------
+
+def _field(obj: Mapping[str, Any], key: str, kinds: tuple[type, ...] | type, where: str,
+           what: str) -> Any:
+    if key not in obj:
+        raise BadExport(f"This export file is damaged: {where} has no “{key}”.")
+    value = obj[key]
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        raise BadExport(f"This export file is damaged: {where}'s “{key}” must be {what}.")
+    return value
+
+
+def _text(obj: Mapping[str, Any], key: str, where: str, longest: int,
+          pattern: re.Pattern[str] | None = None, empty: bool = False) -> str:
+    value = _field(obj, key, str, where, "a text")
+    if len(value) > longest or (not empty and not value) or (
+            pattern is not None and not pattern.fullmatch(value)):
+        raise BadExport(f"This export file is damaged: {where}'s “{key}” "
+                        f"(“{value[:20]}”) is not valid there.")
+    return value
+
+
+def _number(obj: Mapping[str, Any], key: str, where: str, low: int, high: int) -> int:
+    value = _field(obj, key, int, where, "a whole number")
+    if not low <= value <= high:
+        raise BadExport(f"This export file is damaged: {where}'s “{key}” must be between "
+                        f"{low} and {high}, not {value}.")
+    return value
+
+
+def check(data: Any, games: Mapping[str, Game]) -> Export:
+    """The export, checked whole; BadExport names the first thing wrong."""
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
+        raise BadExport("This file is not a companion table export.")
+    info = _field(data, "table", dict, "the file", "a table")
+    name = _text(info, "game", "the table", 60)
+    game = games.get(name)
+    if game is None:
+        raise BadExport(f"This laptop does not know the game “{name[:40]}”.")
+    table = {
+        "code": _text(info, "code", "the table", CODE_LENGTH_MAX, CODE),
+        "game": name,
+        "options": _field(info, "options", dict, "the table", "a set of options"),
+        "status": _text(info, "status", "the table", 10),
+        "game_no": _number(info, "game_no", "the table", 0, MAX_ENTRIES),
+        "version": _number(info, "version", "the table", 1, 10**9),
+        "host_seat": _field(info, "host_seat", (int, type(None)), "the table",
+                            "a seat number or null"),
+        "created_at": _text(info, "created_at", "the table", 20, TIMESTAMP),
+        "updated_at": _text(info, "updated_at", "the table", 20, TIMESTAMP),
+    }
+    if table["status"] not in STATUSES:
+        raise BadExport(f"This export file is damaged: the table's status "
+                        f"“{table['status'][:20]}” is unknown.")
+    seats = _seats(data, game, table)
+    log = _log(data, len(seats), table)
+    state = _current_state(data, log, table)
+    _check_states(game, log, state, len(seats), table)
+    _check_options(game, table["options"], [seat["name"] or seat["label"] for seat in seats])
+    return Export(game, table, state, seats, log)
+
+
+def _seats(data: Mapping[str, Any], game: Game, table: Mapping[str, Any]) -> list[dict]:
+    listed = _field(data, "seats", list, "the file", "a list of seats")
+    if not game.MIN_PLAYERS <= len(listed) <= game.MAX_PLAYERS:
+        raise BadExport(f"This export file is damaged: {game.TITLE} is played by "
+                        f"{game.MIN_PLAYERS} to {game.MAX_PLAYERS} seats, not {len(listed)}.")
+    seats = []
+    for number, seat in enumerate(listed, 1):
+        where = f"seat {number}"
+        if not isinstance(seat, dict):
+            raise BadExport(f"This export file is damaged: {where} is not a seat.")
+        name = _field(seat, "name", (str, type(None)), where, "a name or null")
+        token_hash = _field(seat, "token_hash", (str, type(None)), where, "a text or null")
+        seats.append({
+            "position": _number(seat, "position", where, 0, len(listed) - 1),
+            "label": _text(seat, "label", where, LABEL_MAX),
+            "name": _text(seat, "name", where, NAME_MAX) if name else None,
+            "token_hash": _text(seat, "token_hash", where, 64, TOKEN_HASH) if token_hash
+            else None})
+    if sorted(seat["position"] for seat in seats) != list(range(len(seats))):
+        raise BadExport("This export file is damaged: its seats are not numbered "
+                        "one after another.")
+    if table["host_seat"] is not None and not 0 <= table["host_seat"] < len(seats):
+        raise BadExport("This export file is damaged: the host's seat is not one of its seats.")
+    return sorted(seats, key=lambda seat: seat["position"])
+
+
+FIELDS = ("version", "game_no", "actor", "kind", "action", "undone", "created_at", "state")
+"""A format 2 log entry's items, in order (``companion.tables.export_table``)."""
+
+
+def _log(data: Mapping[str, Any], count: int, table: Mapping[str, Any]) -> list[dict]:
+    """The log's entries with their states rebuilt, in order and consistent."""
+    listed = _field(data, "log", list, "the file", "a list of log entries")
+    if not 0 < len(listed) <= MAX_ENTRIES:
+        raise BadExport(f"This export file is damaged: its log has {len(listed)} entries.")
+    log: list[dict[str, Any]] = []
+    version = game_no = 0
+    for number, entry in enumerate(listed, 1):
+        where = f"log entry {number}"
+        if data["format"] == FORMATS[0] and isinstance(entry, dict):
+            entry = {**entry, "state": entry.get("state")}
+        elif isinstance(entry, list) and len(entry) == len(FIELDS):
+            entry = dict(zip(FIELDS, entry, strict=True))
+        else:
+            raise BadExport(f"This export file is damaged: {where} is not an entry.")
+        kind = _text(entry, "kind", where, 20)
+        if kind not in TABLE_EVENTS + GAME_EVENTS:
+            raise BadExport(f"This export file is damaged: {where} is of an unknown kind "
+                            f"(“{kind[:20]}”).")
+        actor = _text(entry, "actor", where, 10, ACTOR)
+        if actor.startswith("seat:") and int(actor[5:]) >= 16:
+            raise BadExport(f"This export file is damaged: {where} names no seat.")
+        action = _field(entry, "action", dict, where, "a set of fields")
+        if len(json.dumps(action)) > ACTION_MAX:
+            raise BadExport(f"This export file is damaged: {where}'s action is larger than "
+                            f"the {ACTION_MAX // 1024} KB an action may take.")
+        if any(isinstance(value, (dict, list)) for value in action.values()):
+            raise BadExport(f"This export file is damaged: {where}'s action holds more than "
+                            "plain values.")
+        item = {
+            "version": _number(entry, "version", where, version, table["version"]),
+            "game_no": _number(entry, "game_no", where, game_no, table["game_no"]),
+            "actor": actor, "kind": kind, "action": action,
+            "undone": _number(entry, "undone", where, 0, 1 if kind == "act" else 0),
+            "created_at": _text(entry, "created_at", where, 20, TIMESTAMP),
+        }
+        if kind == "start" and item["game_no"] != game_no + 1:
+            raise BadExport(f"This export file is damaged: {where} deals game "
+                            f"{item['game_no']} after game {game_no}.")
+        if kind != "start" and item["game_no"] != game_no:
+            raise BadExport(f"This export file is damaged: {where} belongs to game "
+                            f"{item['game_no']} but game {game_no} is being played.")
+        version, game_no = item["version"], item["game_no"]
+        if kind == "act" and game_no == 0:
+            raise BadExport(f"This export file is damaged: {where} is a move before any "
+                            "game was dealt.")
+        item["state"] = _entry_state(entry["state"], log, where, kind, game_no,
+                                     data["format"] == FORMATS[0])
+        log.append(item)
+    if log[0]["kind"] != "create" or version != table["version"] or game_no != table[
+            "game_no"]:
+        raise BadExport("This export file is damaged: its log does not lead to the table "
+                        "it describes (its creation, version or number of games).")
+    return log
+
+
+def _entry_state(kept: Any, log: list[dict[str, Any]], where: str, kind: str,
+                 game_no: int, whole: bool) -> Any:
+    """An entry's state: whole (a deal's, or every one in format 1), or the delta from
+    the state of the game's entry before it."""
+    if kind not in GAME_EVENTS:
+        if kept is not None:
+            raise BadExport(f"This export file is damaged: {where} is a table event "
+                            "with a game state.")
+        return None
+    if whole or kind == "start":
+        if not isinstance(kept, dict):
+            raise BadExport(f"This export file is damaged: {where} has no game state.")
+        return kept
+    before = next((entry["state"] for entry in reversed(log)
+                   if entry["game_no"] == game_no and entry["state"] is not None), None)
+    try:
+        state = logstore.patch(before, kept)
+    except logstore.DeltaError as error:
+        raise BadExport(f"This export file is damaged: {where}'s change does not fit "
+                        f"({error}).") from None
+    if not isinstance(state, dict):
+        raise BadExport(f"This export file is damaged: {where}'s state is not a game state.")
+    return state
+
+
+def _current_state(data: Mapping[str, Any], log: list[dict[str, Any]],
+                   table: Mapping[str, Any]) -> Any:
+    """The state in force: the last one of the table's game not undone. A file that
+    names another (format 1 keeps it too) is refused."""
+    state = None
+    for entry in log:
+        if entry["game_no"] == table["game_no"] and entry["kind"] in GAME_EVENTS and \
+                not entry["undone"]:
+            state = entry["state"]
+    if "state" in data["table"] and not logstore.same(data["table"]["state"], state):
+        raise BadExport("This export file is damaged: the table's state is not the last "
+                        "state of its log.")
+    status = table["status"]
+    if (table["game_no"] == 0) != (status == "lobby") and status != "closed":
+        raise BadExport(f"This export file is damaged: a table “{status}” after "
+                        f"{table['game_no']} games.")
+    return state
+
+
+def _check_states(game: Game, log: list[dict[str, Any]], state: Any, count: int,
+                  table: Mapping[str, Any]) -> None:
+    """Every logged state passes its game's check; the state in force, the one an undo
+    brings back and each game's last show to every viewer (the pages of the one in
+    force are drawn too, ``companion.web.lobby.pages_draw``)."""
+    viewers = [TABLE, *range(count)]
+    shown = _shown(log, table)
+    for number, entry in enumerate(log, 1):
+        if entry["state"] is None:
+            continue
+        where = f"the state of log entry {number}"
+        try:
+            game.check_state(entry["state"])
+            if len(entry["state"].get("players", ())) != count:
+                raise RuleError(f"it has {len(entry['state'].get('players', ()))} players "
+                                f"for {count} seats.")
+            if number - 1 in shown:
+                for viewer in viewers:
+                    game.view(entry["state"], viewer)
+                    game.actions(entry["state"], viewer)
+        except RuleError as error:
+            raise BadExport(f"This export file is damaged: {where} is not a state of "
+                            f"{game.TITLE}: {error.message}") from None
+        except Exception as error:  # noqa: BLE001 - any failure of the game's own code on it
+            raise BadExport(f"This export file is damaged: {game.TITLE} cannot show {where} "
+                            f"({error.__class__.__name__}).") from None
+    if state is not None and table["status"] != "closed" and (
+            table["status"] == "over") != bool(game.is_over(state)):
+        raise BadExport(f"This export file is damaged: the table is “{table['status']}” "
+                        "but its game " + ("is over." if game.is_over(state) else "is not."))
+
+
+def _shown(log: list[dict[str, Any]], table: Mapping[str, Any]) -> set[int]:
+    """The places in the log of the states a page may show: each game's last, and the
+    current game's last two in force (the one an undo brings back)."""
+    last: dict[int, list[int]] = {}
+    for place, entry in enumerate(log):
+        if entry["state"] is not None and not entry["undone"]:
+            last.setdefault(entry["game_no"], []).append(place)
+    shown = {places[-1] for places in last.values()}
+    return shown | set(last.get(table["game_no"], [])[-2:])
+
+
+def _check_options(game: Game, options: Mapping[str, Any], names: list[str]) -> None:
+    """The table's options must deal a game (the host may deal a new one any time)."""
+    try:
+        dealt = game.setup(options, names, random.Random(0))
+        game.check_state(json.loads(json.dumps(dealt)))
+    except RuleError as error:
+        raise BadExport(f"This export file is damaged: its options do not deal a game "
+                        f"({error.message})") from None
+    except Exception as error:  # noqa: BLE001 - any failure of the game's own code on them
+        raise BadExport(f"This export file is damaged: its options do not deal a game "
+                        f"({error.__class__.__name__}).") from None
