@@ -50,6 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion import logstore  # noqa: E402
 from companion.games import discover  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
 from tests.support.rawhttp import loopback  # noqa: E402
@@ -431,7 +432,11 @@ class Table:
     def state(self) -> tuple[dict[str, Any] | None, int, str]:
         row = self.night.db.execute("SELECT state, version, status FROM tables WHERE code = ?",
                                     [self.code]).fetchone()
-        return (json.loads(row[0]) if row[0] else None), row[1], row[2]
+        # Compressed since the lean log (companion/logstore.py); another checkout measured
+        # with COMPANION_CODE may keep it as JSON text.
+        state = row[0] and (logstore.unpack(row[0]) if isinstance(row[0], bytes)
+                            else json.loads(row[0]))
+        return state or None, row[1], row[2]
 
     async def play(self) -> None:
         night, game = self.night, self.night.game

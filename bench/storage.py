@@ -5,14 +5,14 @@ Usage: python bench/storage.py [--seed S] [--board PATH]
 Each game is played to its end on its own fresh database, through the app as the
 phones and the laptop play it (Flask's test client: the real storage, pages and
 forms). Moves come from the forms each page shows (tests/support/scripted.py); Letters
-from Whitechapel is played on the real board with crossings
-(``../shared/boards/whitechapel-crossings.json``), its Jack steered home so that the
-game lasts all four nights (tests/support/whitechapel_walks.py). Printed per game: the
-actions played, the database file once its write-ahead log is checkpointed (and the
-same less an empty database's), the export file, what the log's states would take
-kept whole after every action as the log kept them before (format 1), the time to
-rebuild the game's last state from the log (as undo does), and the time to check and
-import the export as the lobby does (every state checked, every page drawn).
+from Whitechapel is played on the board the companion ships, with crossings
+(``companion/games/whitechapel/boards/whitechapel-crossings.json``), and with numbers
+only, its Jack walking its streets all four nights (tests/support/whitechapel_walks.py).
+Printed per game: the actions played, the database file once its write-ahead log is
+checkpointed (and the same less an empty database's), the export file, what the log's
+states would take kept whole after every action as the log kept them before (format 1),
+the time to rebuild the game's last state from the log (as undo does), and the time to
+check and import the export as the lobby does (every state checked, every page drawn).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from companion import create_app, importing, tables  # noqa: E402
 from companion.db import get_db  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
 from companion.games.whitechapel import rules as wc  # noqa: E402
-from companion.games.whitechapel.board import load_board  # noqa: E402
+from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board  # noqa: E402
 from companion.web.lobby import pages_draw  # noqa: E402
 from tests.support.campaign import NAMES, playable_games  # noqa: E402
 from tests.support.scripted import WEIGHTS, choose, parse_forms  # noqa: E402
@@ -45,7 +45,7 @@ from tests.support.whitechapel_walks import (  # noqa: E402
     shortest_step,
 )
 
-BOARD = ROOT.parent / "shared" / "boards" / "whitechapel-crossings.json"
+BOARD = SHIPPED_BOARDS[0]
 MOST_ACTIONS = 4000
 LAST_SQUARE = 15
 LONG_GAME = {"accuse": 0.001, "escape": 0.001, "arrest": 0.001, "record_outcome": 0.001,
@@ -106,8 +106,7 @@ def play(folder: Path, name: str, board: str | None, walk: str,
     form = next(f for f in parse_forms(Device(app).get(f"/new/{name}").text)
                 if f.action.endswith(f"/new/{name}"))
     options = {k: v for k, v in form.defaults().items() if k not in ("csrf", "players")}
-    if board:
-        options["board"] = load_board(board).name
+    options["board"] = load_board(board).name if board else ""
     laptop = create_table(app, name, count, **options)
     phones = [join(app, laptop.code, seat, NAMES[seat]) for seat in range(count)]
     assert laptop.host("start").status_code == 303

@@ -145,19 +145,20 @@ def _patch_dict(old: Any, changed: Mapping[str, Any], removed: Any) -> dict[str,
 
 
 def pack(value: Any, level: int = 9) -> bytes:
-    """A state or delta as the database keeps it: compact JSON, compressed."""
+    """A state or delta as the database keeps it: compact JSON, deflated (raw: a delta
+    is often under 200 bytes, and zlib's header and checksum would add 6)."""
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return zlib.compress(text.encode("utf-8"), level)
+    packer = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return packer.compress(text.encode("utf-8")) + packer.flush()
 
 
 def unpack(data: bytes) -> Any:
-    return json.loads(zlib.decompress(data).decode("utf-8"))
+    return json.loads(zlib.decompress(data, -15).decode("utf-8"))
 
 
-KEYFRAME = 128
+KEYFRAME = 256
 """A state is at most this many deltas from a whole one: a state of the log is rebuilt
-(for undo, say) from at most 128 small rows, a few milliseconds
-(bench/storage.py)."""
+(for undo, say) from at most 256 small rows, a few milliseconds (bench/storage.py)."""
 
 Base = tuple[int, int, Any]
 """An earlier log entry a state may be kept against: its id, its depth (deltas from a
