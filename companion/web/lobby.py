@@ -122,12 +122,13 @@ def import_table() -> Response:
     if upload is None or not upload.filename:
         return _lobby(422, "Please choose an exported table file (.json).")
     try:
-        export = importing.check(importing.read(upload.read()), _games())
+        data = importing.read(upload.read())
+        refused = creation_refused()
+        if refused:
+            return _lobby(429, refused)
+        export = importing.check(data, _games())
     except importing.BadExport as error:
         return _lobby(422, error.message)
-    refused = creation_refused()
-    if refused:
-        return _lobby(429, refused)
     try:
         table, host_token = tables.import_table(get_db(), export, accept=pages_draw)
     except tables.TableError as error:

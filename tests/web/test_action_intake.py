@@ -37,8 +37,8 @@ def logged_actions(app, code: str) -> list[dict]:
 def database_bytes(app) -> int:
     db = connect(app.config["DATABASE"])
     try:
-        return sum(len(row["action"]) + len(row["state"] or "")
-                   for row in db.query("SELECT action, state FROM log"))
+        return sum(len(row["action"]) + len(row["packed"] or b"")
+                   for row in db.query("SELECT action, packed FROM log"))
     finally:
         db.close()
 
