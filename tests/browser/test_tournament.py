@@ -79,10 +79,13 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
     for victim in range(4):
         if victim in (jack, helper):
             continue
+        dead = laptop.locator(".l88-dead").count()
         form = laptop.locator("form:has(input[name=type][value=mark_dead])")
         form.locator("select[name=target]").select_option(str(victim))
         confirm(laptop, form.locator("button:has-text('Mark dead')"))
         expect(laptop.locator("[data-error]")).to_have_count(0)
+        # The death has landed (the reload below must not cut its request short).
+        expect(laptop.locator(".l88-dead")).not_to_have_count(dead)
     # A fresh page, so that no pending live refresh closes the outcome form under us.
     laptop.reload()
     laptop.click(".l88-record summary")
