@@ -14,6 +14,7 @@ from companion import db as database
 from companion.games import discover
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_boards
 from companion.live import Broadcaster
+from companion.web.templating import ViewEnvironment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,6 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The Flask app (flaskr style): config, database, blueprints."""
     app = Flask(__name__, instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.jinja_environment = ViewEnvironment
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "companion.sqlite"),
         GAMES=None,

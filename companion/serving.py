@@ -50,7 +50,11 @@ RATE_PER_ADDRESS = 20.0
 BURST = 40.0
 REQUEST_DEADLINE = 5.0
 BODY_DEADLINE = 30.0
-THREADS = 8  # streams hold none; a few threads and actions first beat many (bench/clubnight.py)
+# Streams hold no thread. Two threads, actions first: more only take turns on the
+# interpreter lock, each request then waiting for all the others (bench/clubnight.py,
+# one action per table every 3 s: action p95 171 ms with 8 threads, 114 with 3, 63
+# with 2; 1 thread stalls behind each action's fsync).
+THREADS = 2
 ACCEPT_BATCH = 64
 SLOW = 1.0
 
