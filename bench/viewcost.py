@@ -5,9 +5,11 @@ Usage: python bench/viewcost.py [--game london1888] [--repeat 200] [--top 25]
 
 In one process, without a network (the Flask test client): a table is created, seated
 and dealt, then the phone's and the table screen's components are fetched --repeat
-times each, as a live refresh fetches them. Prints CPU ms per fetch and the profile's
-heaviest entries (cumulative). bench/clubnight.py's figure "server CPU per action" is
-about one action plus one such fetch per other device of the table.
+times each, as a live refresh fetches them (each drawn afresh, as after a change), and
+the phone's once more as kept since the last fetch. Prints CPU ms per fetch and the
+profile's heaviest entries (cumulative) of drawing the phone's. bench/clubnight.py's
+figure "server CPU per action" is about one action plus one drawing per other device
+of the table.
 """
 
 from __future__ import annotations
@@ -56,17 +58,22 @@ def main() -> int:
         laptop, phones = seated_table(app, args.game, NAMES[:players], **options)
         component = {"HX-Request": "true"}
 
-        def phone():
+        def phone(kept: bool = False):
+            if not kept:  # a new version: the page is drawn (companion/web/drawn.py)
+                app.extensions.pop("drawn", None)
             return phones[0].get(f"/t/{laptop.code}/me", headers=component)
 
         def screen():
+            app.extensions.pop("drawn", None)
             return laptop.get(f"/t/{laptop.code}", headers=component)
 
         for _ in range(20):
             phone(), screen()
         print(f"{args.game}, {players} seats: phone component {cpu_ms(phone, args.repeat):.2f} "
-              f"ms CPU ({len(phone().data)} bytes gzip), table screen component "
-              f"{cpu_ms(screen, args.repeat):.2f} ms CPU")
+              f"ms CPU ({len(phone().data)} bytes of HTML), table screen component "
+              f"{cpu_ms(screen, args.repeat):.2f} ms CPU; the phone's component asked "
+              f"again at the same version (kept) {cpu_ms(lambda: phone(True), args.repeat):.2f}"
+              " ms CPU")
         profile = cProfile.Profile()
         profile.enable()
         for _ in range(args.repeat):

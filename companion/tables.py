@@ -91,6 +91,20 @@ def get_table(db: Database, code: str) -> dict[str, Any] | None:
     return _decode(next(iter(rows), None))
 
 
+def table_head(db: Database, code: str) -> dict[str, Any] | None:
+    """A table without its state, and the id of its last log entry: what says whether
+    a page drawn before is still the page (``companion/web/drawn.py``). One query, so
+    both come from the same moment."""
+    rows = db.query(
+        "SELECT id, code, game, options, status, game_no, version, host_token_hash, "
+        "host_seat, (SELECT max(id) FROM log WHERE log.table_id = tables.id) AS last_log "
+        "FROM tables WHERE code = ?", [normalise_code(code)])
+    row = next(iter(rows), None)
+    if row is None:
+        return None
+    return {**row, "options": json.loads(row["options"])}
+
+
 def table_version(db: Database, code: str) -> tuple[int, int] | None:
     """A table's id and version without its state (an event stream opening)."""
     rows = db.query("SELECT id, version FROM tables WHERE code = ?", [normalise_code(code)])

@@ -38,6 +38,15 @@ def load(code: str) -> tuple[dict[str, Any], Game]:
     return table, game
 
 
+def load_head(code: str) -> dict[str, Any]:
+    """The table without its state (tables.table_head), or the same 404 as ``load``."""
+    head = tables.table_head(get_db(), code)
+    if head is None or head["game"] not in current_app.config["GAMES"]:
+        load(code)  # says which of the two it is
+    assert head is not None
+    return head
+
+
 def current_seat(table: dict[str, Any]) -> dict[str, Any] | None:
     return tables.seat_for_token(get_db(), table["id"],
                                  request.cookies.get(seat_cookie(table["code"])))

@@ -18,7 +18,7 @@ from companion import tables
 from companion.db import get_db
 from companion.live import HEARTBEAT, StreamHub, event
 from companion.web import CSP
-from companion.web.context import load
+from companion.web.context import load, load_head
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
@@ -61,8 +61,7 @@ def events(code: str) -> Response:
 @bp.get("/version")
 def version(code: str) -> Response:
     """The table's version, for a page that cannot hold an event stream."""
-    table, _game = load(code)
-    return jsonify(version=table["version"])
+    return jsonify(version=load_head(code)["version"])
 
 
 def stream_hub(app: Flask, capacity: int, per_address: int,

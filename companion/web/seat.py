@@ -14,6 +14,7 @@ from companion.web.context import (
     form_action,
     is_host,
     load,
+    load_head,
     page_context,
     render_phone,
     rng,
@@ -21,6 +22,7 @@ from companion.web.context import (
     seat_field,
     seen_version,
 )
+from companion.web.drawn import drawn
 
 bp = Blueprint("seat", __name__)
 
@@ -91,13 +93,23 @@ def _phone_context(code: str, error: str | None = None):
 
 @bp.get("/t/<code>/me")
 def phone(code: str) -> Response:
-    table, _game, seat, context = _phone_context(code)
+    table = load_head(code)
+    seat = current_seat(table)
     if seat is None:
         if request.cookies.get(seat_cookie(table["code"])):
             abort(404, "This phone's seat link was replaced by the host. "
                        "Ask the host for your new link, or join again.")
         return redirect(url_for("seat.join", code=table["code"]), code=303)
-    return render_phone(context)
+    return drawn("phone", table, seat["position"], seat, is_host(table, seat),
+                 lambda: _seated_context(code), render_phone)
+
+
+def _seated_context(code: str) -> dict:
+    context = _phone_context(code)[3]
+    if context is None:  # the host replaced this seat's link a moment ago
+        abort(404, "This phone's seat link was replaced by the host. "
+                   "Ask the host for your new link, or join again.")
+    return context
 
 
 @bp.post("/t/<code>/me/act")

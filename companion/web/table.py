@@ -18,6 +18,7 @@ from companion.web.context import (
     form_action,
     is_host,
     load,
+    load_head,
     page_context,
     render_phone,
     render_screen,
@@ -25,15 +26,21 @@ from companion.web.context import (
     seat_field,
     seen_version,
 )
+from companion.web.drawn import drawn
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 
 
 @bp.get("")
 def screen(code: str) -> Response:
-    table, game = load(code)
-    seat = current_seat(table)
-    return render_screen(page_context(table, game, TABLE, seat, is_host(table, seat)))
+    head = load_head(code)
+    seat = current_seat(head)
+
+    def build() -> dict[str, Any]:
+        table, game = load(code)
+        return page_context(table, game, TABLE, seat, is_host(table, seat))
+
+    return drawn("screen", head, TABLE, seat, is_host(head, seat), build, render_screen)
 
 
 def _as_host(code: str) -> tuple[dict[str, Any], Any, str, Any]:

@@ -1,0 +1,85 @@
+"""Pages drawn once per table version and viewer.
+
+A device that asks again for the page it already has (a reload, or every phone of a
+room fetching its view when its stream comes back after a Wi-Fi blip: bench/storm.py)
+gets the same bytes without the page being drawn again. A page is kept under
+everything it was drawn from: the table's version and its last log entry (an undo, a
+new seat link: every change adds one or bumps the version), the viewer's seat, the host
+flag, whole page or component, the address the page was asked at (the join link and
+QR code name it) and the device's session CSRF token (its forms carry it), so nobody
+is ever given a page drawn for someone else. Pages with query arguments (the Letters
+from Whitechapel map's chosen circle) or for a device without a session yet are drawn
+every time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from flask import Response, current_app, request, session
+
+from companion.web import wants_component
+
+BUDGET = 24 * 1024 * 1024
+"""Characters of HTML kept (the oldest page goes first): a room of 400 devices keeps
+each one's London 1888 view (17 KB) in a quarter of it."""
+
+
+class Drawn:
+    """The kept pages: a bounded, thread-safe least-recently-used map."""
+
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self.size = 0
+        self.pages: OrderedDict[Hashable, str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> str | None:
+        with self.lock:
+            html = self.pages.get(key)
+            if html is not None:
+                self.pages.move_to_end(key)
+            return html
+
+    def put(self, key: Hashable, html: str) -> None:
+        with self.lock:
+            if key in self.pages:
+                return
+            self.pages[key] = html
+            self.size += len(html)
+            while self.size > self.budget:
+                _key, old = self.pages.popitem(last=False)
+                self.size -= len(old)
+
+
+def _key(kind: str, table: dict[str, Any], last_log: int | None, viewer: Any,
+         seat: dict[str, Any] | None, host: bool) -> Hashable | None:
+    if request.args or "csrf" not in session:
+        return None
+    return (kind, table["id"], table["version"], last_log, viewer,
+            None if seat is None else seat["position"], host, wants_component(),
+            request.host_url, session["csrf"])
+
+
+def drawn(kind: str, head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None,
+          host: bool, build: Callable[[], dict[str, Any]],
+          paint: Callable[[dict[str, Any]], Response]) -> Response:
+    """The page of ``viewer`` for the table ``head`` (tables.table_head): the kept one,
+    or ``paint(build())`` kept for next time under what ``build`` actually read."""
+    pages: Drawn = current_app.extensions.setdefault("drawn", Drawn())
+    key = _key(kind, head, head["last_log"], viewer, seat, host)
+    html = pages.get(key) if key is not None else None
+    if html is not None:
+        return Response(html, mimetype="text/html")
+    context = build()
+    response = paint(context)
+    # Kept under the version that was drawn (a change may have landed meanwhile) and
+    # the log entry read before it: a key never claims a newer table than its page.
+    drawn_key = _key(kind, {"id": head["id"], "version": context["table"]["version"]},
+                     head["last_log"], viewer, context["me"], context["host"])
+    if drawn_key is not None and response.status_code == 200:
+        pages.put(drawn_key, response.get_data(as_text=True))
+    return response

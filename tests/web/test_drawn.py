@@ -1,0 +1,146 @@
+"""Pages drawn once per table version and viewer (companion/web/drawn.py): a kept page
+is always byte for byte the page a fresh drawing gives that device, and never another
+device's."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion import tables
+from companion.db import get_db
+from companion.games import discover
+from companion.games.base import TABLE
+from companion.web import context as web_context
+from companion.web.drawn import Drawn
+from tests.support.scripted import choose, parse_forms
+from tests.support.webflow import Device, seated_table
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+COMPONENT = {"HX-Request": "true"}
+
+
+def _setup(app, game: str, players: int):
+    form = next(f for f in parse_forms(Device(app).get(f"/new/{game}").text)
+                if f.action.endswith(f"/new/{game}"))
+    options = {k: v for k, v in form.defaults().items() if k not in ("csrf", "players")}
+    return seated_table(app, game, NAMES[:players], **options)
+
+
+def _state(app, code: str):
+    with app.app_context():
+        return tables.get_table(get_db(), code)["state"]
+
+
+def _forget(app) -> None:
+    app.extensions.pop("drawn", None)
+
+
+def _same_as_fresh(app, device: Device, path: str) -> None:
+    """The page kept for this device equals the one drawn afresh, whole and component."""
+    for headers in ({}, COMPONENT):
+        kept_or_drawn = device.get(path, headers=headers)
+        again = device.get(path, headers=headers)
+        _forget(app)
+        fresh = device.get(path, headers=headers)
+        assert kept_or_drawn.status_code == again.status_code == fresh.status_code == 200
+        assert kept_or_drawn.data == again.data == fresh.data, path
+
+
+@pytest.mark.parametrize("game", sorted(discover()))
+def test_kept_pages_are_the_fresh_pages_through_a_whole_game(app, game):
+    """Random legal play (the pages' own forms), a stranger and the host looking on,
+    a seat link replaced and an undo on the way: at every step each device's kept page
+    is the page drawn for it afresh."""
+    players = min(max(discover()[game].MIN_PLAYERS, 3), discover()[game].MAX_PLAYERS)
+    laptop, phones = _setup(app, game, players)
+    stranger = Device(app, laptop.code)
+    rng = random.Random(game)
+    screen, mine = f"/t/{laptop.code}", f"/t/{laptop.code}/me"
+    for step in range(30):
+        _same_as_fresh(app, laptop, screen)
+        _same_as_fresh(app, stranger, screen)
+        seat = rng.randrange(players)
+        _same_as_fresh(app, phones[seat], mine)
+        if step == 10:
+            # A new link for a seat: no new version, but the table's log says so.
+            reply = laptop.post(f"/t/{laptop.code}/rejoin",
+                                {"version": laptop.version(), "seat": 1},
+                                headers={"Accept": "text/html"})
+            assert reply.status_code == 200
+            assert phones[1].get(mine).status_code == 404
+            link = reply.text.split("/r/", 1)[1].split('"', 1)[0].split("<", 1)[0]
+            phones[1] = Device(app, laptop.code)
+            assert phones[1].get(f"/r/{link}").status_code == 303
+            continue
+        if step == 20:
+            assert laptop.host("undo").status_code == 303
+            continue
+        viewer = rng.choice([TABLE, *range(players)])
+        device = laptop if viewer == TABLE else phones[viewer]
+        html = device.get(screen if viewer == TABLE else mine).text
+        chosen = choose(app.config["GAMES"][game], _state(app, laptop.code), viewer, html, rng)
+        if chosen is not None:
+            url, fields = chosen
+            assert device.post(url, {**fields, "csrf": device.csrf}).status_code == 303
+
+
+def test_a_page_asked_again_is_not_drawn_again(app, monkeypatch):
+    laptop, phones = _setup(app, "london1888", 4)
+    drawings = []
+    original = web_context.page_context
+
+    def counted(*args, **kwargs):
+        drawings.append(args[2])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr("companion.web.seat.page_context", counted)
+    monkeypatch.setattr("companion.web.table.page_context", counted)
+    mine = f"/t/{laptop.code}/me"
+    for _ in range(3):
+        phones[0].get(mine, headers=COMPONENT)
+        laptop.get(f"/t/{laptop.code}", headers=COMPONENT)
+    assert drawings == [0, TABLE]
+    # The whole page is another page; another seat is another viewer.
+    phones[0].get(mine)
+    phones[1].get(mine, headers=COMPONENT)
+    assert drawings == [0, TABLE, 0, 1]
+    # A change draws everyone's page again.
+    assert laptop.host("hand-host", seat=2).status_code == 303
+    phones[0].get(mine, headers=COMPONENT)
+    assert drawings == [0, TABLE, 0, 1, 0]
+
+
+def test_the_host_page_is_never_given_to_a_stranger(app):
+    """The host's laptop and a stranger ask for the same table screen at the same
+    version: the stranger is not given the host's page (its controls, its token)."""
+    laptop, _phones = _setup(app, "london1888", 4)
+    stranger = Device(app, laptop.code)
+    for _ in range(2):
+        hosts = laptop.get(f"/t/{laptop.code}").text
+        strangers = stranger.get(f"/t/{laptop.code}").text
+        assert laptop.csrf in hosts and 'method="post"' in hosts
+        assert laptop.csrf not in strangers and 'method="post"' not in strangers
+
+
+def test_pages_with_query_arguments_are_drawn_every_time(app, monkeypatch):
+    laptop, phones = _setup(app, "whitechapel", 3)
+    drawings = []
+    original = web_context.page_context
+    monkeypatch.setattr("companion.web.seat.page_context",
+                        lambda *a, **k: drawings.append(1) or original(*a, **k))
+    for _ in range(2):
+        assert phones[0].get(f"/t/{laptop.code}/me?to=1").status_code in (200, 422)
+    assert len(drawings) == 2
+
+
+def test_the_oldest_pages_go_first_when_the_budget_is_spent():
+    pages = Drawn(budget=10)
+    pages.put("a", "1234")
+    pages.put("b", "1234")
+    assert pages.get("a") == "1234"  # now the newest
+    pages.put("c", "1234")
+    assert pages.get("b") is None
+    assert pages.get("a") == pages.get("c") == "1234"
+    assert pages.size == 8
