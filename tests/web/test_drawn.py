@@ -137,10 +137,10 @@ def test_pages_with_query_arguments_are_drawn_every_time(app, monkeypatch):
 
 def test_the_oldest_pages_go_first_when_the_budget_is_spent():
     pages = Drawn(budget=10)
-    pages.put("a", "1234")
-    pages.put("b", "1234")
-    assert pages.get("a") == "1234"  # now the newest
-    pages.put("c", "1234")
+    pages.put("a", b"1234")
+    pages.put("b", b"1234")
+    assert pages.get("a") == b"1234"  # now the newest
+    pages.put("c", b"1234")
     assert pages.get("b") is None
-    assert pages.get("a") == pages.get("c") == "1234"
+    assert pages.get("a") == pages.get("c") == b"1234"
     assert pages.size == 8
