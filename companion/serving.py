@@ -35,6 +35,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
+from companion import quietloop
 from companion.live import StreamHub
 from companion.web.live import stream_hub
 
@@ -261,6 +262,18 @@ class Server(TcpWSGIServer):
             min(slow, key=lambda channel: channel.waiting_since).will_close = True
             return True
         return False
+
+    def run(self) -> None:
+        if not quietloop.available():
+            super().run()
+            return
+        loop = quietloop.QuietLoop(self._map, lambda obj: isinstance(obj, HTTPChannel)
+                                   and not obj.requests)
+        try:
+            while self._map:
+                loop.turn(self.adj.asyncore_loop_timeout)
+        except (SystemExit, KeyboardInterrupt):
+            self.task_dispatcher.shutdown()
 
     def readable(self) -> bool:
         """Always accepting (waitress stops at its connection limit, leaving newcomers
