@@ -8,6 +8,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from companion import tables
+from companion.db import get_db
 from tests.support.html import csrf_of
 
 
@@ -84,3 +86,14 @@ def seated_table(app: Flask, game: str, names: list[str], start: bool = True,
         assert response.status_code == 303, response.text
     return laptop, phones
 
+
+def table_of(app: Flask, code: str) -> dict[str, Any]:
+    """The table's row as stored (its state decoded), read as the app reads it."""
+    with app.app_context():
+        table = tables.get_table(get_db(), code)
+    assert table is not None, code
+    return table
+
+
+def state_of(app: Flask, code: str) -> Any:
+    return table_of(app, code)["state"]

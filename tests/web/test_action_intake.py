@@ -17,7 +17,7 @@ from companion.db import connect
 from companion.games.base import TABLE
 from tests.support.campaign import NAMES, playable_games, server_games
 from tests.support.scripted import check_database, choose, parse_forms
-from tests.support.webflow import Device, join, seated_table
+from tests.support.webflow import Device, join, seated_table, state_of
 
 JUNK = {"junk": "x" * 500, "note": "<script>", "type2": "kill", "positionx": "on",
         "accomplice": "1"}
@@ -97,14 +97,6 @@ def open_scripted_table(app, game) -> tuple[Device, list[Device]]:
     phones = [join(app, laptop.code, seat, NAMES[seat]) for seat in range(players)]
     assert laptop.host("start").status_code == 303
     return laptop, phones
-
-
-def state_of(app, code: str) -> dict:
-    db = connect(app.config["DATABASE"])
-    try:
-        return tables.get_table(db, code)["state"]
-    finally:
-        db.close()
 
 
 @pytest.mark.parametrize("name", sorted(playable_games()))

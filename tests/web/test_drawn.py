@@ -8,14 +8,12 @@ import random
 
 import pytest
 
-from companion import tables
-from companion.db import get_db
 from companion.games import discover
 from companion.games.base import TABLE
 from companion.web import context as web_context
 from companion.web.drawn import Drawn
 from tests.support.scripted import choose, parse_forms
-from tests.support.webflow import Device, seated_table
+from tests.support.webflow import Device, seated_table, state_of
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 COMPONENT = {"HX-Request": "true"}
@@ -26,11 +24,6 @@ def _setup(app, game: str, players: int):
                 if f.action.endswith(f"/new/{game}"))
     options = {k: v for k, v in form.defaults().items() if k not in ("csrf", "players")}
     return seated_table(app, game, NAMES[:players], **options)
-
-
-def _state(app, code: str):
-    with app.app_context():
-        return tables.get_table(get_db(), code)["state"]
 
 
 def _forget(app) -> None:
@@ -80,7 +73,7 @@ def test_kept_pages_are_the_fresh_pages_through_a_whole_game(app, game):
         viewer = rng.choice([TABLE, *range(players)])
         device = laptop if viewer == TABLE else phones[viewer]
         html = device.get(screen if viewer == TABLE else mine).text
-        chosen = choose(app.config["GAMES"][game], _state(app, laptop.code), viewer, html, rng)
+        chosen = choose(app.config["GAMES"][game], state_of(app, laptop.code), viewer, html, rng)
         if chosen is not None:
             url, fields = chosen
             assert device.post(url, {**fields, "csrf": device.csrf}).status_code == 303

@@ -7,7 +7,6 @@ import copy
 import random
 import re
 
-from companion import tables
 from companion.games import london1888 as game
 from companion.games.base import TABLE
 from tests.support.html import at_rest
@@ -18,21 +17,10 @@ from tests.support.noninterference import (
     play_both,
     render_component,
 )
-from tests.support.webflow import Device, create_table, seated_table
+from tests.support.webflow import Device, create_table, seated_table, state_of, table_of
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 FORM = game.form_from(game.default_options())
-
-
-def table_of(app, code):
-    with app.app_context():
-        from companion.db import get_db
-
-        return tables.get_table(get_db(), code)
-
-
-def state_of(app, code):
-    return table_of(app, code)["state"]
 
 
 def new_table(app, names=NAMES, **changes):

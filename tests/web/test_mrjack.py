@@ -7,21 +7,13 @@ import copy
 import random
 import re
 
-from companion import tables
 from companion.games import mrjack
 from companion.games.base import TABLE
 from tests.support.html import at_rest
 from tests.support.noninterference import assert_indistinguishable, play_both, render_component
-from tests.support.webflow import Device, create_table, seated_table
+from tests.support.webflow import Device, create_table, seated_table, state_of
 
 JACK, DETECTIVE = mrjack.JACK, mrjack.DETECTIVE
-
-
-def state_of(app, code: str) -> dict:
-    with app.app_context():
-        from companion.db import get_db
-
-        return tables.get_table(get_db(), code)["state"]
 
 
 def due_phone(app, laptop, phones):

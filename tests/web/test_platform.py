@@ -11,20 +11,13 @@ import pytest
 from companion import tables
 from companion.tables import CODE_LETTERS
 from tests.support.html import csrf_of, version_of
-from tests.support.webflow import Device, create_table, join, seated_table
+from tests.support.webflow import Device, create_table, join, seated_table, table_of
 
 
 def _db(app):
     from companion.db import connect
 
     return connect(app.config["DATABASE"])
-
-
-def state_of(app, code):
-    with app.app_context():
-        from companion.db import get_db
-
-        return tables.get_table(get_db(), code)
 
 
 # --- lobby ---------------------------------------------------------------
@@ -225,7 +218,7 @@ def test_actions_in_turn_out_of_turn_stale_and_doubled(app):
     assert garbage.status_code == 422
     no_version = bob.post(f"/t/{laptop.code}/me/act", {"type": "add", "amount": "1"})
     assert no_version.status_code == 400
-    after = state_of(app, laptop.code)
+    after = table_of(app, laptop.code)
     assert after["state"]["total"] == 2 and after["version"] == version + 1
 
 
@@ -242,14 +235,14 @@ def test_table_actions_are_host_only(app):
     laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
     assert ann.table_act("skip").status_code == 403
     assert laptop.table_act("skip").status_code == 303
-    assert state_of(app, laptop.code)["state"]["turn"] == 1
+    assert table_of(app, laptop.code)["state"]["turn"] == 1
     screen = Device(app, laptop.code).screen().text  # a bystander sees no host controls
     assert "Skip this turn" not in screen and "data-host-controls" not in screen
 
 
 def test_views_show_only_the_viewers_secret(app):
     laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
-    secrets_ = state_of(app, laptop.code)["state"]["secrets"]
+    secrets_ = table_of(app, laptop.code)["state"]["secrets"]
     ann_page, bob_page = ann.phone().text, bob.phone().text
     assert f'data-secret>{secrets_[0]}<' in ann_page
     assert f'data-secret>{secrets_[1]}<' in bob_page
@@ -262,7 +255,7 @@ def test_game_over_and_reveal(app):
     for _ in range(2):
         ann.act("add", amount=9)
         bob.act("add", amount=9)
-    assert state_of(app, laptop.code)["status"] == "over"
+    assert table_of(app, laptop.code)["status"] == "over"
     assert "data-reveal" in laptop.screen().text
     assert ann.act("add", amount=1).status_code == 409
 
@@ -275,11 +268,11 @@ def test_undo_restores_the_previous_state_and_is_logged(app):
     bob.act("add", amount=2)
     version = laptop.version()
     assert laptop.host("undo", version=version).status_code == 303
-    assert state_of(app, laptop.code)["state"]["total"] == 3
+    assert table_of(app, laptop.code)["state"]["total"] == 3
     assert laptop.host("undo", version=version).status_code == 409  # a doubled undo
     assert "undid the last action (by Bob)" in bob.phone().text
     assert laptop.host("undo").status_code == 303
-    assert state_of(app, laptop.code)["state"]["total"] == 0
+    assert table_of(app, laptop.code)["state"]["total"] == 0
     nothing = laptop.host("undo")
     assert nothing.status_code == 409 and "no game action to undo" in nothing.text
     assert ann.host("undo").status_code == 403
@@ -290,10 +283,10 @@ def test_no_undo_once_the_end_revealed_everything(app):
     for _ in range(2):
         ann.act("add", amount=9)
         bob.act("add", amount=9)
-    before = state_of(app, laptop.code)
+    before = table_of(app, laptop.code)
     refused = laptop.host("undo")
     assert refused.status_code == 409 and "cannot be undone" in refused.text
-    assert state_of(app, laptop.code) == before
+    assert table_of(app, laptop.code) == before
     assert "Undo last action" not in laptop.screen().text
 
 
@@ -329,7 +322,7 @@ def test_remove_an_empty_seat_before_the_start(app):
     join(app, laptop.code, 3, "Dan")
     assert laptop.host("remove-seat", seat=0).status_code == 409  # taken
     assert laptop.host("remove-seat", seat=1).status_code == 303
-    table_id = state_of(app, laptop.code)["id"]
+    table_id = table_of(app, laptop.code)["id"]
     with app.app_context():
         from companion.db import get_db
 
@@ -352,10 +345,10 @@ def test_fixed_seats_cannot_be_removed(app):
 
 def test_close_and_new_game(app):
     laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
-    first = state_of(app, laptop.code)["state"]["secrets"]
+    first = table_of(app, laptop.code)["state"]["secrets"]
     ann.act("add", amount=2)
     assert laptop.host("start").status_code == 303  # a new game, same seats
-    fresh = state_of(app, laptop.code)
+    fresh = table_of(app, laptop.code)
     assert fresh["game_no"] == 2 and fresh["state"]["total"] == 0
     assert fresh["state"]["secrets"] != first
     assert laptop.host("close").status_code == 303
@@ -387,7 +380,7 @@ def test_export_refused_while_secrets_matter_then_round_trip(app):
     assert imported.status_code == 303
     code = imported.headers["Location"].rsplit("/", 1)[-1]
     assert code != laptop.code
-    assert state_of(app, code)["state"] == state_of(app, laptop.code)["state"]
+    assert table_of(app, code)["state"] == table_of(app, laptop.code)["state"]
     assert "data-host-controls" in other.get(f"/t/{code}").text
 
 
@@ -429,7 +422,7 @@ def test_html_component_swaps_carry_the_version(app):
 
 def test_an_unexpected_error_is_a_friendly_500_and_logs_no_secret(app, caplog):
     laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
-    secret = str(state_of(app, laptop.code)["state"]["secrets"][1])
+    secret = str(table_of(app, laptop.code)["state"]["secrets"][1])
     game = app.config["GAMES"]["tally"]
     original = game.view
 
@@ -462,10 +455,10 @@ def test_a_new_game_and_the_next_table_start_from_what_the_last_game_learnt(app)
     laptop, phones = seated_table(app, "wo_ist_jack", ["Ann", "Bob", "Cy"],
                                   **wo_ist_jack.form_from(wo_ist_jack.default_options()))
     assert laptop.table_act("start_player", seat=0).status_code == 303
-    story = state_of(app, laptop.code)["state"]["current"]
+    story = table_of(app, laptop.code)["state"]["current"]
     assert phones[0].act("print", story=story, points=4).status_code == 303
     assert laptop.host("start").status_code == 303  # a new game, same seats
-    table = state_of(app, laptop.code)
+    table = table_of(app, laptop.code)
     assert table["options"]["story_points"][story] == 4
     assert table["state"]["story_points"][story] == 4
     assert f"{story} = 4" in Device(app).get("/new/wo_ist_jack").text

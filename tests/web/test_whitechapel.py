@@ -6,21 +6,13 @@ from __future__ import annotations
 import random
 import re
 
-from companion import tables
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
 from tests.support.html import at_rest
 from tests.support.noninterference import assert_indistinguishable, play_both, render_component
-from tests.support.webflow import Device, seated_table
+from tests.support.webflow import Device, seated_table, state_of
 
 HIDEOUT = 187
-
-
-def state_of(app, code: str) -> dict:
-    with app.app_context():
-        from companion.db import get_db
-
-        return tables.get_table(get_db(), code)["state"]
 
 
 def head_phone(app, laptop, phones):

@@ -27,7 +27,7 @@ from tests.support.boardfiles import TINY_BOARD, real_board_path
 from tests.support.html import at_rest
 from tests.support.noninterference import assert_indistinguishable, play_both, render_component
 from tests.support.realserver import ROOT
-from tests.support.webflow import Device, seated_table
+from tests.support.webflow import Device, seated_table, state_of
 
 NAME = "Letters from Whitechapel"
 NOT_JACK = [TABLE, 1, 2]
@@ -57,13 +57,6 @@ def refused_creation(app, form: dict[str, str]) -> str:
     page = Device(app).post("/new/whitechapel", form)
     assert page.status_code == 422
     return page.text
-
-def state_of(app, code: str) -> dict:
-    with app.app_context():
-        from companion.db import get_db
-
-        return tables.get_table(get_db(), code)["state"]
-
 
 def head_phone(app, laptop, phones):
     state = state_of(app, laptop.code)

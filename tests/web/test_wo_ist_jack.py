@@ -14,17 +14,10 @@ from companion import tables
 from companion.games import wo_ist_jack as game
 from companion.games.base import TABLE
 from tests.support.noninterference import assert_indistinguishable, play_both
-from tests.support.webflow import Device, create_table, seated_table
+from tests.support.webflow import Device, create_table, seated_table, state_of
 
 NAMES = ["Ann", "Bob", "Cy"]
 FORM = game.form_from(game.default_options())
-
-
-def state_of(app, code):
-    with app.app_context():
-        from companion.db import get_db
-
-        return tables.get_table(get_db(), code)["state"]
 
 
 def new_table(app, names=NAMES, start: int | None = 0, **changes):
