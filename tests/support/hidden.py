@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from companion import logstore
+from companion import logstore, tables
+from companion.db import connect, immediate
 
 
 def hidden_state(server: Any, code: str) -> dict[str, Any]:
@@ -23,7 +24,18 @@ def hidden_state(server: Any, code: str) -> dict[str, Any]:
 
 def deal_again(server: Any, code: str, state: dict[str, Any]) -> None:
     """Replace the table's state (between two actions, before anyone acts on it again):
-    the same game with a secret changed. The version stays, so pages are reloaded by hand."""
-    with sqlite3.connect(server.db) as db:
-        db.execute("UPDATE tables SET state = ? WHERE code = ?",
-                   [logstore.pack(state), code])
+    the same game with a secret changed, stored as the app stores a state: the table's
+    row and a new log entry holding it (kind "redeal", which no page describes), so the
+    log still ends with the table's state and no page drawn before is served again
+    (companion/web/drawn.py). The version stays, so open forms stay valid; the pages are
+    reloaded by hand."""
+    db = connect(server.db)
+    try:
+        with immediate(db):
+            table = tables.get_table(db, code)
+            assert table is not None, code
+            db.execute("UPDATE tables SET state = ? WHERE id = ?",
+                       [logstore.pack(state), table["id"]])
+            tables._log(db, table, table["version"], "table", "redeal", state=state)
+    finally:
+        db.close()
