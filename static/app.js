@@ -91,11 +91,10 @@
   });
 
   /* Tap again to confirm: the first tap arms the button for a few seconds. */
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[data-confirm]");
-    if (!button || button.classList.contains("armed")) { return; }
-    event.preventDefault();
+  var ARMED_MS = 5000;
+  function arm(button, until) {
     button.dataset.label = button.textContent;
+    button.dataset.armedUntil = String(until);
     button.classList.add("armed");
     button.textContent = button.dataset.confirm + " Tap again.";
     setTimeout(function () {
@@ -103,7 +102,13 @@
         button.classList.remove("armed");
         button.textContent = button.dataset.label;
       }
-    }, 5000);
+    }, until - Date.now());
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-confirm]");
+    if (!button || button.classList.contains("armed")) { return; }
+    event.preventDefault();
+    arm(button, Date.now() + ARMED_MS);
   }, true);
 
   /* The keypad writes into its number field. */
@@ -163,20 +168,31 @@
     refreshIfChanged(latest);
   });
   /* A live refresh keeps what the player was typing or choosing: fields of the same
-     form (same action and type) get their values back, the focus returns, and the
-     sections the player opened or closed stay so. */
+     form (same action, same hidden fields) get their values back, the focus returns,
+     the sections the player opened or closed stay so, and a button armed for a second
+     tap stays armed for the rest of its time. So does a refused action's answer (the
+     table unchanged or moved on, the player's choices still to be corrected). */
   var kept = null;
   function formKey(field) {
     return field.form ? keyOf(field.form) : null;
   }
   function keyOf(form) {
-    // A form is known by where it posts and what it does: its type field and the
-    // actions its buttons name (a kill and a move both ask for a circle).
-    var type = form.querySelector("input[name=type]");
+    // A form is known by where it posts and what it does: its hidden fields but the
+    // page's own (its type, whom it questions, which policeman) and the actions its
+    // buttons name (a kill and a move both ask for a circle).
+    var hidden = Array.prototype.filter.call(form.querySelectorAll("input[type=hidden]"),
+      function (field) { return field.name !== "csrf" && field.name !== "version"; });
     var buttons = Array.prototype.map.call(
       form.querySelectorAll("button[name=type]"), function (button) { return button.value; });
-    return (form.getAttribute("action") || "") + "|" + (type ? type.value : "") + "|" +
-      buttons.sort().join(",");
+    return (form.getAttribute("action") || "") + "|" +
+      hidden.map(function (field) { return field.name + "=" + field.value; }).sort().join("&") +
+      "|" + buttons.sort().join(",");
+  }
+  // The same button: in the same form, sending the same, saying the same. One marked
+  // data-disarmed-by-change acts on the table's latest state (undo): a change disarms it.
+  function buttonKey(button, label) {
+    return [button.form ? keyOf(button.form) : "", button.name, button.value, label,
+            button.dataset.confirm].join("\u0000");
   }
   var sent = {};  // forms the player sent: what was typed there is used up
   function keepable(field) {
@@ -185,9 +201,17 @@
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = view();
+    var refresh = requester(event) === current;
     kept = null;
-    if (!current || requester(event) !== current) { return; }
-    kept = { fields: [], focus: null, open: {} };
+    if (!current || !(refresh || refused(event))) { return; }
+    if (!refresh) { sent = {}; }  // a refused action used up nothing the player typed
+    kept = { fields: [], focus: null, open: {}, armed: {} };
+    if (refresh) {
+      current.querySelectorAll("button[data-confirm].armed:not([data-disarmed-by-change])")
+        .forEach(function (button) {
+          kept.armed[buttonKey(button, button.dataset.label)] = Number(button.dataset.armedUntil);
+        });
+    }
     current.querySelectorAll("details > summary").forEach(function (summary) {
       kept.open[summary.textContent.trim()] = {
         open: summary.parentNode.open, served: summary.parentNode.dataset.served };
@@ -234,7 +258,17 @@
       }
       if (entry && kept.focus === entry) { field.focus(); }
     });
+    current.querySelectorAll("button[data-confirm]").forEach(function (button) {
+      var until = kept.armed[buttonKey(button, button.textContent)];
+      if (until > Date.now()) { arm(button, until); }
+    });
     kept = null;
+  }
+  // A refused action (4xx) is answered with the page as it is now and a message.
+  function refused(event) {
+    var form = requester(event);
+    return form.tagName === "FORM" && event.detail.target && event.detail.target.id === "view" &&
+      event.detail.xhr.status >= 400;
   }
 
   function markServed() {
