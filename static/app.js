@@ -19,10 +19,25 @@
     var current = view();
     latest = Math.max(latest, Number(version) || 0);
     if (!current || !current.dataset.version) { return; }
-    if (latest > Number(current.dataset.version) && !current.classList.contains("busy")) {
+    if (latest > Number(current.dataset.version) && !current.classList.contains("busy") &&
+        !pressed()) {
       htmx.trigger(current, "refresh");
     }
   }
+
+  /* A finger (or mouse button) pressed on the page: a refresh waits until it lifts, or
+     the tap it began is lost (a view swapped between press and release gets no click).
+     A press never heard to end holds nothing up for long. */
+  var PRESS_MS = 3000;
+  var pressedAt = 0;
+  function pressed() { return Date.now() - pressedAt < PRESS_MS; }
+  function released() { pressedAt = 0; setTimeout(function () { refreshIfChanged(latest); }, 0); }
+  document.addEventListener("pointerdown", function () {
+    pressedAt = Date.now();
+    setTimeout(function () { if (!pressed()) { refreshIfChanged(latest); } }, PRESS_MS);
+  }, true);
+  window.addEventListener("pointerup", released, true);
+  window.addEventListener("pointercancel", released, true);
 
   function connect() {
     var current = view();
@@ -146,6 +161,8 @@
     if (!event.detail.target || event.detail.target.id !== "view") { return; }
     var number = event.detail.xhr.companionNumber || 0;
     if (number < tapped || number < shown) { event.detail.shouldSwap = false; return; }
+    // A refresh that was on its way when the finger went down is fetched again after.
+    if (requester(event) === view() && pressed()) { event.detail.shouldSwap = false; return; }
     shown = number;
   });
 
@@ -188,6 +205,12 @@
       hidden.map(function (field) { return field.name + "=" + field.value; }).sort().join("&") +
       "|" + buttons.sort().join(",");
   }
+  // A section is known by the form it holds (its title may change: "· in prison"),
+  // or by its title.
+  function sectionKeys(summary) {
+    var form = summary.parentNode.querySelector("form");
+    return [summary.textContent.trim()].concat(form ? ["form\u0000" + keyOf(form)] : []);
+  }
   // The same button: in the same form, sending the same, saying the same. One marked
   // data-disarmed-by-change acts on the table's latest state (undo): a change disarms it.
   function buttonKey(button, label) {
@@ -213,8 +236,10 @@
         });
     }
     current.querySelectorAll("details > summary").forEach(function (summary) {
-      kept.open[summary.textContent.trim()] = {
-        open: summary.parentNode.open, served: summary.parentNode.dataset.served };
+      // A secret closes once an action is sent, even one refused.
+      if (!refresh && summary.parentNode.hasAttribute("data-secret")) { return; }
+      var was = { open: summary.parentNode.open, served: summary.parentNode.dataset.served };
+      sectionKeys(summary).forEach(function (key) { kept.open[key] = was; });
     });
     current.querySelectorAll("input, select, textarea").forEach(function (field) {
       if (!keepable(field)) { return; }
@@ -228,7 +253,8 @@
     var current = view();
     if (!kept || !current) { return; }
     current.querySelectorAll("details > summary").forEach(function (summary) {
-      var was = kept.open[summary.textContent.trim()];
+      var was = sectionKeys(summary).map(function (key) { return kept.open[key]; })
+        .filter(Boolean).pop();
       // The player's choice stands unless the page itself now opens or closes it.
       if (was && was.served === (summary.parentNode.open ? "open" : "closed")) {
         summary.parentNode.open = was.open;

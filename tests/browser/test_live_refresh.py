@@ -111,27 +111,34 @@ def test_a_refused_action_keeps_what_the_player_typed(server, laptop, phone):
 
 
 def test_a_half_filled_question_survives_the_table_moving(server, laptop, phone):
-    """London 1888: Ann opens her question to the prisoner Bob, ticks two cards and
-    taps once; the table sends Cy to prison meanwhile. Ann's phone follows, her section
-    still open, her two cards still ticked (not Cy's), her button still armed: her
-    second tap questions Bob."""
+    """London 1888: Ann opens her questions to Cy and to the prisoner Bob, ticks a card
+    of Cy's and two of Bob's, and taps Bob's question once; the table sends Cy to prison
+    meanwhile. Ann's phone follows: both sections still open (Cy's under its new title),
+    each form's ticks its own, Bob's button still armed, Cy's (now asking for two cards)
+    not: her second tap questions Bob."""
     code, (ann, _bob, cy, _di) = open_table(server, laptop, phone, ["Ann", "Bob", "Cy", "Di"])
     state = hidden_state(server, code)
     arrest(laptop, 1)
-    lusk = ann.locator("[data-target='1']")
+    lusk, gull = ann.locator("[data-target='1']"), ann.locator("[data-target='2']")
+    expect(lusk.locator("summary")).to_contain_text("in prison")
+    gull.locator("summary").click()
+    gull.locator("label:has(input[name=position_3])").click()
     lusk.locator("summary").click()
     for position in (2, 4):
         lusk.locator(f"label:has(input[name=position_{position}])").click()
     lusk.locator("button[value=question]").click()
     expect(lusk.locator("button.armed")).to_be_visible()
-    version = ann.locator("#view").get_attribute("data-version")
     arrest(laptop, 2)
     expect(cy.locator("[data-in-prison]")).to_be_visible()
-    expect(ann.locator("#view")).not_to_have_attribute("data-version", version)
-    expect(lusk).to_have_attribute("open", "")
+    expect(gull.locator("summary")).to_contain_text("in prison")
+    for section in (lusk, gull):
+        expect(section).to_have_attribute("open", "")
     for position in (2, 4):
         expect(lusk.locator(f"input[name=position_{position}]")).to_be_checked()
-    expect(ann.locator("[data-target='2'] input:checked")).to_have_count(0)
+    expect(lusk.locator("input:checked")).to_have_count(2)
+    expect(gull.locator("input:checked")).to_have_count(1)
+    expect(gull.locator("input[name=position_3]")).to_be_checked()
+    expect(gull.locator("button.armed")).to_have_count(0)
     lusk.locator("button.armed").click()
     for position in (2, 4):
         kind = KINDS[state["lines"][1][position - 1]]
@@ -144,3 +151,29 @@ def arrest(laptop, seat: int) -> None:
     laptop.select_option("form:has(input[value=arrest]) select[name=target]", str(seat))
     laptop.select_option("form:has(input[value=arrest]) select[name=by]", "abberline")
     confirm(laptop, laptop.locator("button:has-text('Send to prison')"))
+
+
+def test_a_refresh_waits_for_the_finger_to_lift(server, laptop, phone):
+    """Ann's finger is down on "Add" when the host hands the host controls to Bob. The
+    refresh waits until her finger lifts, so the tap lands on the button it began on (a
+    view swapped between press and release got no click: the tap vanished without a
+    word). Her tap was made on the table of before: it is refused, and says so, with
+    her number kept; her next tap adds."""
+    _code, ann, bob = tally_table(server, laptop, phone)
+    ann.fill("input[name=amount]", "2")
+    version = ann.locator("#view").get_attribute("data-version")
+    box = ann.locator("[data-add]").bounding_box()
+    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.mouse.down()
+    handover = laptop.locator("form[action$='/hand-host']")
+    handover.locator("select[name=seat]").select_option("1")
+    confirm(laptop, handover.locator("button.confirm"))
+    expect(bob.locator("[data-host-controls]")).to_be_visible()
+    ann.wait_for_timeout(REFRESH_SETTLES_MS)  # the change reached Ann's phone
+    ann.mouse.up()
+    expect(ann.locator("[data-error]")).to_contain_text("The table moved on")
+    expect(ann.locator("#view")).not_to_have_attribute("data-version", version)
+    expect(ann.locator("input[name=amount]")).to_have_value("2")
+    check_phone(ann, "live-refresh-pressed", allow=REFUSED)
+    ann.click("[data-add]")
+    expect(bob.locator("[data-total]")).to_have_text("2")
