@@ -28,9 +28,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
-            # A tap racing a live refresh is still lost now and then (see the closing
-            # note of session 2): a failed browser test runs again, and says so.
-            item.add_marker(pytest.mark.flaky(reruns=2))
 
 
 def _require_chromium() -> None:

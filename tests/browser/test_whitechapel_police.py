@@ -7,7 +7,6 @@ is measured at 390 and at 360 px."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 
 import pytest
@@ -118,28 +117,17 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     tap_crossing(bob, board, "yellow", 109, "whitechapel-police-move-360")
     expect(laptop.locator("[data-cop-at='yellow:109']")).to_have_count(1)
     expect(bob.locator("[data-next-to]")).to_contain_text("yellow: 99, 100, 120")
-    # Bob's phone has caught up with the table (no refresh of his own move still to land
-    # and replace the form he is filling).
-    expect(bob.locator("#view")).to_have_attribute(
-        "data-version", laptop.locator("#view").get_attribute("data-version"))
     bob.locator("label.wc-pick:has-text('yellow')").click()
     bob.locator("[data-keypad] .keypad-display").first.fill("83")
     tap(bob, "[data-act=search]")
     expect(bob.locator("[data-error]")).to_contain_text("only on 99, 100, 120")
-    bob.locator("label.wc-pick:has-text('yellow')").click()
+    # The refused search keeps Bob's choices, to be corrected.
+    expect(bob.locator("label.wc-pick:has-text('yellow') input")).to_be_checked()
+    expect(bob.locator("[data-keypad] .keypad-display").first).to_have_value("83")
     bob.locator("[data-keypad] .keypad-display").first.fill("99")
     tap(bob, "[data-act=search]")
     expect(bob.locator("[data-answer]")).to_contain_text("no clue")
-    try:
-        expect(laptop.locator("[data-log]").first).to_contain_text("99: no clue")
-    except AssertionError:
-        # Seen in about one run in three: the table screen's live refresh missed this
-        # change (cause not found yet; see the closing note). The page still shows it
-        # once loaded; say so loudly instead of failing the whole suite on it.
-        warnings.warn("the table screen did not follow Bob's search live within 5 s",
-                      stacklevel=1)
-        laptop.reload()
-        expect(laptop.locator("[data-log]").first).to_contain_text("99: no clue")
+    expect(laptop.locator("[data-log]").first).to_contain_text("99: no clue")
     shot(bob, "whitechapel-police-search-360")
     bob.set_viewport_size({"width": 390, "height": 844})
     shot(bob, "whitechapel-police-search-390")
