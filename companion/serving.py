@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import select
 import socket
 import sys
 import threading
@@ -65,6 +66,7 @@ class Channel(HTTPChannel):
 
     waiting_since: float | None = None  # first byte of a request not yet whole
     counted = False
+    queued = False  # its request waits for a worker thread (companion/quietloop.py)
 
     def __init__(self, server: Server, sock: socket.socket, addr: Any, adj: Any,
                  map: dict[int, Any] | None = None) -> None:
@@ -82,10 +84,18 @@ class Channel(HTTPChannel):
         return result
 
     def service(self) -> None:
+        self.queued = False
+        if self.server.loop is not None:
+            self.server.loop.touch(self._fileno)
         try:
             super().service()
         finally:
             self.server.done(self)
+
+    def quiet(self, flags: int, read: int) -> bool:
+        """Nothing can change this connection but data arriving or a worker taking it
+        (companion/quietloop.py): it waits for its next request, or in the queue."""
+        return (flags == read and not self.requests) or (flags == 0 and self.queued)
 
     def del_channel(self, map: dict[int, Any] | None = None) -> None:
         if self.counted:
@@ -123,6 +133,7 @@ class Server(TcpWSGIServer):
         self.busy_lock = threading.Lock()
         self.buckets: dict[str, list[float]] = {}
         self.loop_thread: int | None = None
+        self.loop: quietloop.QuietLoop | None = None
         super().__init__(app, **kw)
 
     def forget(self, address: str) -> None:
@@ -156,7 +167,7 @@ class Server(TcpWSGIServer):
             conn.close()
             return
         crowd = len(self.active_channels)
-        if crowd > self.adj.connection_limit and not self._make_room() \
+        if crowd > self.adj.connection_limit and not self._make_room(crowd > self.hard_limit) \
                 and crowd > self.hard_limit:
             # Every connection is busy with a request: this one is told so.
             channel.del_channel()
@@ -177,6 +188,7 @@ class Server(TcpWSGIServer):
             self.hub.adopt(sock, address, match.group(1), request.command == "HEAD")
             return
         address = channel.addr[0]
+        channel.queued = True
         with self.busy_lock:
             if self.busy[address] >= BUSY_PER_ADDRESS and address not in THIS_LAPTOP:
                 # This device already has its share of the threads: its next request
@@ -242,10 +254,14 @@ class Server(TcpWSGIServer):
                 if then < quiet:
                     del self.buckets[address]
 
-    def _make_room(self) -> bool:
+    def _make_room(self, full: bool = False) -> bool:
         """Every connection is taken: close the kept-alive one idle the longest, else
         the one whose request has been arriving the longest (a whole request takes
-        milliseconds). A newcomer is so never kept waiting behind slow clients."""
+        milliseconds). A newcomer is so never kept waiting behind slow clients.
+        ``full``: past the hard limit, the one waiting the longest for its request goes
+        however young, even before its first byte (a crowd of slow clients reconnecting
+        at once is never old: newcomers were refused instead, bench/slow.py on a quiet
+        machine)."""
         open_ = [channel for channel in self.active_channels.values()
                  if not channel.requests and not channel.total_outbufs_len
                  and not channel.will_close]
@@ -256,8 +272,8 @@ class Server(TcpWSGIServer):
         # Only a request that started arriving a while ago counts as slow: a burst of
         # newcomers (a room reconnecting) may wait a moment to be read on a busy laptop.
         late = time.time() - SLOW
-        slow = [channel for channel in open_ if channel.request is not None
-                and channel.waiting_since is not None and channel.waiting_since < late]
+        slow = [channel for channel in open_ if channel.waiting_since is not None and (
+            full or channel.request is not None and channel.waiting_since < late)]
         if slow:
             min(slow, key=lambda channel: channel.waiting_since).will_close = True
             return True
@@ -267,11 +283,12 @@ class Server(TcpWSGIServer):
         if not quietloop.available():
             super().run()
             return
-        loop = quietloop.QuietLoop(self._map, lambda obj: isinstance(obj, HTTPChannel)
-                                   and not obj.requests)
+        read = select.POLLIN | select.POLLPRI
+        self.loop = quietloop.QuietLoop(
+            self._map, lambda obj, flags: isinstance(obj, Channel) and obj.quiet(flags, read))
         try:
             while self._map:
-                loop.turn(self.adj.asyncore_loop_timeout)
+                self.loop.turn(self.adj.asyncore_loop_timeout)
         except (SystemExit, KeyboardInterrupt):
             self.task_dispatcher.shutdown()
 

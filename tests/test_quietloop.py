@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import select
 import socket
 import time
 
@@ -20,13 +21,14 @@ class Peer:
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
+        self.waiting = False  # a request in the queue: it neither reads nor writes
         self.output = b""
         self.read: list[bytes] = []
         self.asked = 0
 
     def readable(self) -> bool:
         self.asked += 1
-        return not self.output
+        return not self.output and not self.waiting
 
     def writable(self) -> bool:
         return bool(self.output)
@@ -48,7 +50,9 @@ class Peer:
 def room():
     pairs = [socket.socketpair() for _ in range(20)]
     peers = {ours.fileno(): Peer(ours) for ours, _theirs in pairs}
-    loop = quietloop.QuietLoop(peers, lambda peer: not peer.output)
+    read = select.POLLIN | select.POLLPRI
+    loop = quietloop.QuietLoop(peers, lambda peer, flags: flags == read or (
+        flags == 0 and peer.waiting))
     yield loop, peers, {ours.fileno(): theirs for ours, theirs in pairs}
     for ours, theirs in pairs:
         ours.close()
@@ -96,3 +100,19 @@ def test_a_connection_gone_from_the_map_is_forgotten(room):
     del peers[fd]
     loop.turn(0)
     assert fd not in loop.registered and fd not in loop.quiet
+
+
+def test_a_connection_in_the_queue_is_asked_again_once_a_worker_touches_it(room):
+    loop, peers, theirs = room
+    fd = next(iter(peers))
+    peers[fd].waiting = True
+    loop.turn(0)
+    asked = peers[fd].asked
+    for _ in range(5):
+        loop.turn(0)
+    assert peers[fd].asked == asked  # waiting its turn: not asked
+    peers[fd].waiting, peers[fd].output = False, b"page"  # a worker served it
+    loop.touch(fd)
+    loop.turn(0)
+    loop.turn(0.5)
+    assert theirs[fd].recv(10) == b"page"
