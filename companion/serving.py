@@ -258,10 +258,11 @@ class Server(TcpWSGIServer):
         """Every connection is taken: close the kept-alive one idle the longest, else
         the one whose request has been arriving the longest (a whole request takes
         milliseconds). A newcomer is so never kept waiting behind slow clients.
-        ``full``: past the hard limit, the one waiting the longest for its request goes
-        however young, even before its first byte (a crowd of slow clients reconnecting
-        at once is never old: newcomers were refused instead, bench/slow.py on a quiet
-        machine)."""
+        ``full``: past the hard limit, the one whose request has been arriving the
+        longest goes however young (a crowd of slow clients reconnecting at once is never
+        old: newcomers were refused instead, bench/slow.py on a quiet machine); one not
+        yet read from is left alone (a crowd of pages opening their streams at once:
+        those past the limit are told so, bench/streams.py)."""
         open_ = [channel for channel in self.active_channels.values()
                  if not channel.requests and not channel.total_outbufs_len
                  and not channel.will_close]
@@ -272,8 +273,8 @@ class Server(TcpWSGIServer):
         # Only a request that started arriving a while ago counts as slow: a burst of
         # newcomers (a room reconnecting) may wait a moment to be read on a busy laptop.
         late = time.time() - SLOW
-        slow = [channel for channel in open_ if channel.waiting_since is not None and (
-            full or channel.request is not None and channel.waiting_since < late)]
+        slow = [channel for channel in open_ if channel.request is not None
+                and channel.waiting_since is not None and (full or channel.waiting_since < late)]
         if slow:
             min(slow, key=lambda channel: channel.waiting_since).will_close = True
             return True
