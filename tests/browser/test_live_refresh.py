@@ -12,25 +12,10 @@ from playwright.sync_api import expect
 from tests.browser.test_london1888 import KINDS, open_table
 from tests.browser.test_platform import REFUSED
 from tests.support.hidden import hidden_state
-from tests.support.pages import confirm, sit
+from tests.support.pages import confirm, tally_table
 from tests.support.phone_quality import check_phone, check_screen
 
 REFRESH_SETTLES_MS = 500  # time for an announced change to reach a page and be fetched
-
-
-def tally_table(server, laptop, phone):
-    """The test game for two, started: Ann (the dealer) has the first turn."""
-    laptop.goto(server.url + "/new/tally")
-    laptop.select_option("select[name=players]", "2")
-    laptop.click("text=Create the table")
-    code = laptop.locator(".code-big").inner_text().strip()
-    ann, bob = phone(), phone()
-    sit(ann, f"{server.url}/j/{code}", "Ann", 0)
-    sit(bob, f"{server.url}/j/{code}", "Bob", 1)
-    laptop.click("button:has-text('Start the game')")
-    expect(ann.locator("[data-add]")).to_be_visible()
-    expect(bob.locator("[data-total]")).to_have_text("0")
-    return code, ann, bob
 
 
 def add(page, amount: str) -> None:

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.support.glance import assert_same_glance, compare
 from tests.support.httpdevice import HttpDevice
-from tests.support.pages import SCREENSHOTS, decode_qr, shot, sit
+from tests.support.pages import SCREENSHOTS, decode_qr, shot, sit, tally_table
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.rawhttp import Stream
 
@@ -125,15 +125,7 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
 
 
 def test_pages_survive_a_server_restart(server, laptop, phone):
-    laptop.goto(server.url + "/new/tally")
-    laptop.select_option("select[name=players]", "2")
-    laptop.click("text=Create the table")
-    code = laptop.locator(".code-big").inner_text().strip()
-    ann, bob = phone(), phone()
-    sit(ann, f"{server.url}/j/{code}", "Ann", 0)
-    sit(bob, f"{server.url}/j/{code}", "Bob", 1)
-    laptop.click("button:has-text('Start the game')")
-    expect(ann.locator("[data-total]")).to_have_text("0")
+    _code, ann, bob = tally_table(server, laptop, phone)
 
     server.kill()
     server.start()

@@ -48,3 +48,19 @@ def shot(page: object, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def tally_table(server, laptop: Page, phone) -> tuple[str, Page, Page]:
+    """The test game for two, created on the laptop and started: Ann (the dealer) has
+    the first turn. Returns the code and Ann's and Bob's phones."""
+    laptop.goto(server.url + "/new/tally")
+    laptop.select_option("select[name=players]", "2")
+    laptop.click("text=Create the table")
+    code = laptop.locator(".code-big").inner_text().strip()
+    ann, bob = phone(), phone()
+    sit(ann, f"{server.url}/j/{code}", "Ann", 0)
+    sit(bob, f"{server.url}/j/{code}", "Bob", 1)
+    laptop.click("button:has-text('Start the game')")
+    expect(ann.locator("[data-add]")).to_be_visible()
+    expect(bob.locator("[data-total]")).to_have_text("0")
+    return code, ann, bob
