@@ -25,16 +25,19 @@ from companion.web import wants_component
 
 BUDGET = 24 * 1024 * 1024
 """Bytes of HTML kept (the oldest page goes first): a room of 400 devices keeps each
-one's London 1888 view (17 KB) in under a third of it."""
+one's London 1888 view (17 KB) in under a third of it, only each table's newest
+version being kept."""
 
 
 class Drawn:
-    """The kept pages: a bounded, thread-safe least-recently-used map."""
+    """The kept pages: a bounded, thread-safe least-recently-used map that keeps only
+    each table's newest version (nobody asks for an older one again)."""
 
     def __init__(self, budget: int = BUDGET) -> None:
         self.budget = budget
         self.size = 0
         self.pages: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.newest: dict[int, tuple[int, set[Hashable]]] = {}  # table: version, its keys
         self.lock = threading.Lock()
 
     def get(self, key: Hashable) -> bytes | None:
@@ -44,15 +47,22 @@ class Drawn:
                 self.pages.move_to_end(key)
             return html
 
-    def put(self, key: Hashable, html: bytes) -> None:
+    def put(self, key: Hashable, html: bytes, table: int, version: int) -> None:
         with self.lock:
-            if key in self.pages:
+            newest, keys = self.newest.get(table, (version, set()))
+            if version < newest or key in self.pages:
                 return
+            if version > newest:
+                for old in keys:
+                    self.size -= len(self.pages.pop(old, b""))
+                keys = set()
+            self.newest[table] = (version, keys)
+            keys.add(key)
             self.pages[key] = html
             self.size += len(html)
             while self.size > self.budget:
-                _key, old = self.pages.popitem(last=False)
-                self.size -= len(old)
+                _key, old_html = self.pages.popitem(last=False)
+                self.size -= len(old_html)
 
 
 def _key(kind: str, table: dict[str, Any], last_log: int | None, viewer: Any,
@@ -81,5 +91,5 @@ def drawn(kind: str, head: dict[str, Any], viewer: Any, seat: dict[str, Any] | N
     drawn_key = _key(kind, {"id": head["id"], "version": context["table"]["version"]},
                      head["last_log"], viewer, context["me"], context["host"])
     if drawn_key is not None and response.status_code == 200:
-        pages.put(drawn_key, response.get_data())
+        pages.put(drawn_key, response.get_data(), head["id"], context["table"]["version"])
     return response

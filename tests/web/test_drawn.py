@@ -130,10 +130,23 @@ def test_pages_with_query_arguments_are_drawn_every_time(app, monkeypatch):
 
 def test_the_oldest_pages_go_first_when_the_budget_is_spent():
     pages = Drawn(budget=10)
-    pages.put("a", b"1234")
-    pages.put("b", b"1234")
+    pages.put("a", b"1234", 1, 5)
+    pages.put("b", b"1234", 2, 5)
     assert pages.get("a") == b"1234"  # now the newest
-    pages.put("c", b"1234")
+    pages.put("c", b"1234", 3, 5)
     assert pages.get("b") is None
     assert pages.get("a") == pages.get("c") == b"1234"
     assert pages.size == 8
+
+
+def test_only_a_tables_newest_version_is_kept():
+    pages = Drawn()
+    pages.put("ann@5", b"12", 1, 5)
+    pages.put("bob@5", b"34", 1, 5)
+    pages.put("other table", b"56", 2, 3)
+    pages.put("ann@6", b"78", 1, 6)
+    assert pages.get("ann@5") is pages.get("bob@5") is None
+    assert pages.get("ann@6") == b"78" and pages.get("other table") == b"56"
+    pages.put("bob@5", b"34", 1, 5)  # drawn from the older version, kept no more
+    assert pages.get("bob@5") is None
+    assert pages.size == 4
