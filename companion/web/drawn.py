@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 from flask import Response, current_app, request, session
 
+from companion.games.base import TABLE
 from companion.web import wants_component
+from companion.web.context import is_host, load, page_context, render_phone, render_screen
 
 BUDGET = 24 * 1024 * 1024
 """Bytes of HTML kept (the oldest page goes first): a room of 400 devices keeps each
@@ -65,31 +67,30 @@ class Drawn:
                 self.size -= len(old_html)
 
 
-def _key(kind: str, table: dict[str, Any], last_log: int | None, viewer: Any,
+def _key(table: dict[str, Any], last_log: int | None, viewer: Any,
          seat: dict[str, Any] | None, host: bool) -> Hashable | None:
     if request.args or "csrf" not in session:
         return None
-    return (kind, table["id"], table["version"], last_log, viewer,
+    return (table["id"], table["version"], last_log, viewer,
             None if seat is None else seat["position"], host, wants_component(),
             request.host_url, session["csrf"])
 
 
-def drawn(kind: str, head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None,
-          host: bool, build: Callable[[], dict[str, Any]],
-          paint: Callable[[dict[str, Any]], Response]) -> Response:
-    """The page of ``viewer`` for the table ``head`` (tables.table_head): the kept one,
-    or ``paint(build())`` kept for next time under what ``build`` actually read."""
+def drawn(head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None) -> Response:
+    """The page of ``viewer`` (TABLE: the table screen, else that seat's phone) at the
+    table ``head`` (tables.table_head), with ``seat`` the device's own: the kept one,
+    or drawn afresh and kept for next time under what was drawn."""
     pages: Drawn = current_app.extensions.setdefault("drawn", Drawn())
-    key = _key(kind, head, head["last_log"], viewer, seat, host)
+    key = _key(head, head["last_log"], viewer, seat, is_host(head, seat))
     html = pages.get(key) if key is not None else None
     if html is not None:
         return Response(html, mimetype="text/html")
-    context = build()
-    response = paint(context)
+    table, game = load(head["code"])
+    context = page_context(table, game, viewer, seat, is_host(table, seat))
+    response = (render_screen if viewer == TABLE else render_phone)(context)
     # Kept under the version that was drawn (a change may have landed meanwhile) and
     # the log entry read before it: a key never claims a newer table than its page.
-    drawn_key = _key(kind, {"id": head["id"], "version": context["table"]["version"]},
-                     head["last_log"], viewer, context["me"], context["host"])
+    drawn_key = _key(table, head["last_log"], viewer, seat, context["host"])
     if drawn_key is not None and response.status_code == 200:
-        pages.put(drawn_key, response.get_data(), head["id"], context["table"]["version"])
+        pages.put(drawn_key, response.get_data(), table["id"], table["version"])
     return response

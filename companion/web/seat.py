@@ -100,16 +100,7 @@ def phone(code: str) -> Response:
             abort(404, "This phone's seat link was replaced by the host. "
                        "Ask the host for your new link, or join again.")
         return redirect(url_for("seat.join", code=table["code"]), code=303)
-    return drawn("phone", table, seat["position"], seat, is_host(table, seat),
-                 lambda: _seated_context(code), render_phone)
-
-
-def _seated_context(code: str) -> dict:
-    context = _phone_context(code)[3]
-    if context is None:  # the host replaced this seat's link a moment ago
-        abort(404, "This phone's seat link was replaced by the host. "
-                   "Ask the host for your new link, or join again.")
-    return context
+    return drawn(table, seat["position"], seat)
 
 
 @bp.post("/t/<code>/me/act")

@@ -34,13 +34,7 @@ bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 @bp.get("")
 def screen(code: str) -> Response:
     head = load_head(code)
-    seat = current_seat(head)
-
-    def build() -> dict[str, Any]:
-        table, game = load(code)
-        return page_context(table, game, TABLE, seat, is_host(table, seat))
-
-    return drawn("screen", head, TABLE, seat, is_host(head, seat), build, render_screen)
+    return drawn(head, TABLE, current_seat(head))
 
 
 def _as_host(code: str) -> tuple[dict[str, Any], Any, str, Any]:
