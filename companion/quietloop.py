@@ -30,6 +30,8 @@ from waitress import wasyncore
 
 FULL_TURN = 0.25
 """Seconds between two turns that ask every connection (the upkeep's changes)."""
+READ = select.POLLIN | select.POLLPRI if hasattr(select, "poll") else 0
+"""The flags of a connection that wants to read and has nothing to write."""
 
 
 def available() -> bool:
@@ -47,7 +49,6 @@ class QuietLoop:
         self.quiet: set[int] = set()
         self.touched: deque[int] = deque()  # appended by worker threads
         self.full_at = 0.0
-        self.read = select.POLLIN | select.POLLPRI
 
     def touch(self, fd: int) -> None:
         """A worker thread took this connection: ask it on the coming turns (called
@@ -55,7 +56,7 @@ class QuietLoop:
         self.touched.append(fd)
 
     def _ask(self, fd: int, obj: Any) -> None:
-        flags = self.read if obj.readable() else 0
+        flags = READ if obj.readable() else 0
         if obj.writable() and not obj.accepting:
             flags |= select.POLLOUT
         if flags != self.registered.get(fd, 0):

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import select
 import socket
 import sys
 import threading
@@ -92,10 +91,10 @@ class Channel(HTTPChannel):
         finally:
             self.server.done(self)
 
-    def quiet(self, flags: int, read: int) -> bool:
+    def quiet(self, flags: int) -> bool:
         """Nothing can change this connection but data arriving or a worker taking it
         (companion/quietloop.py): it waits for its next request, or in the queue."""
-        return (flags == read and not self.requests) or (flags == 0 and self.queued)
+        return (flags == quietloop.READ and not self.requests) or (flags == 0 and self.queued)
 
     def del_channel(self, map: dict[int, Any] | None = None) -> None:
         if self.counted:
@@ -284,9 +283,8 @@ class Server(TcpWSGIServer):
         if not quietloop.available():
             super().run()
             return
-        read = select.POLLIN | select.POLLPRI
         self.loop = quietloop.QuietLoop(
-            self._map, lambda obj, flags: isinstance(obj, Channel) and obj.quiet(flags, read))
+            self._map, lambda obj, flags: isinstance(obj, Channel) and obj.quiet(flags))
         try:
             while self._map:
                 self.loop.turn(self.adj.asyncore_loop_timeout)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import select
 import socket
 import time
 
@@ -50,8 +49,7 @@ class Peer:
 def room():
     pairs = [socket.socketpair() for _ in range(20)]
     peers = {ours.fileno(): Peer(ours) for ours, _theirs in pairs}
-    read = select.POLLIN | select.POLLPRI
-    loop = quietloop.QuietLoop(peers, lambda peer, flags: flags == read or (
+    loop = quietloop.QuietLoop(peers, lambda peer, flags: flags == quietloop.READ or (
         flags == 0 and peer.waiting))
     yield loop, peers, {ours.fileno(): theirs for ours, theirs in pairs}
     for ours, theirs in pairs:
