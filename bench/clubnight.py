@@ -50,6 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import room  # noqa: E402 (bench/, beside this script)
+
 from companion import logstore  # noqa: E402
 from companion.games import discover  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
@@ -206,15 +208,7 @@ class Stats:
 
 
 def percentiles(values: list[float]) -> dict[str, float] | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-
-    def at(p: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2)
-
-    return {"n": len(ordered), "p50": at(0.50), "p95": at(0.95), "p99": at(0.99),
-            "max": round(ordered[-1], 2)}
+    return room.percentiles(values, (0.5, 0.95, 0.99), digits=2)
 
 
 def cpu_seconds(pid: int) -> float:

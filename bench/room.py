@@ -57,15 +57,18 @@ def results_path(name: str) -> Path:
     return folder / f"{prefix}{name}.json"
 
 
-def percentiles(values: list[float]) -> dict[str, float] | None:
+def percentiles(values: list[float], points: tuple[float, ...] = (0.5, 0.95),
+                digits: int = 1) -> dict[str, float] | None:
+    """How many, the given percentiles (nearest rank) and the largest, rounded."""
     if not values:
         return None
     ordered = sorted(values)
-
-    def at(p: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 1)
-
-    return {"n": len(ordered), "p50": at(0.5), "p95": at(0.95), "max": round(ordered[-1], 1)}
+    found: dict[str, float] = {"n": len(ordered)}
+    for point in points:
+        found[f"p{round(point * 100)}"] = round(
+            ordered[min(len(ordered) - 1, int(point * len(ordered)))], digits)
+    found["max"] = round(ordered[-1], digits)
+    return found
 
 
 def machine() -> str:
