@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -62,6 +63,16 @@ def change(ann: HttpDevice) -> int:
     version = ann.version()
     assert ann.act("add", version, amount=1).status == 303
     return version + 1
+
+
+async def trickling(port: int, count: int) -> list[tuple[asyncio.StreamReader, Any]]:
+    """``count`` slow clients, each from its own address, having sent part of a request."""
+    slow = []
+    for i in range(count):
+        reader, writer = await connect(port, loopback(i))
+        writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        slow.append((reader, writer))
+    return slow
 
 
 def run(coroutine):
@@ -172,11 +183,7 @@ def test_slow_clients_are_dropped_and_lock_nobody_out(table):
     server, _host, _cookie = table
 
     async def trickle() -> None:
-        slow = []
-        for i in range(CAPACITY + 40):  # more than every connection the server keeps
-            reader, writer = await connect(server.port, loopback(i))
-            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-            slow.append((reader, writer))
+        slow = await trickling(server.port, CAPACITY + 40)  # more than the server keeps
         await asyncio.sleep(0.5)
         for _ in range(3):
             status, seconds = await fetch(server.port, "/", loopback(900))
@@ -200,11 +207,7 @@ def test_past_the_hard_limit_a_newcomer_replaces_a_slow_client_however_young(tab
     server, _host, _cookie = table
 
     async def crowd() -> None:
-        slow = []
-        for i in range(2 * CAPACITY + 40):
-            reader, writer = await connect(server.port, loopback(i))
-            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-            slow.append((reader, writer))
+        slow = await trickling(server.port, 2 * CAPACITY + 40)
         await asyncio.sleep(0.2)
         for _ in range(3):
             status, _seconds = await fetch(server.port, "/", loopback(900))
