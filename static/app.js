@@ -87,7 +87,11 @@
   /* Hold to peek: the secret shows only while a finger (or key) holds it. */
   function peekOn(event) {
     var box = event.target.closest && event.target.closest("[data-peek]");
-    if (box) { box.classList.add("peeking"); if (event.type === "pointerdown") { event.preventDefault(); } }
+    if (box) {
+      box.classList.add("peeking");
+      box.dataset.peekSince = String(Date.now());
+      if (event.type === "pointerdown") { event.preventDefault(); }
+    }
   }
   function peekOff() {
     document.querySelectorAll("[data-peek].peeking").forEach(function (box) {
@@ -243,6 +247,9 @@
     });
     current.querySelectorAll("input, select, textarea").forEach(function (field) {
       if (!keepable(field)) { return; }
+      // A secret typed into a refused action is not put back: the page comes back
+      // at rest, the same whatever was typed.
+      if (!refresh && isSecretField(field)) { return; }
       var entry = { key: formKey(field), name: field.name, value: field.value,
                     checked: field.checked };
       kept.fields.push(entry);
@@ -389,26 +396,48 @@
     if (wakeWanted && !awake() && !onButton) { lock(); }
   }, true);
 
-  /* Secrets opened by a tap (details[data-secret], Jack's map) close by themselves:
-     when the phone is put away, after data-idle seconds without a touch, and once an
-     action is sent (the server always sends them closed). */
+  /* Secrets opened by a tap (details[data-secret], Jack's map, a refusal's "Why?")
+     close by themselves, and what was typed into a secret field ([data-secret-field],
+     or any field inside such a section) is emptied: when the phone is put away, after
+     a minute without a touch, when its section closes, and once an action is sent (the
+     server always sends them closed and empty). A peek held longer than that (a sticky
+     finger, a phone case on the screen) lets go too. */
+  var IDLE_MS = 60000;
   var lastTouch = Date.now();
+  function isSecretField(field) {
+    return field.hasAttribute("data-secret-field") || Boolean(field.closest("details[data-secret]"));
+  }
+  function emptySecretFields(root) {
+    root.querySelectorAll("[data-secret-field], details[data-secret] input:not([type=hidden])")
+      .forEach(function (field) {
+        if (field.type === "checkbox" || field.type === "radio") { field.checked = false; }
+        else { field.value = ""; }
+      });
+  }
   function closeSecrets() {
     document.querySelectorAll("details[data-secret][open]").forEach(function (details) {
       details.open = false;
     });
+    emptySecretFields(document);
+    peekOff();
   }
   ["pointerdown", "keydown", "wheel", "scroll"].forEach(function (name) {
     document.addEventListener(name, function () { lastTouch = Date.now(); },
                               { capture: true, passive: true });
   });
   setInterval(function () {
-    document.querySelectorAll("details[data-secret][open]").forEach(function (details) {
-      if (Date.now() - lastTouch > 1000 * Number(details.dataset.idle || 60)) {
-        details.open = false;
-      }
+    var now = Date.now();
+    if (now - lastTouch > IDLE_MS) { closeSecrets(); }
+    document.querySelectorAll("[data-peek].peeking").forEach(function (box) {
+      if (now - Number(box.dataset.peekSince || now) > IDLE_MS) { box.classList.remove("peeking"); }
     });
   }, 500);
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.matches && details.matches("details[data-secret]") && !details.open) {
+      emptySecretFields(details);
+    }
+  }, true);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden") { closeSecrets(); }
   });

@@ -81,13 +81,16 @@ def rejoin(token: str) -> Response:
     return response
 
 
-def _phone_context(code: str, error: str | None = None):
+def _phone_context(code: str, error: str | None = None, by_rules: bool = False):
     table, game = load(code)
     seat = current_seat(table)
     if seat is None:
         return table, game, None, None
     context = page_context(table, game, seat["position"], seat, is_host(table, seat),
                            error=error)
+    # The rules' reason may name this seat's secrets (Jack's circle, a card in hand):
+    # where the game says so, the top of the page must not show it (RULINGS, glance).
+    context["error_private"] = by_rules and bool((context["view"] or {}).get("private_refusals"))
     return table, game, seat, context
 
 
@@ -112,7 +115,7 @@ def act(code: str) -> Response:
                    "Join again from the table's QR code.")
 
     def failure(message: str, status: int) -> Response:
-        _t, _g, _s, context = _phone_context(code, error=message)
+        _t, _g, _s, context = _phone_context(code, error=message, by_rules=status == 422)
         return render_phone(context, status)
 
     return change(lambda: tables.act(get_db(), game, table["id"], seen_version(),

@@ -61,12 +61,17 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def phone(browser) -> Iterator[Callable[[], object]]:
     """A factory of phones: each call is a separate browser context (its own cookies),
-    its console watched for errors (tests/support/phone_quality.py)."""
+    its console watched for errors (tests/support/phone_quality.py); phone(clock=True)
+    gives one whose clock a test can move forward."""
     contexts = []
 
-    def make() -> object:
+    def make(clock: bool = False) -> object:
         context = browser.new_context(**PHONE)
         context.set_default_timeout(10_000)
+        if clock:
+            # Time still flows as usual; a glance test may jump a minute ahead
+            # (tests/support/glance.untouched) instead of waiting for it.
+            context.clock.install()
         contexts.append(context)
         return watch(context.new_page())
 

@@ -112,6 +112,20 @@ def at_rest(page: Page, mask: Sequence[str] = DEFAULT_MASK, full_page: bool = Tr
                            mask_color="#ff00ff")
 
 
+IDLE_SECONDS = 61
+"""A minute untouched, and a second more: every secret opened or typed has closed."""
+
+
+def untouched(*pages: Page, seconds: int = IDLE_SECONDS) -> None:
+    """Leave the phones alone for `seconds` (their clocks jump ahead: phone(clock=True))."""
+    for page in pages:
+        page.mouse.move(0, 0)
+        page.clock.fast_forward(seconds * 1000)
+    for page in pages:
+        # The idle check runs every half second: let it run once more on the new time.
+        page.clock.run_for(1000)
+
+
 def compare(first: bytes, second: bytes, page: Page, tolerance: int = TOLERANCE) -> dict:
     """Count the differing pixels of two PNGs (in `page`'s browser) and draw a diff."""
     if first == second:
