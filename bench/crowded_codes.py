@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion import tables  # noqa: E402
-from companion.db import connect, migrate  # noqa: E402
+from companion.db import connect  # noqa: E402
+from companion.db.migrations import migrate  # noqa: E402
 from tests.support import tally  # noqa: E402
 from tests.support.codes import fill_every_four_letter_code  # noqa: E402
 

@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.serving import raise_open_file_limit  # noqa: E402
+from companion.server import raise_open_file_limit  # noqa: E402
 from tests.support.httpdevice import HttpDevice  # noqa: E402
 from tests.support.rawhttp import (  # noqa: E402, F401 (what the benchmarks share)
     Stream,

@@ -11,9 +11,11 @@ from flask import Flask
 from htmx_flask import Htmx
 
 from companion import db as database
+from companion.broadcast import Broadcaster
+from companion.db.migrations import migrate
+from companion.db.watch import require_writable
 from companion.games import discover
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_boards
-from companion.live import Broadcaster
 from companion.web.templating import ViewEnvironment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,10 +56,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                                        app.config["SHIPPED_BOARDS"])
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    database.require_writable(app.config["DATABASE"])
-    database.migrate(app.config["DATABASE"])
+    require_writable(app.config["DATABASE"])
+    migrate(app.config["DATABASE"])
     app.secret_key = _secret_key(app.config["DATABASE"])
-    database.watch(app.config["DATABASE"])
+    database.watch_file(app)
     app.teardown_appcontext(database.close_db)
     app.extensions["broadcaster"] = Broadcaster()
     Htmx(app)

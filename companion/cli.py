@@ -11,13 +11,13 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from flask import Flask
-
-from companion import ROOT, create_app, importing, serving, tables
-from companion.db import DatabaseUnavailable, connect, get_db, migrate
+from companion import ROOT, create_app, importing, tables
+from companion.db import connect, get_db
+from companion.db.migrations import migrate
+from companion.db.watch import DatabaseUnavailable
 from companion.games.whitechapel.board import BoardError
 from companion.net import base_urls, qr_ascii
-from companion.serving import Server
+from companion.server import make_server
 
 DEFAULT_DB = str(ROOT / "instance" / "companion.sqlite")
 
@@ -62,11 +62,6 @@ def main(argv: list[str] | None = None) -> int:
     except DatabaseUnavailable as error:
         print(f"companion: {error.message}", file=sys.stderr)
         return 2
-
-
-def make_server(app: Flask, host: str, port: int, devices: int) -> Server:
-    """The server of `companion serve` (companion/serving.py)."""
-    return serving.make_server(app, host, port, devices)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -6,7 +6,8 @@ import random
 import threading
 import time
 
-from companion.db import POOL_SIZE, connect, get_db, immediate, migrate
+from companion.db import POOL_SIZE, connect, get_db, immediate
+from companion.db.migrations import migrate
 from companion.games.base import TABLE
 from companion.net import public_qr_svg, qr_svg
 from tests.support import tally

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.db import migrate
+from companion.db.migrations import migrate
 from tests.support import tally
 from tests.support.httpdevice import HttpDevice
 from tests.support.realserver import ROOT, free_port

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli, logstore, tables
-from companion.db import get_db, migrations
+from companion.db import get_db
+from companion.db.migrations import migrations
 from companion.web.context import describe_log
 from tests.support.webflow import Device, seated_table
 

@@ -1,5 +1,5 @@
 """The server loop that asks only connections that may have changed
-(companion/quietloop.py), on real sockets."""
+(companion/server/quietloop.py), on real sockets."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from companion import quietloop
+from companion.server import quietloop
 
 pytestmark = pytest.mark.skipif(not quietloop.available(), reason="no select.poll here")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from companion import serving
+from companion.server import limits, wsgi
 from tests.support.httpdevice import HttpDevice
 from tests.support.rawhttp import (
     HOST,
@@ -141,9 +141,9 @@ def test_one_greedy_device_is_limited_and_the_others_do_not_wait(table):
         streams = [Stream(host.code, greedy, cookie) for _ in range(60)]
         await open_all(streams, server.port)
         statuses = [stream.status for stream in streams]
-        assert statuses.count(200) == serving.PER_ADDRESS and statuses.count(429) == 12
+        assert statuses.count(200) == limits.PER_ADDRESS and statuses.count(429) == 12
         # Its connections too: past its share, each new one is refused at once.
-        held = [await connect(server.port, greedy) for _ in range(serving.PER_ADDRESS)]
+        held = [await connect(server.port, greedy) for _ in range(limits.PER_ADDRESS)]
         reader, writer = await connect(server.port, greedy)
         writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         assert b" 429 " in (await asyncio.wait_for(reader.read(200), 10))[:20]
@@ -170,7 +170,7 @@ def test_one_greedy_device_is_limited_and_the_others_do_not_wait(table):
         assert status == 200 and seconds < 5
         served = sum(await loops)
         elapsed = time.monotonic() - started
-        assert served <= serving.BURST + serving.RATE_PER_ADDRESS * elapsed + 8
+        assert served <= limits.BURST + limits.RATE_PER_ADDRESS * elapsed + 8
         for _reader, writer in held:
             writer.close()
         close_all(streams)
@@ -191,7 +191,7 @@ def test_slow_clients_are_dropped_and_lock_nobody_out(table):
         # Every one of them is dropped within a few seconds of its first byte.
         started = time.monotonic()
         for reader, writer in slow:
-            remaining = serving.REQUEST_DEADLINE + 10 - (time.monotonic() - started)
+            remaining = limits.REQUEST_DEADLINE + 10 - (time.monotonic() - started)
             data = await asyncio.wait_for(reader.read(), max(remaining, 0.1))
             assert b" 200 " not in data[:20]
             writer.close()
@@ -245,7 +245,7 @@ def test_no_way_of_asking_for_a_stream_holds_a_server_thread(table):
 
     async def ask() -> None:
         held = []
-        for index in range(3 * serving.THREADS):
+        for index in range(3 * wsgi.THREADS):
             reader, writer = await connect(server.port, None)
             if index % 2:
                 writer.write(f"HEAD {events} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
@@ -342,7 +342,7 @@ def test_actions_are_served_before_page_fetches_already_waiting():
         def __init__(self, command: str) -> None:
             self.requests = [type("Request", (), {"command": command})()]
 
-    dispatcher = serving.Dispatcher()  # no threads: the queue is only read here
+    dispatcher = wsgi.Dispatcher()  # no threads: the queue is only read here
     fetches = [Waiting("GET") for _ in range(5)]
     action = Waiting("POST")
     for task in [*fetches[:3], action, *fetches[3:]]:

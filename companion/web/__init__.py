@@ -14,13 +14,18 @@ from typing import Any
 from flask import Flask, Response, abort, current_app, render_template, request, session
 from werkzeug.exceptions import HTTPException
 
-from companion import db as database
+from companion.db import file_watch
+from companion.db.watch import DatabaseUnavailable
 
 log = logging.getLogger("companion")
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
+SECURITY_HEADERS = {"Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer",
+                    "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"}
+"""Every answer carries these: the app's through ``_secure``, those the server writes
+itself (event streams, refusals) through companion/server/raw.py."""
 COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript",
                 "application/json", "image/svg+xml", "text/csv")
 
@@ -87,11 +92,11 @@ def check_database() -> None:
     """Every page first checks that the database is still the file the server opened
     (the stylesheet is still served, so the message is readable)."""
     if not request.path.startswith("/static/"):
-        database.check(current_app.config["DATABASE"])
+        file_watch().check()
 
 
-def _handle_database_unavailable(_error: database.DatabaseUnavailable) -> Response:
-    # The terminal was told the file's path and what to do (companion.db.check).
+def _handle_database_unavailable(_error: DatabaseUnavailable) -> Response:
+    # The terminal was told the file's path and what to do (companion.db.watch).
     return error_page(503)
 
 
@@ -106,10 +111,7 @@ def _handle_unexpected(error: Exception) -> Response:
 
 def _secure(response: Response) -> Response:
     headers = response.headers
-    headers["Referrer-Policy"] = "no-referrer"
-    headers["Content-Security-Policy"] = CSP
-    headers["X-Content-Type-Options"] = "nosniff"
-    headers["X-Frame-Options"] = "DENY"
+    headers.update(SECURITY_HEADERS)
     if response.mimetype in ("text/html", "application/json") and not request.path.startswith(
             "/static/"):
         # Private views must never come back from a cache or the back button.
@@ -156,7 +158,7 @@ def register(app: Flask) -> None:
     app.before_request(check_csrf)
     app.after_request(_secure)
     app.register_error_handler(HTTPException, _handle_http_error)
-    app.register_error_handler(database.DatabaseUnavailable, _handle_database_unavailable)
+    app.register_error_handler(DatabaseUnavailable, _handle_database_unavailable)
     app.register_error_handler(Exception, _handle_unexpected)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["game_titles"] = lambda: {

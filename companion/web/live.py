@@ -2,8 +2,8 @@
 
 Chosen over polling because an idle phone then costs one heartbeat every
 15 seconds instead of a request every second (see bench/ and the README).
-``companion serve`` holds the streams on its stream hub (companion/live.py,
-made by ``stream_hub``); the route below serves the same events through WSGI
+``companion serve`` holds the streams on its stream hub
+(companion/server/streamhub.py); the route below serves the same events through WSGI
 (the test client, any other server), one thread per stream.
 """
 
@@ -12,17 +12,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from flask import Blueprint, Flask, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
-from companion import tables
-from companion.db import get_db
-from companion.live import HEARTBEAT, StreamHub, event
-from companion.web import CSP
+from companion.broadcast import HEARTBEAT, event
 from companion.web.context import load, load_head
 
 bp = Blueprint("live", __name__, url_prefix="/t/<code>")
 
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+"""A stream's own headers, here and on the hub's streams (beside the security headers)."""
 
 
 @bp.get("/events")
@@ -63,24 +61,3 @@ def version(code: str) -> Response:
     """The table's version, for a page that cannot hold an event stream."""
     return jsonify(version=load_head(code)["version"])
 
-
-def stream_hub(app: Flask, capacity: int, per_address: int,
-               exempt: frozenset[str] = frozenset()) -> StreamHub:
-    """The hub that holds this app's event streams, told of every change."""
-
-    def opener(code: str) -> tuple[int, int] | None:
-        with app.app_context():
-            found = tables.table_version(get_db(), code)
-        return found
-
-    # The headers every response of the app carries (companion/web/__init__.py).
-    head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
-            "Transfer-Encoding: chunked\r\nConnection: close\r\n"
-            + "".join(f"{key}: {value}\r\n" for key, value in HEADERS.items())
-            + f"Content-Security-Policy: {CSP}\r\nReferrer-Policy: no-referrer\r\n"
-            "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n\r\n").encode()
-    hub = StreamHub(opener, head, capacity=capacity, per_address=per_address, exempt=exempt,
-                    heartbeat=app.config["LIVE_HEARTBEAT"], lifetime=app.config["LIVE_LIFETIME"])
-    app.extensions["broadcaster"].subscribe(hub.publish)
-    app.extensions["stream_hub"] = hub
-    return hub

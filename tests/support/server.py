@@ -12,8 +12,8 @@ import sys
 from jinja2 import ChoiceLoader, FileSystemLoader
 
 from companion import create_app
-from companion.cli import make_server
 from companion.games import discover
+from companion.server import make_server
 from tests.support import TEMPLATES, tally
 
 

@@ -1,14 +1,12 @@
-"""Live updates: a per-table "changed to version V" signal, nothing more.
+"""The stream hub: every open page's event stream (``GET /t/<code>/events``), held on
+one asyncio loop in one thread, so that an open page costs a socket, not a server
+thread (bench/streams.py: 1,000 open streams; a thread each froze the room), and a page
+that closes frees its stream the moment its socket says so.
 
-Only version numbers travel on the shared stream; each page then fetches its
-own view with its own cookie, so a secret can never ride along.
-
-Two ways carry the signal. ``Broadcaster`` wakes the threads that serve
-``/t/<code>/events`` through WSGI (the Flask test client, any WSGI server).
-``StreamHub`` is what ``companion serve`` uses: every page's stream is held on
-one asyncio loop in one thread, so an open page costs a socket, not a server
-thread (bench/streams.py: 1,000 open streams; a thread each froze the room),
-and a page that closes frees its stream the moment its socket says so.
+Waitress reads the request and hands its connection over (companion/server/wsgi.py);
+the hub then writes what the WSGI route of companion/web/live.py would: the same head,
+the same events (companion/broadcast.py), told of every change by the app's
+broadcaster.
 """
 
 from __future__ import annotations
@@ -22,53 +20,16 @@ import threading
 import time
 from collections.abc import Callable
 
+from flask import Flask
+
+from companion import tables
+from companion.broadcast import HEARTBEAT, event
+from companion.db import get_db
+from companion.server import raw
+from companion.web.live import HEADERS
+
 # What a stream's page needs first: the table's id and version, or None (no such table).
 Opener = Callable[[str], "tuple[int, int] | None"]
-
-
-def event(version: int, first: bool = False) -> str:
-    """One server-sent event; the first also tells the browser how soon to reconnect."""
-    return ("retry: 1500\n" if first else "") + f"event: changed\ndata: {version}\n\n"
-
-
-HEARTBEAT = ": still here\n\n"
-
-
-class Broadcaster:
-    """Waiters per table, so that a change at one table wakes only that table's
-    devices; ``subscribe`` adds a listener (the stream hub) told of every change."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._tables: dict[int, tuple[threading.Condition, list[int]]] = {}
-        self._listeners: list[Callable[[int, int], None]] = []
-
-    def subscribe(self, listener: Callable[[int, int], None]) -> None:
-        self._listeners.append(listener)
-
-    def _slot(self, table_id: int) -> tuple[threading.Condition, list[int]]:
-        with self._lock:
-            slot = self._tables.get(table_id)
-            if slot is None:
-                slot = self._tables[table_id] = (threading.Condition(), [0])
-            return slot
-
-    def publish(self, table_id: int, version: int) -> None:
-        condition, latest = self._slot(table_id)
-        with condition:
-            if version > latest[0]:
-                latest[0] = version
-            condition.notify_all()
-        for listener in self._listeners:
-            listener(table_id, version)
-
-    def wait(self, table_id: int, seen: int, timeout: float) -> int:
-        """The table's latest known version once it passes ``seen``, or after
-        ``timeout`` seconds whatever it is (0 when nothing was published yet)."""
-        condition, latest = self._slot(table_id)
-        with condition:
-            condition.wait_for(lambda: latest[0] > seen, timeout)
-            return latest[0]
 
 
 def _chunk(text: str) -> bytes:
@@ -222,14 +183,8 @@ class StreamHub:
         stream.write(self.head + _chunk(event(version, first=True)))
 
     def _refuse(self, stream: _Stream, status: int, message: str) -> None:
-        reason = {404: "Not Found", 429: "Too Many Requests",
-                  503: "Service Unavailable"}[status]
-        body = message.encode()
         assert stream.transport is not None
-        stream.transport.write(
-            b"HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            b"Content-Length: %d\r\nRetry-After: 30\r\nCache-Control: no-store\r\n"
-            b"Connection: close\r\n\r\n%s" % (status, reason.encode(), len(body), body))
+        stream.transport.write(raw.refusal(status, message, retry_after=30))
         stream.transport.close()
 
     def _forget(self, stream: _Stream) -> None:
@@ -266,3 +221,21 @@ class StreamHub:
                     stream.end()
                 elif now - stream.last_write >= self.heartbeat:
                     stream.write(beat)
+
+
+def stream_hub(app: Flask, capacity: int, per_address: int,
+               exempt: frozenset[str] = frozenset()) -> StreamHub:
+    """The hub that holds this app's event streams, told of every change."""
+
+    def opener(code: str) -> tuple[int, int] | None:
+        with app.app_context():
+            found = tables.table_version(get_db(), code)
+        return found
+
+    head = raw.head(200, {"Content-Type": "text/event-stream; charset=utf-8",
+                          "Transfer-Encoding": "chunked", "Connection": "close", **HEADERS})
+    hub = StreamHub(opener, head, capacity=capacity, per_address=per_address, exempt=exempt,
+                    heartbeat=app.config["LIVE_HEARTBEAT"], lifetime=app.config["LIVE_LIFETIME"])
+    app.extensions["broadcaster"].subscribe(hub.publish)
+    app.extensions["stream_hub"] = hub
+    return hub

@@ -1,0 +1,206 @@
+"""The database's schema, built and upgraded by numbered migrations (sqlite-utils).
+
+A migration's name (``m001_tables``, ...) is recorded in each database file it has run
+on, so a name is never changed and a migration never edited once released: a change of
+schema is a new migration at the end.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from companion import logstore
+from companion.db import connect
+
+migrations = Migrations("companion")
+
+
+@migrations()
+def m001_tables(db: Database) -> None:
+    db.execute("""
+        CREATE TABLE tables (
+            id INTEGER PRIMARY KEY,
+            code TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'lobby'
+                CHECK (status IN ('lobby', 'playing', 'over', 'closed')),
+            state TEXT,
+            game_no INTEGER NOT NULL DEFAULT 0,
+            version INTEGER NOT NULL DEFAULT 1,
+            host_token_hash TEXT NOT NULL,
+            host_seat INTEGER,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("""
+        CREATE TABLE seats (
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            name TEXT,
+            token_hash TEXT UNIQUE,
+            PRIMARY KEY (table_id, position)
+        )""")
+    db.execute("""
+        CREATE TABLE log (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            game_no INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            action TEXT NOT NULL DEFAULT '{}',
+            state TEXT,
+            undone INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("CREATE INDEX log_by_table ON log (table_id, id)")
+    db.execute("""
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE remembered_options (
+            game TEXT PRIMARY KEY,
+            options TEXT NOT NULL
+        )""")
+
+
+@migrations()
+def m002_tournaments(db: Database) -> None:
+    """London 1888 tournaments (companion/tournaments/storage.py): players, rounds, the tables of a
+    round (each a London 1888 table of the platform), their seats, and the results the
+    organiser typed in or corrected (a table's own outcome is read from the table)."""
+    db.execute("""
+        CREATE TABLE tournaments (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            rounds INTEGER NOT NULL,
+            table_size INTEGER NOT NULL,
+            late_murder INTEGER NOT NULL,
+            tiebreaks TEXT NOT NULL,
+            organiser_token_hash TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_players (
+            id INTEGER PRIMARY KEY,
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            club TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL DEFAULT 'registered'
+                CHECK (status IN ('registered', 'present', 'dropped')),
+            lot INTEGER NOT NULL,
+            UNIQUE (tournament_id, name)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_rounds (
+            id INTEGER PRIMARY KEY,
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            UNIQUE (tournament_id, number)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_tables (
+            id INTEGER PRIMARY KEY,
+            round_id INTEGER NOT NULL REFERENCES tournament_rounds(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            game_table_id INTEGER REFERENCES tables(id) ON DELETE SET NULL,
+            UNIQUE (round_id, number)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_seats (
+            tournament_table_id INTEGER NOT NULL
+                REFERENCES tournament_tables(id) ON DELETE CASCADE,
+            round_id INTEGER NOT NULL REFERENCES tournament_rounds(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES tournament_players(id),
+            PRIMARY KEY (tournament_table_id, position),
+            UNIQUE (round_id, player_id)
+        )""")
+    db.execute("""
+        CREATE TABLE tournament_results (
+            id INTEGER PRIMARY KEY,
+            tournament_table_id INTEGER NOT NULL
+                REFERENCES tournament_tables(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('entered', 'correction', 'imported')),
+            outcome TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("CREATE INDEX tournament_results_by_table "
+               "ON tournament_results (tournament_table_id, id)")
+
+
+@migrations()
+def m003_lean_log(db: Database) -> None:
+    """The log keeps a state as a compressed delta from an earlier entry's state
+    (``companion/logstore.py``) instead of whole after every action: ``packed`` holds the
+    whole state (``base`` NULL) or the delta from entry ``base``, ``depth`` deltas from
+    a whole one. The old log is rewritten so (its ids kept) and its ``state`` column
+    goes with the old table (SQLite before 3.35 cannot drop a column). A table's
+    current state is kept compressed too (``tables.state``: zlib'd JSON)."""
+    db.execute("""
+        CREATE TABLE log_lean (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            game_no INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            action TEXT NOT NULL DEFAULT '{}',
+            base INTEGER,
+            depth INTEGER NOT NULL DEFAULT 0,
+            packed BLOB,
+            undone INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))""")
+    games: dict[tuple[int, int], tuple[tuple[int, int, object], tuple[int, object]]] = {}
+    # Row by row: an old night's log may hold a gigabyte of whole states.
+    for row in db.conn.execute("SELECT id, table_id, version, game_no, actor, kind, action, "
+                               "state, undone, created_at FROM log ORDER BY id"):
+        entry_id, table_id, version, game_no, actor, kind, action, text, undone, at = row
+        base, depth, packed = None, 0, None
+        if text is not None:
+            state = json.loads(text)
+            known = games.get((table_id, game_no))
+            base, depth, packed = logstore.encode(
+                state, known[0] if known else None, lambda known=known: known[1])
+            first = known[1] if known else (entry_id, state)
+            games[(table_id, game_no)] = ((entry_id, depth, state), first)
+        db.execute("INSERT INTO log_lean (id, table_id, version, game_no, actor, kind, action, "
+                   "base, depth, packed, undone, created_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [entry_id, table_id, version, game_no, actor, kind, action, base, depth,
+                    packed, undone, at])
+    db.execute("DROP TABLE log")
+    db.execute("ALTER TABLE log_lean RENAME TO log")
+    db.execute("CREATE INDEX log_by_table ON log (table_id, id)")
+    for table_id, text in db.execute("SELECT id, state FROM tables "
+                                     "WHERE state IS NOT NULL").fetchall():
+        db.execute("UPDATE tables SET state = ? WHERE id = ?",
+                   [logstore.pack(json.loads(text), 6), table_id])
+
+
+@migrations(transactional=False)
+def m004_vacuum(db: Database) -> None:
+    """Give back the room the whole states took (m003): without it the file keeps its
+    size until new play fills the freed pages. Once, at the first start after m003;
+    SQLite's VACUUM is itself all or nothing."""
+    if db.execute("PRAGMA freelist_count").fetchone()[0] > 0:
+        db.execute("VACUUM")
+
+
+def migrate(path: str) -> None:
+    """Create or upgrade the database file at ``path``."""
+    db = connect(path)
+    try:
+        migrations.apply(db)
+    finally:
+        db.close()
