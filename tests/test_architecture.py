@@ -26,7 +26,7 @@ SERVER = ("companion.server",)
 WEB = ("companion.web",)
 STORAGE = ("companion.tables", "companion.db", "companion.importing", "companion.logstore",
            "companion.broadcast", "companion.net", "companion.tournaments.storage")
-PLATFORM = (*ENTRY, *SERVER, *WEB, *STORAGE, "companion.tournaments")
+PLATFORM = (*ENTRY, *SERVER, *WEB, *STORAGE)
 
 # Room -> import prefixes it must never reach. A room holds the module of its name and,
 # by prefix, every module under it; a module follows the rules of every room holding
@@ -47,9 +47,10 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "companion.net": (*ENTRY, *SERVER, *WEB),
     "companion.tournaments": (*ENTRY, *SERVER, *WEB),
     # Pure: functions of their arguments, no Flask, no SQL, nothing of the platform.
-    "companion.logstore": (*PLATFORM, "companion.games", *WEB_FRAMEWORK, *SQL),
+    "companion.logstore": (*PLATFORM, "companion.tournaments", "companion.games",
+                           *WEB_FRAMEWORK, *SQL),
     "companion.tournaments.logic": (*PLATFORM, *WEB_FRAMEWORK, *SQL),
-    "companion.games": (*PLATFORM, *WEB_FRAMEWORK, *SQL),
+    "companion.games": (*PLATFORM, "companion.tournaments", *WEB_FRAMEWORK, *SQL),
 }
 
 

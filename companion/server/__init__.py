@@ -1,5 +1,6 @@
-"""The HTTP server of ``companion serve``: only ``companion.cli`` imports it, and no page
-or game change needs to touch it (tests/test_architecture.py holds both).
+"""The HTTP server of ``companion serve``. Only ``companion.cli`` imports it
+(tests/test_architecture.py): nothing of the app, its pages or its games knows it is
+there, so a page or game change never needs to touch it.
 
 - ``make_server`` (here): waitress and the stream hub sized for a room of devices;
 - wsgi.py: waitress for pages and actions (two worker threads, actions first), event
@@ -27,12 +28,13 @@ these is waitress's documented API):
   from its left under ``lock`` and wait on ``queue_cv``; ``set_thread_count``,
   ``shutdown``.
 - ``waitress.server.TcpWSGIServer`` (wsgi.Server): ``channel_class``; ``handle_accept``,
-  ``readable`` and ``run`` are replaced whole (from waitress's own: ``accept``,
-  ``fix_addr``, ``set_socket_options``, ``next_channel_cleanup``, ``maintenance(now)``,
-  ``accepting``, ``task_dispatcher.shutdown``); ``add_task(channel)`` and
-  ``maintenance(now)`` are extended; ``_map``, ``active_channels``, ``adj``
-  (``connection_limit``, ``asyncore_loop_timeout``, ``cleanup_interval``), ``close``;
-  the keyword arguments of ``make_server`` below (waitress's ``Adjustments``).
+  ``readable`` and ``run`` replaced whole, reusing ``accept``, ``fix_addr``,
+  ``set_socket_options``, ``next_channel_cleanup``, ``maintenance(now)``, ``accepting``
+  and ``task_dispatcher.shutdown`` (and waitress's own ``run`` where there is no poll);
+  ``add_task(channel)`` (called once a request is whole) and ``maintenance(now)``
+  extended; ``_map``, ``active_channels``, ``task_dispatcher``, ``adj``
+  (``connection_limit``, ``asyncore_loop_timeout``, ``cleanup_interval``), ``close``; and
+  the keyword arguments of ``make_server`` below, read by waitress's ``Adjustments``.
 - ``waitress.wasyncore`` (quietloop.py): ``readwrite(obj, flags)`` and a dispatcher's
   ``readable``, ``writable``, ``accepting``.
 
