@@ -598,6 +598,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     (their drawer, until published), draft hands and choices (their owner, until
     both have chosen), the character deck's order (nobody). At the end of the
     game everything but the decks' order is revealed.
+
+    A seat's refusals are private while the game runs (``private_refusals``): the
+    reason may tell its secret (an escape refused says that the character just played
+    is not Jack's), so the phone says the same at the top and the reason waits behind
+    "Why?".
     """
     _check_viewer(viewer)
     over = state["phase"] == "over"
@@ -632,6 +637,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "alibi": None,
         "alibi_warning": None,
         "my_alibi_cards": [],
+        "private_refusals": seat is not None and not over,
     }
     if over or seat == JACK:
         result["alibi"] = _card(state["alibi"]) if state["alibi"] else None

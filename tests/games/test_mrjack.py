@@ -798,3 +798,16 @@ def test_views_are_json_and_never_show_the_alibi_to_the_detective_or_table():
         else:
             assert secret_lines == []
             assert '"alibi": null' in text
+
+
+def test_a_seats_refusals_are_private_while_the_game_runs():
+    """Each seat holds a secret from the deal on (a hand, then Jack's alibi or the alibis
+    the detective draws), and a refusal may tell it ("play your own character" says the
+    character just played is not Jack's): the web layer keeps such reasons behind Why?."""
+    draft = new_game(3, london=True)
+    play = new_game(3)
+    over = act(play_cards(play, 1), DETECTIVE, "accuse", character=play["alibi"])
+    for state in (draft, play):
+        assert [mrjack.view(state, viewer)["private_refusals"] for viewer in VIEWERS] == [
+            True, True, False]
+    assert not any(mrjack.view(over, viewer)["private_refusals"] for viewer in VIEWERS)

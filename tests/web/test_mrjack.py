@@ -6,10 +6,14 @@ from __future__ import annotations
 import copy
 import random
 import re
+from collections.abc import Sequence
+from types import SimpleNamespace
 
 from companion.games import mrjack
 from companion.games.base import TABLE
+from tests.support.hidden import deal_again
 from tests.support.html import at_rest
+from tests.support.mrjack_deals import draft_twins, holmes_twins
 from tests.support.noninterference import assert_indistinguishable, play_both, render_component
 from tests.support.webflow import Device, create_table, seated_table, state_of
 
@@ -28,10 +32,15 @@ def free_cards(state: dict) -> list[str]:
 
 
 def refused(app, laptop, response, status: int, message: str) -> None:
-    """A refused action: the right status, the message on the page, nothing changed."""
+    """A refused action: the right status and the message on the page. A seat's refusal
+    by the rules is private: its phone says the same at the top whatever the reason,
+    which waits behind "Why?", out of the page at rest."""
     assert response.status_code == status, response.text
     assert message in response.text
     assert 'data-error' in response.text
+    private = status == 422 and response.request.path.endswith("/me/act")
+    assert ("Not accepted: nothing was changed." in response.text) == private
+    assert (message in at_rest(response.text)) != private
 
 
 # --- the setup form ---------------------------------------------------------
@@ -205,7 +214,7 @@ def test_escape_after_seen_is_refused_then_allowed_after_not_seen(app):
     assert jack.act("pick", character=others[0]).status_code == 303
     assert "My character leaves the district" in jack.phone().text
     version = laptop.version()
-    refused(app, laptop, jack.act("escape"), 422, "play your own character")
+    refused(app, laptop, jack.act("escape"), 422, "You can leave the district only in a turn")
     assert laptop.version() == version
     for page in (detective.phone().text, laptop.screen().text):
         assert "play your own character" not in page
@@ -388,6 +397,18 @@ def test_pages_do_not_show_a_drawn_alibi_card_to_the_other_seat_or_table(app):
     *_, (state_a, state_b) = play_both(mrjack, base, other, steps)
     assert state_a["alibi_draws"] != state_b["alibi_draws"]
     assert_indistinguishable(app, mrjack, state_a, state_b, [TABLE, JACK])
+    # The drawer's own page: the same at rest, though his list to show and his accuse
+    # list (which marks the character his draw cleared) name what he drew.
+    page_a, page_b = (render_component(app, mrjack, state, DETECTIVE)
+                      for state in (state_a, state_b))
+    assert at_rest(page_a) == at_rest(page_b)
+    drawn = state_a["alibi_draws"][0]["character"]
+    name = mrjack.CHARACTERS[drawn]
+    assert f'data-publish="{drawn}"' in page_a and f"Accuse {name} (your alibi card" in page_a
+    assert '<details class="card mj-publish" data-publish-list data-secret>' in page_a
+    assert '<details class="card mj-accuse" data-accuse data-secret>' in page_a
+    rest = at_rest(page_a)
+    assert "data-publish=" not in rest and "(your alibi card" not in rest
 
 
 def test_jacks_phone_at_rest_is_the_same_whatever_his_alibi(app):
@@ -398,7 +419,9 @@ def test_jacks_phone_at_rest_is_the_same_whatever_his_alibi(app):
     steps = [(seat, {"type": "pick", "character": card})
              for seat, card in zip(base["round"]["order"], base["round"]["cards"], strict=True)]
     steps += [(JACK, {"type": "witness", "answer": "not_seen"}),
-              (DETECTIVE, {"type": "mark_seen", f"seen_{base['alibi']}": "on"})]
+              (DETECTIVE, {"type": "mark_seen", f"seen_{base['alibi']}": "on"}),
+              # Turn 2: Jack plays first, after "not seen": the offer to leave.
+              (JACK, {"type": "pick", "character": base["deck"][0]})]
     pairs = list(play_both(mrjack, base, other, steps))
     assert base["alibi"] in pairs[-1][0]["cleared"]
     for state_a, state_b in pairs:
@@ -406,6 +429,7 @@ def test_jacks_phone_at_rest_is_the_same_whatever_his_alibi(app):
         page_b = render_component(app, mrjack, state_b, JACK)
         assert at_rest(page_a) == at_rest(page_b)
     assert "data-alibi-warning" in page_a and "data-alibi-warning" not in page_b
+    assert "My character leaves the district" in at_rest(page_a)
 
 
 def test_the_dealt_hand_is_behind_a_tap_at_rest(app):
@@ -417,3 +441,82 @@ def test_the_dealt_hand_is_behind_a_tap_at_rest(app):
     page_a = render_component(app, mrjack, base, JACK)
     assert all(f'data-keep="{card}"' in page_a for card in base["draft"]["hands"][JACK])
     assert at_rest(page_a) == at_rest(render_component(app, mrjack, other, JACK))
+
+
+# --- refused actions: the same phone at rest whatever the secret ----------------------
+
+def redeal(app, code: str, state: dict) -> None:
+    """Give the table the same game with other secrets, as the browser tests do
+    (tests/support/hidden.py; here on the test app's database)."""
+    deal_again(SimpleNamespace(db=app.config["DATABASE"]), code, state)
+
+
+def glance_of(response, code: str) -> str:
+    """What a neighbour sees of a phone page: the page at rest (no peek held, nothing
+    opened), the table's random code and the form's CSRF token masked."""
+    page = re.sub(r'name="csrf" value="[^"]*"', 'name="csrf" value="-"', response.text)
+    return at_rest(page.replace(code, "CODE"))
+
+
+def twin_tables(app, deal, **options) -> list[tuple[Device, list[Device]]]:
+    """Two tables, the same names, given the two games ``deal`` makes of the first's."""
+    twins = [seated_table(app, "mrjack", ["Ann", "Bob"], **options) for _ in range(2)]
+    for (laptop, _phones), state in zip(twins, deal(state_of(app, twins[0][0].code)),
+                                        strict=True):
+        redeal(app, laptop.code, state)
+    return twins
+
+
+def same_refusal(twins, seat: int, kind: str, reasons: Sequence[str], **fields) -> None:
+    """The seat's action is refused at both tables, for the reasons given; its phone
+    pages at rest are identical, the reason only behind "Why?"."""
+    pages = []
+    for (laptop, phones), reason in zip(twins, reasons, strict=True):
+        version = laptop.version()
+        response = phones[seat].act(kind, **fields)
+        refused(None, laptop, response, 422, reason)
+        assert laptop.version() == version
+        pages.append(glance_of(response, laptop.code))
+    assert pages[0] == pages[1]
+
+
+def test_a_refused_action_of_either_seat_looks_the_same_whatever_the_secrets(app):
+    """Jack's alibi and the alibi the detective draws differ: the detective's refused
+    show, then Jack's refused escape, give the same phone pages at rest."""
+    twins = twin_tables(app, holmes_twins)
+    both = [phones for _laptop, phones in twins]
+    state = state_of(app, twins[0][0].code)
+    leaving = state["deck"][0]           # neither game's alibi, nor a drawn one
+
+    def act(seat: int, kind: str, **fields) -> None:
+        for phones in both:
+            assert phones[seat].act(kind, **fields).status_code == 303
+
+    act(DETECTIVE, "pick", character="holmes")
+    act(DETECTIVE, "draw_alibi")
+    same_refusal(twins, DETECTIVE, "publish_alibi", [f"“{leaving}” is not a drawn alibi card"] * 2,
+                 character=leaving)
+    for seat, card in zip(mrjack.ODD_ORDER[1:], [card for card in state["round"]["cards"]
+                                                 if card != "holmes"], strict=True):
+        act(seat, "pick", character=card)
+    act(JACK, "witness", answer="not_seen")
+    act(DETECTIVE, "mark_seen")
+    act(JACK, "pick", character=leaving)
+    same_refusal(twins, JACK, "escape", ["You can leave the district only in a turn"] * 2)
+
+
+def test_a_refused_keep_looks_the_same_whatever_the_hand(app):
+    """The draft: the hands differ. A keep that names cards of the other table's hand
+    (sent by hand: the phone offers only its own) is refused at both for different
+    reasons, counted in the hand each table dealt; the pages at rest are the same."""
+    twins = twin_tables(app, draft_twins, london="on")
+    hands = [state_of(app, laptop.code)["draft"]["hands"] for laptop, _phones in twins]
+    for seat in (JACK, DETECTIVE):
+        mine, theirs = hands[0][seat], hands[1][seat]
+        only_first = [card for card in mine if card not in theirs]
+        only_second = [card for card in theirs if card not in mine]
+        ticked = mine[:2] + only_first[:2] + only_second[:1]
+        same_refusal(twins, seat, "keep",
+                     ["Keep exactly 2 of your 5 characters (4 chosen)",
+                      "Keep exactly 2 of your 5 characters (3 chosen)"],
+                     **{f"keep_{card}": "on" for card in ticked})
