@@ -11,15 +11,20 @@ and so is a detective's refusal, which names only public facts.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 
 from flask import Flask
 
 from companion.games.whitechapel import rules as wc
-from tests.support.boardfiles import real_board_path
+from tests.support.boardfiles import real_board, real_board_path
+from tests.support.contract import try_apply
 from tests.support.html import at_rest
+from tests.support.noninterference import render_component
 from tests.support.webflow import Device, seated_table, state_of
+from tests.support.whitechapel_play import board_game
+from tests.support.whitechapel_walks import board_walk, new_game, random_action
 from tests.web.test_whitechapel_board import NAME, head_phone, make_app
 
 NAMES = ["Jack", "Ann", "Bob"]
@@ -205,3 +210,60 @@ def test_a_detectives_refusal_is_public_and_the_same_on_both_tables(tmp_path):
         pages.append(side.masked(response.text))
     assert pages[0] == pages[1]
     assert_others_alike(sides)
+
+
+# --- which fields are secret ------------------------------------------------------------
+
+TAGS = re.compile(r"<(/?)(details|input)\b([^>]*)>")
+
+
+def typed_fields(html: str) -> list[tuple[str, bool]]:
+    """Every field a player types into, and whether it is secret: marked
+    data-secret-field or inside a details[data-secret] (static/app.js empties both)."""
+    sections: list[bool] = []
+    found = []
+    for closing, tag, attributes in TAGS.findall(html):
+        names = set(re.findall(r"([\w-]+)(?:=\"[^\"]*\")?", attributes))
+        kind = re.search(r'type="(\w+)"', attributes)
+        if tag == "details":
+            if closing:
+                sections.pop()
+            else:
+                sections.append("data-secret" in names)
+        elif not kind or kind.group(1) not in ("hidden", "radio", "checkbox"):
+            name = re.search(r'name="([^"]*)"', attributes)
+            found.append((name.group(1) if name else "",
+                          "data-secret-field" in names or any(sections)))
+    return found
+
+
+JACKS_FIELDS = {("hideout", "circle"), ("blood", "circle"), ("blood", "circle2"),
+                ("jack", "circle"), ("jack", "circle2"), ("police", "circle"),
+                *(("women", f"woman{n}") for n in range(1, 6))}
+"""What Jack types, phase by phase: the hideout, the marked women, the victim (two on
+night 3), a move or a Coach, a false clue. Each tells a secret until it is played."""
+
+
+def test_every_field_jack_types_into_is_secret_and_no_detectives_is(tmp_path):
+    """Random games, with a board and without (False clues on, so that the false clue's
+    keypad shows): on every page Jack types only into secret fields, while what a
+    detective types (a circle to search) is public and stays after a refusal."""
+    app = make_app(tmp_path, real_board_path())
+    board = real_board()
+    games = [(new_game(5, 3, True, True), lambda state, r: random_action(state, r)),
+             (board_game(board, false_clues="on"), lambda state, r: board_walk(board, state, r))]
+    for state, walk in games:
+        seen = set()
+        r = random.Random(3)
+        for _ in range(250):
+            if wc.is_over(state):
+                break
+            for name, secret in typed_fields(render_component(app, wc, state, wc.JACK)):
+                assert secret, (state["phase"], name)
+                seen.add((state["phase"], name))
+            assert not any(secret for _, secret in typed_fields(
+                render_component(app, wc, state, 1)))
+            assert "private_refusals" not in wc.view(state, 1)
+            actor, action = walk(state, r)
+            state = try_apply(wc, state, actor, action, random.Random(0)) or state
+        assert seen == JACKS_FIELDS
