@@ -121,24 +121,34 @@ def assert_refused_alike(sides: list[Side], kind: str, *fields: dict, says: tupl
     assert_others_alike(sides)
 
 
+def through_hell(sides: list[Side], wrong_women: list[str] | None = None,
+                 women_say: list[str] | None = None) -> None:
+    """Each Jack writes his hideout, then Hell to the crime on 65; given the wrong
+    women (one text a table, refused for ``women_say``), Jack's marked women and his
+    kill on his hideout are refused first."""
+    each(sides, lambda side, i: side.jack.act("hideout", circle=HIDEOUTS[i]))
+    if wrong_women:
+        assert_refused_alike(sides, "women", *({"circles": text} for text in wrong_women),
+                             says=tuple(women_say or ()))
+    each(sides, lambda side, i: side.jack.act("women", circles=WOMEN))
+    each(sides, lambda side, i: head_phone(side.app, side.laptop, side.phones).act(
+        "patrols_placed"))
+    if wrong_women:
+        # No wretched stands on his hideout.
+        assert_refused_alike(sides, "kill", *({"circle": home} for home in HIDEOUTS),
+                             says=tuple(f"No wretched stands on {home}" for home in HIDEOUTS))
+    each(sides, lambda side, i: side.jack.act("kill", circle=CRIME))
+
+
 def test_jacks_refusals_on_the_board_tell_nothing_at_rest(tmp_path):
     sides = twins(tmp_path, board=NAME, false_clues="on")
     assert_others_alike(sides)
     # Setup: a red circle for a hideout.
     assert_refused_alike(sides, "hideout", {"circle": 3}, {"circle": 21},
                          says=("Circle 3 is a red circle", "Circle 21 is a red circle"))
-    each(sides, lambda side, i: side.jack.act("hideout", circle=HIDEOUTS[i]))
     # Hell: a marked woman on his hideout, which is not red.
-    assert_refused_alike(sides, "women", *({"circles": f"3 21 27 65 {home}"}
-                                           for home in HIDEOUTS),
-                         says=tuple(f"Circle {home} is not a red circle" for home in HIDEOUTS))
-    each(sides, lambda side, i: side.jack.act("women", circles=WOMEN))
-    each(sides, lambda side, i: head_phone(side.app, side.laptop, side.phones).act(
-        "patrols_placed"))
-    # The kill: no wretched stands on his hideout.
-    assert_refused_alike(sides, "kill", *({"circle": home} for home in HIDEOUTS),
-                         says=tuple(f"No wretched stands on {home}" for home in HIDEOUTS))
-    each(sides, lambda side, i: side.jack.act("kill", circle=CRIME))
+    through_hell(sides, [f"3 21 27 65 {home}" for home in HIDEOUTS],
+                 [f"Circle {home} is not a red circle" for home in HIDEOUTS])
     # From the crime (public), the typed circle or his hideout tells the secret.
     assert_refused_alike(sides, "move", {"circle": 127}, {"circle": 128},
                          says=("No road joins 65 and 127.", "No road joins 65 and 128."))
@@ -167,16 +177,8 @@ def test_jacks_refusals_on_the_board_tell_nothing_at_rest(tmp_path):
 
 def test_without_a_board_jacks_refusals_tell_nothing_at_rest(tmp_path):
     sides = twins(tmp_path)
-    each(sides, lambda side, i: side.jack.act("hideout", circle=HIDEOUTS[i]))
-    assert_refused_alike(sides, "women", *({"circles": f"3 21 27 {home} {home}"}
-                                           for home in HIDEOUTS),
-                         says=("Each marked woman is on a different circle.",) * 2)
-    each(sides, lambda side, i: side.jack.act("women", circles=WOMEN))
-    each(sides, lambda side, i: head_phone(side.app, side.laptop, side.phones).act(
-        "patrols_placed"))
-    assert_refused_alike(sides, "kill", *({"circle": home} for home in HIDEOUTS),
-                         says=tuple(f"No wretched stands on {home}" for home in HIDEOUTS))
-    each(sides, lambda side, i: side.jack.act("kill", circle=CRIME))
+    through_hell(sides, [f"3 21 27 {home} {home}" for home in HIDEOUTS],
+                 ["Each marked woman is on a different circle."] * 2)
     each(sides, lambda side, i: side.jack.act("move", circle=FIRST_MOVES[i]))
     each(sides, lambda side, i: side.laptop.table_act("end_turn"))
     here = FIRST_MOVES
@@ -193,11 +195,7 @@ def test_a_detectives_refusal_is_public_and_the_same_on_both_tables(tmp_path):
     """A detective's reason names only public facts (a circle searched, a clue on the
     table): it stays in the open, and his page is the same whatever Jack's secrets."""
     sides = twins(tmp_path, board=NAME)
-    each(sides, lambda side, i: side.jack.act("hideout", circle=HIDEOUTS[i]))
-    each(sides, lambda side, i: side.jack.act("women", circles=WOMEN))
-    each(sides, lambda side, i: head_phone(side.app, side.laptop, side.phones).act(
-        "patrols_placed"))
-    each(sides, lambda side, i: side.jack.act("kill", circle=CRIME))
+    through_hell(sides)
     each(sides, lambda side, i: side.jack.act("move", circle=FIRST_MOVES[i]))
     colour = next(c for c in wc.POLICEMEN if sides[0].state()["policemen"][c] == 1)
     each(sides, lambda side, i: side.phones[1].act("search", policeman=colour, circle=150))
