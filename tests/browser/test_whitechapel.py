@@ -14,25 +14,17 @@ from tests.support.whitechapel_pages import (
     contrast,
     create_and_seat,
     hell,
+    key_in,
+    kill_typed,
     tap,
 )
 
 HIDEOUT = "187"
 
 
-def keypad(page, number: str) -> None:
-    for digit in number:
-        page.locator(f"[data-keypad] [data-key='{digit}']").first.click()
-
-
-def kill(jack, circle: str) -> None:
-    keypad(jack, circle)
-    tap(jack, "[data-act=kill]")
-
-
 def move(jack, circle: str) -> None:
     expect(jack.locator("[data-act=move]")).to_be_visible()
-    keypad(jack, circle)
+    key_in(jack, circle)
     tap(jack, "[data-act=move]")
 
 
@@ -56,7 +48,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
 
     # Before night 1: the hideout, from the keypad.
     expect(jack.locator("[data-prompt]").first).to_contain_text("hideout")
-    keypad(jack, HIDEOUT)
+    key_in(jack, HIDEOUT)
     jack.click("button:has-text('Write it')")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
 
@@ -76,7 +68,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     assert contrast(jack, "[data-act=kill]") >= 4.5
     assert_controls_thumb_sized(jack)
     check_phone(jack, "whitechapel-jack-kill")
-    kill(jack, "82")
+    kill_typed(jack, "82")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
     check_screen(laptop, "whitechapel-table-alarm")
 
@@ -84,7 +76,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     move(jack, "83")
     expect(ann.locator("[data-act=search]")).to_be_visible()
     ann.locator("label.wc-pick").first.click()
-    keypad(ann, "99")
+    key_in(ann, "99")
     tap(ann, "[data-act=search]")
     expect(laptop.locator("[data-log]").first).to_contain_text("99: no clue")
     # Every answer is seen: at the top of each screen, in view, until the next action.
@@ -95,14 +87,14 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
         "return r.top >= 0 && r.bottom <= window.innerHeight; }")
     assert_controls_thumb_sized(ann)
     assert_no_sideways_scroll(ann)
-    keypad(ann, "83")
+    key_in(ann, "83")
     tap(ann, "[data-act=search]")
     expect(laptop.locator("[data-clues]").first).to_contain_text("83")
     expect(jack.locator("[data-questions]")).to_contain_text("83: clue")
     expect(bob.locator("[data-answer]")).to_contain_text("Search 83: CLUE!")
     check_phone(ann, "whitechapel-detective-search")
     bob.locator("label.wc-pick").first.click()
-    keypad(bob, "84")
+    key_in(bob, "84")
     confirm(bob, "button:has-text('Arrest here')")
     expect(laptop.locator("[data-log]").first).to_contain_text("84: not here")
     expect(ann.locator("[data-answer]")).to_contain_text("Arrest 84: not here")
@@ -144,7 +136,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     # Night 2 with a letter, night 3 the double event, night 4 home again.
     hell(jack, detectives, laptop, ["3", "21", "27", "84"], letter=True)
     expect(laptop.locator("[data-letters]").first).to_contain_text("Jack's letter 1")
-    kill(jack, "84")
+    kill_typed(jack, "84")
     escape(jack)
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "3")
     hell(jack, detectives, laptop, ["3", "21", "27"], letter=True)
@@ -158,7 +150,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     escape(jack)
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "4")
     hell(jack, detectives, laptop, ["21"], letter=True)
-    kill(jack, "21")
+    kill_typed(jack, "21")
     move(jack, "22")
     confirm(bob, "button:has-text('The police are done')")
     escape(jack)

@@ -5,23 +5,27 @@ clues are found (issue #4, "How it is checked")."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
-from tests.support.glance import assert_same_glance
+from tests.support.glance import assert_same_glance, untouched
 from tests.support.pages import LAPTOP, SCREENSHOTS, confirm
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.whitechapel_pages import (
+    MAP,
     assert_no_sideways_scroll,
     assert_not_clipped,
     assert_on_screen,
     assert_possible_readable,
     create_and_seat,
     hell,
+    key_in,
+    kill_typed,
     open_map,
     tap,
     tap_circle,
@@ -71,7 +75,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     laptop.select_option("select[name=board]", board.name)
     laptop.check("input[name=deduction_map]")
     check_screen(laptop, "whitechapel-board-setup")
-    jack, ann, bob = phone(), phone(), phone()
+    jack, ann, bob = phone(clock=True), phone(), phone()
     ann.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone
     create_and_seat(laptop, board_server.url, [jack, ann, bob])
 
@@ -146,19 +150,19 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
 
     # Jack's map closes by itself: after a minute untouched, and when the phone is put away.
     open_map(jack)
-    jack.locator("details[data-secret]").evaluate("details => details.dataset.idle = '1'")
-    expect(jack.locator("details[data-secret]")).not_to_have_attribute("open", "", timeout=4000)
+    untouched(jack)
+    expect(jack.locator(MAP)).not_to_have_attribute("open", "")
     open_map(jack)
     jack.evaluate("""() => {
       Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
       document.dispatchEvent(new Event('visibilitychange'));
       delete document.visibilityState;
     }""")
-    expect(jack.locator("details[data-secret]")).not_to_have_attribute("open", "")
+    expect(jack.locator(MAP)).not_to_have_attribute("open", "")
 
     # Home: a move tapped on the map, then the escape onto the hideout.
     go(jack, step, "move")
-    expect(jack.locator("details[data-secret]")).not_to_have_attribute("open", "")
+    expect(jack.locator(MAP)).not_to_have_attribute("open", "")
     expect(laptop.locator("[data-tokens]").first).to_contain_text("squares left: 12")
     confirm(laptop, "button:has-text('The police are done')")
     go(jack, hideout, "escape")
@@ -196,28 +200,58 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
 # --- glance-proof: Jack's phone at rest looks the same whatever his secrets ----------------
 
 GLANCE_SEED = 1888
+NARROW = {"width": 360, "height": 740}
 
 
-def kill_typed(page, circle: int) -> None:
-    for digit in str(circle):
-        page.locator(f"[data-keypad] [data-key='{digit}']").first.click()
-    tap(page, "[data-act=kill]")
+@dataclass(frozen=True)
+class Route:
+    """One table's secret night from the crime: a move, a Coach, an Alley, the road home;
+    and the circles Jack types into refused actions, illegal from where he then stands."""
+
+    move: int
+    coach: tuple[int, int]
+    alley: int
+    home: int
+    typed: int  # no road joins it to ``move``
+    alley_typed: int  # no alley joins it to the Coach's end
+
+    def circles(self) -> set[int]:
+        return {self.move, *self.coach, self.alley, self.home, self.typed, self.alley_typed}
 
 
-def routes(board) -> list[tuple[int, int, int]]:
-    """Two nights' routes from the crime on 65: first step, second step, hideout next to it."""
-    found = []
-    for one in sorted(board.neighbours(CRIME) - board.red):
-        for two in sorted(board.neighbours(one) - {CRIME} - board.red):
-            homes = sorted(board.neighbours(two) - {CRIME, one, two} - board.red)
+def route_from(board, move: int, taken: set[int]) -> Route | None:
+    """A night through ``move`` using none of the ``taken`` circles (the other table's)."""
+    for end in sorted(board.coach_destinations(move) - {CRIME, move} - taken):
+        # The map's first Coach way to ``end`` (its ways are sorted): the one a tap takes.
+        via = min(first for first, second in board.coach_routes(move) if second == end)
+        if via in taken | {CRIME}:
+            continue
+        for alley in sorted(board.alley_moves(end) - {CRIME, move, via, end} - taken):
+            homes = sorted(n for n in board.normal_moves(alley) - taken
+                           - {CRIME, move, via, end, alley} if board.is_legal_hideout(n))
             if homes:
-                found.append((one, two, homes[0]))
-                break
-    return found
+                typed = max(set(board.numbers) - board.normal_moves(move) - {move} - taken)
+                alley_typed = max(set(board.numbers) - board.alley_moves(end) - {end, typed}
+                                  - taken)
+                return Route(move, (via, end), alley, homes[0], typed, alley_typed)
+    return None
+
+
+def routes(board) -> tuple[Route, Route]:
+    """Two secret nights with the same public kinds of movement and no circle in common."""
+    found: list[Route] = []
+    for move in sorted(board.normal_moves(CRIME) - board.red):
+        route = route_from(board, move, set().union(*(r.circles() for r in found)))
+        if route:
+            found.append(route)
+        if len(found) == 2:
+            return found[0], found[1]
+    raise AssertionError("the board has no two such nights")
 
 
 class Game:
-    """One table on its own server: the laptop, Jack's phone and Ann's."""
+    """One table on its own server: the laptop, Jack's phone and Ann's, 360 px wide,
+    with clocks the test moves a minute ahead."""
 
     def __init__(self, server, browser, phone, board_name: str) -> None:
         self.laptop = browser.new_context(**LAPTOP).new_page()
@@ -225,7 +259,9 @@ class Game:
         self.laptop.goto(server.url + "/new/whitechapel")
         self.laptop.select_option("select[name=players]", "2")
         self.laptop.select_option("select[name=board]", board_name)
-        self.jack, self.ann = phone(), phone()
+        self.jack, self.ann = phone(clock=True), phone(clock=True)
+        for page in (self.jack, self.ann):
+            page.set_viewport_size(NARROW)
         create_and_seat(self.laptop, server.url, [self.jack, self.ann])
         expect(self.jack.locator("[data-jack-phase]")).to_have_attribute(
             "data-jack-phase", "hideout")
@@ -235,58 +271,201 @@ class Game:
             expect(page.locator("#view")).to_have_attribute("data-version", version)
 
 
+class Twins:
+    """Two tables side by side (the same seed, names and public actions); each game's
+    Jack follows his own secret ``Route``."""
+
+    def __init__(self, tmp_path, browser, phone, board_name: str, routes) -> None:
+        boards = (real_board_path(),) if board_name else ()
+        self.servers = [Server(tmp_path / f"{side}.sqlite", boards=boards,
+                               seed=GLANCE_SEED).start() for side in "ab"]
+        self.routes = routes
+        self.games = [Game(server, browser, phone, board_name) for server in self.servers]
+        self.a, self.b = self.games
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+    def both(self, step) -> None:
+        """One public step in both games, then wait until every phone has caught up."""
+        before = self.a.jack.locator("#view").get_attribute("data-version")
+        for game, route in zip(self.games, self.routes, strict=True):
+            step(game, route)
+        expect(self.a.jack.locator("#view")).not_to_have_attribute("data-version", before)
+        self.settle()
+
+    def settle(self) -> None:
+        version = self.a.jack.locator("#view").get_attribute("data-version")
+        for game in self.games:
+            game.settled(version)
+
+    def refused(self, step, reason) -> None:
+        """Each Jack's step is refused, for ``reason(route)``: a secret of his own."""
+        for game, route in zip(self.games, self.routes, strict=True):
+            step(game, route)
+            expect(game.jack.locator("[data-why] p")).to_have_text(reason(route))
+            expect(game.jack.locator("[data-error] > p")).to_have_text(
+                "Not accepted: nothing was changed.")
+        self.settle()
+
+    def glance(self, name: str) -> None:
+        assert_same_glance(self.a.jack, self.b.jack, f"whitechapel-jack-{name}")
+        assert_same_glance(self.a.ann, self.b.ann, f"whitechapel-ann-{name}")
+
+    def untouched(self) -> None:
+        untouched(*(page for game in self.games for page in (game.jack, game.ann)))
+
+
+def type_move(page, circle: int, act: str = "move") -> None:
+    """With a map, the typed move is behind "Type the circle instead": 1 tap to open it,
+    one a digit, 1 on the button."""
+    if page.locator(TYPED).count():
+        page.locator(f"{TYPED} > summary").click()
+    key_in(page, circle)
+    tap(page, f"[data-act={act}]")
+
+
+TYPED = "details.wc-typed"
+
+
 def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
+    """Every phase of a night, every refusal, a minute untouched: Jack's and Ann's
+    phones at rest are the same on two tables whose Jacks keep other secrets."""
     board = load_board(real_board_path())
-    (a1, a2, home_a), (b1, b2, home_b) = routes(board)[:2]
-    assert home_a != home_b and a1 != b1
-    servers = [Server(tmp_path / f"{side}.sqlite", boards=(real_board_path(),),
-                      seed=GLANCE_SEED).start() for side in "ab"]
+    twins = Twins(tmp_path, browser, phone, board.name, routes(board))
+    a, b = twins.a, twins.b
     try:
-        a, b = (Game(server, browser, phone, board.name) for server in servers)
-
-        def both(step) -> None:
-            """One public step in both games, then wait until both have settled."""
-            for game, secret in ((a, (a1, a2, home_a)), (b, (b1, b2, home_b))):
-                step(game, *secret)
-            version = a.jack.locator("#view").get_attribute("data-version")
-            a.settled(version)
-            b.settled(version)
-
-        def glance(name: str) -> None:
-            assert_same_glance(a.jack, b.jack, f"whitechapel-jack-{name}")
-            assert_same_glance(a.ann, b.ann, f"whitechapel-ann-{name}")
-
-        both(lambda game, one, two, home: go(game.jack, home, "hideout"))
-        glance("hideout-chosen")
+        # The hideout: a red circle typed (2 taps and "Write it"), then one tapped.
+        red = dict(zip(twins.routes, (3, 21), strict=True))
+        twins.refused(lambda game, route: (key_in(game.jack, red[route]),
+                                           tap(game.jack, "[data-keypad] button.go")),
+                      lambda route: f"Circle {red[route]} is a red circle: your hideout "
+                      "may be any circle but a red one.")
+        twins.glance("hideout-refused")
+        twins.both(lambda game, route: go(game.jack, route.home, "hideout"))  # 3-4 taps
+        twins.glance("hideout-chosen")
         # The test sees a one-circle difference: opened, the maps differ by the hideout's
         # ring only (no position yet), and the comparison fails.
-        for game in (a, b):
+        for game in twins.games:
             open_map(game.jack)
         with pytest.raises(AssertionError, match="differ"):
             assert_same_glance(a.jack, b.jack, "whitechapel-jack-map-opened")
-        for game in (a, b):
+        for game in twins.games:
             game.jack.locator("[data-open-map]").click()
 
-        both(lambda game, *_: hell(game.jack, [game.ann], game.laptop,
-                                   ["3", "21", "27", str(CRIME), "84"]))
-        glance("hell")
-        both(lambda game, *_: kill_typed(game.jack, CRIME))
-        glance("after-the-crime")
-        both(lambda game, one, two, home: go(game.jack, one, "move"))
-        expect(a.jack.locator("details[data-secret]")).not_to_have_attribute("open", "")
-        glance("police-turn")
-        searched = min(set(board.neighbours(CRIME)) - {a1, a2, b1, b2, home_a, home_b})
-        both(lambda game, *_: (game.ann.locator("label.wc-pick").first.click(),
-                               search(game.ann, searched)))
+        # Hell: a marked woman typed on his hideout (not red), then the real ones.
+        def wrong_women(game, route):
+            for field, circle in zip(game.jack.locator("[data-woman]").all(),
+                                     [3, 21, 27, CRIME, route.home], strict=True):
+                field.fill(str(circle))
+            tap(game.jack, "[data-act=women]")
+
+        twins.refused(wrong_women, lambda route: f"Circle {route.home} is not a red circle: "
+                      "the women tokens go on red circles.")
+        twins.glance("women-refused")
+        twins.both(lambda game, route: hell(game.jack, [game.ann], game.laptop,
+                                            ["3", "21", "27", str(CRIME), "84"]))
+        twins.glance("hell")
+        # The kill: his hideout typed (no wretched there), then the crime (3 taps each).
+        twins.refused(lambda game, route: kill_typed(game.jack, route.home),
+                      lambda route: f"No wretched stands on {route.home}: at time I the "
+                      "wretched are on 3, 21, 27, 65, 84.")
+        twins.glance("kill-refused")
+        twins.both(lambda game, route: kill_typed(game.jack, CRIME))
+        twins.glance("after-the-crime")
+
+        # A move tapped on the map (2-3 taps), the police's search and their end (2 taps).
+        twins.both(lambda game, route: go(game.jack, route.move, "move"))
+        expect(a.jack.locator(MAP)).not_to_have_attribute("open", "")
+        twins.glance("police-turn")
+        searched = min(board.normal_moves(CRIME) - twins.routes[0].circles()
+                       - twins.routes[1].circles())
+        twins.both(lambda game, route: (game.ann.locator("label.wc-pick").first.click(),
+                                        search(game.ann, searched)))
         expect(a.jack.locator("[data-answer]")).to_contain_text("no clue")
-        glance("answer")
-        both(lambda game, *_: confirm(game.ann, "button:has-text('The police are done')"))
-        glance("jack-to-move")
-        both(lambda game, one, two, home: go(game.jack, two, "move"))
-        both(lambda game, *_: confirm(game.ann, "button:has-text('The police are done')"))
-        glance("jack-next-to-home")
-        both(lambda game, one, two, home: go(game.jack, home, "escape"))
-        glance("night-2")
+        twins.glance("answer")
+        twins.both(lambda game, route: confirm(game.ann,
+                                               "button:has-text('The police are done')"))
+        twins.glance("jack-to-move")
+
+        # A typed move that no road allows from where he stands (5 taps): the reason names
+        # both circles, behind "Why?"; the top says the same, the field comes back empty.
+        twins.refused(lambda game, route: type_move(game.jack, route.typed),
+                      lambda route: f"No road joins {route.move} and {route.typed}.")
+        twins.glance("move-refused")
+        for side, game in zip("ab", twins.games, strict=True):
+            check_phone(game.jack, f"whitechapel-glance-jack-move-refused-{side}",
+                        allow=("status of 422",), widths=(360,))
+        # The test sees a one-character difference: "Why?" opened (1 tap) on both phones.
+        for game in twins.games:
+            game.jack.locator("[data-why] > summary").click()
+        with pytest.raises(AssertionError, match="differ"):
+            assert_same_glance(a.jack, b.jack, "whitechapel-jack-why-opened")
+        # Left a minute with "Why?" open and digits typed again (4 taps): all of it closes.
+        for game, route in zip(twins.games, twins.routes, strict=True):
+            game.jack.locator(f"{TYPED} > summary").click()
+            key_in(game.jack, route.typed)
+            expect(game.jack.locator(f"{TYPED} .keypad-display")).to_have_value(
+                str(route.typed))
+        twins.untouched()
+        for game in twins.games:
+            expect(game.jack.locator("[data-why]")).not_to_have_attribute("open", "")
+            expect(game.jack.locator(f"{TYPED} .keypad-display")).to_have_value("")
+        twins.glance("move-refused-untouched")
+
+        # A typed Coach ending where he stands (1 + 1 taps to open, two fields, 1 tap).
+        def wrong_coach(game, route):
+            game.jack.locator(f"{TYPED} > summary").click()
+            game.jack.locator("details.wc-coach > summary").click()
+            game.jack.fill("[data-coach='1']", str(route.typed))
+            game.jack.fill("[data-coach='2']", str(route.move))
+            tap(game.jack, "[data-act=coach]")
+
+        twins.refused(wrong_coach, lambda route: "The two circles of a Coach must be "
+                      f"different from your start, {route.move}.")
+        twins.glance("coach-refused")
+        # The Coach tapped on the map (3-4 taps), then the police are done (2 taps).
+        twins.both(lambda game, route: go(game.jack, route.coach[1], "coach"))
+        twins.glance("after-the-coach")
+        twins.both(lambda game, route: confirm(game.ann,
+                                               "button:has-text('The police are done')"))
+        # A typed Alley that crosses no block from the Coach's end (5 taps).
+        twins.refused(lambda game, route: type_move(game.jack, route.alley_typed, "alley"),
+                      lambda route: "No alley crosses a block of houses from "
+                      f"{route.coach[1]} to {route.alley_typed}.")
+        twins.glance("alley-refused")
+        twins.both(lambda game, route: go(game.jack, route.alley, "alley"))  # 3-4 taps
+        twins.glance("after-the-alley")
+        twins.both(lambda game, route: confirm(game.ann,
+                                               "button:has-text('The police are done')"))
+        twins.glance("jack-next-to-home")
+        twins.both(lambda game, route: go(game.jack, route.home, "escape"))  # 3-4 taps
+        twins.glance("night-2")
     finally:
-        for server in servers:
-            server.stop()
+        twins.stop()
+
+
+def test_without_a_board_a_refused_move_tells_nothing(tmp_path, browser, phone):
+    """Numbers only: the keypad is in the open, so what was typed must go too."""
+    homes, moves = (90, 12), (66, 64)
+    twins = Twins(tmp_path, browser, phone, "", list(zip(homes, moves, strict=True)))
+    try:
+        twins.both(lambda game, route: (key_in(game.jack, route[0]),  # 2 taps
+                                        tap(game.jack, "[data-keypad] button.go")))
+        twins.both(lambda game, route: hell(game.jack, [game.ann], game.laptop,
+                                            ["3", "21", "27", str(CRIME), "84"]))
+        twins.both(lambda game, route: kill_typed(game.jack, CRIME))
+        twins.both(lambda game, route: type_move(game.jack, route[1]))  # 3 taps
+        twins.both(lambda game, route: confirm(game.ann,
+                                               "button:has-text('The police are done')"))
+        # His own circle typed again (3 taps): the reason says where he is.
+        twins.refused(lambda game, route: type_move(game.jack, route[1]),
+                      lambda route: f"You are on {route[1]}: move to another circle.")
+        twins.glance("numbers-move-refused")
+        for game, route in zip(twins.games, twins.routes, strict=True):
+            key_in(game.jack, route[0])  # 2 taps, left on the keypad for a minute
+        twins.untouched()
+        twins.glance("numbers-move-refused-untouched")
+    finally:
+        twins.stop()

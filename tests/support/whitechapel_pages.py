@@ -50,11 +50,27 @@ def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> No
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
 
 
+MAP = "details.wc-secret"
+"""Jack's map: one of the sections of his phone that close by themselves (data-secret)."""
+
+
 def open_map(page) -> None:
     """Jack opens his map (a deliberate tap): it shows where he is."""
-    if not page.locator("details[data-secret]").evaluate("details => details.open"):
+    if not page.locator(MAP).evaluate("details => details.open"):
         page.locator("[data-open-map]").click()
-    expect(page.locator("details[data-secret] [data-pan]")).to_have_attribute("data-ready", "1")
+    expect(page.locator(f"{MAP} [data-pan]")).to_have_attribute("data-ready", "1")
+
+
+def key_in(page, circle: int | str, scope: str = "") -> None:
+    """Tap a circle's digits on the keypad (the first one in ``scope``): one tap a digit."""
+    for digit in str(circle):
+        page.locator(f"{scope} [data-keypad] [data-key='{digit}']").first.click()
+
+
+def kill_typed(jack, circle: int | str) -> None:
+    """The victim's circle on the keypad, then Kill: a tap a digit and one more."""
+    key_in(jack, circle)
+    tap(jack, "[data-act=kill]")
 
 
 def tap_circle(page, circle: int) -> None:

@@ -548,11 +548,11 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
 
 def _explained(state: State, actor: Viewer) -> list[str]:
     """Jack's actions that the buttons hide but that deserve a precise refusal
-    (a Coach with no token left, waiting at V, escaping from the hideout)."""
+    (a Coach with no token left, waiting at V, "no legal move" without a board)."""
     if actor != JACK:
         return ["move_policeman"] if state.get("cops") and state["phase"] == "police" else []
     police = ["false_clue"] if state["options"]["false_clues"] else []
-    return {"blood": ["wait"], "jack": ["coach", "alley", "escape", "trapped"],
+    return {"blood": ["wait"], "jack": ["coach", "alley", "trapped"],
             "police": police}.get(state["phase"], [])
 
 
@@ -1074,11 +1074,9 @@ def _jack_actions(state: State) -> list[str]:
         used = sum(1 for m in night["moves"] if m["kind"] == kind)
         if used < allowed and (kind == "alley" or left >= 2):
             found.append(kind)
-    board = board_of(state)
-    here = _location(night)
-    if here != state["hideout"] and (board is None or state["hideout"] in board.normal_moves(
-            here, _closed_roads(state))):
-        found.append("escape")  # with a board, only when one road leads home
+    # Always offered: a button shown only next to his hideout, or away from it, would
+    # tell where both are. Whether a road leads home is checked when he taps it.
+    found.append("escape")
     if state["trapped_claim"]:
         found += ["confirm_trapped", "deny_trapped"]
     return found
@@ -1086,11 +1084,10 @@ def _jack_actions(state: State) -> list[str]:
 
 def _trapped_action(state: State) -> list[str]:
     """In board mode, Jack declares "no legal move" when no Coach or Alley is left
-    (and, with police on the map, when the policemen close every road)."""
-    board = board_of(state)
-    if board is None or _legal_move_left(state, board):
-        return []
-    return ["trapped"]
+    (and, with police on the map, when the policemen close every road). Whether he
+    has one depends on where he stands, so the button is always there (offered from
+    public facts only, like the escape) and ``_trapped`` checks it when tapped."""
+    return ["trapped"] if board_of(state) is not None else []
 
 
 def _legal_move_left(state: State, board: Board) -> str | None:
@@ -1140,6 +1137,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     public["movable"] = _movable(state, viewer)
     if viewer == JACK:
         public["role"] = "jack"
+        # A refusal's reason names his circles ("No road joins 147 and 90."): his phone
+        # keeps it behind "Why?" and says the same at the top whatever it is.
+        public["private_refusals"] = True
         public["sheet"] = _sheet(state)
         public["jack"] = _jack_private(state)
     elif viewer == TABLE:

@@ -197,10 +197,9 @@ def _random_turn(state: dict, board: Board, r: random.Random) -> dict:
         ways += [("coach", list(route)) for route in sorted(board.coach_routes(here))]
     if "alley" in jack["actions"]:
         ways += [("alley", [n]) for n in sorted(board.alley_moves(here))]
-    if "escape" in jack["actions"] and r.random() < 0.3:
+    if jack["jack"]["hideout"] in ends and r.random() < 0.3:
         return act(state, JACK, type="escape")
     if not ways:
-        assert "trapped" in jack["actions"]
         return act(state, JACK, type="trapped")
     kind, route = r.choice(ways)
     fields = {"circle": route[0], **({"circle2": route[1]} if len(route) == 2 else {})}

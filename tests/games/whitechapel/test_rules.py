@@ -436,7 +436,8 @@ def test_coach_needs_two_squares(hunting):
 def test_escape_refusals(hunting):
     assert "only escape on your hideout" in refused(hunting, JACK, type="escape", circle="91")
     state = move(hunting, "coach", 91, 90)
-    assert "escape" not in wc.actions(state, JACK)
+    # Offered on his hideout as anywhere (the button must not tell where he is).
+    assert "escape" in wc.actions(state, JACK)
     assert "with a Coach" in refused(state, JACK, type="escape")
     state = move(move(hunting, "move", 91), "alley", 90)
     assert "with an Alley" in refused(state, JACK, type="escape")
