@@ -1,20 +1,23 @@
 """London 1888: the secret identities, the event deck, questioning and tournament points.
 
-Rulebook: ``shared/rules/london-1888.txt``; decisions: ``shared/RULINGS.md``, "London 1888".
+Rulebook: "London 1888 Rulebook", its sections as named; rulings: docs/RULINGS.md#london-1888.
 The board, pawns, weapons, money and ACTION cards stay physical. This module keeps what is
 hidden or error-prone on paper:
 
-- each player's line of suspicion (rulebook "Game Setup", IDENTITY cards; RULINGS
-  "Identity deal"): the owner knows their role, nobody knows any card's position;
-- the order of the event deck (rulebook "Game Setup", first paragraphs; RULINGS "Event deck");
+- each player's line of suspicion (rulebook "Game Setup", IDENTITY cards;
+  docs/RULINGS.md#london-1888, "Identity deal"): the owner knows their role, nobody knows any
+  card's position;
+- the order of the event deck (rulebook "Game Setup", first paragraphs;
+  docs/RULINGS.md#london-1888, "Event deck");
 - rounds, turns and the ABSINTHE card ("Playing the Game"), murders counted (N of 5),
   prison flags ("Prison and Arrests"), deaths, the discovery of Jack ("Discovery of Jack the
   Ripper and Consequences");
 - the outcome and the tournament points ("Reveals and End of Game", "Note: Scoring for
-  Tournaments"; RULINGS "Outcome of a game" and "Tournament points").
+  Tournaments"; docs/RULINGS.md#london-1888, "Outcome of a game" and "Tournament points").
 
-The ending is a step the table confirms (RULINGS: "The outcome is proposed, shown to the
-table, and only then confirmed"): ``record_outcome`` enters a proposed outcome, which every
+The ending is a step the table confirms (docs/RULINGS.md#london-1888, "Proposed, then
+confirmed": the outcome is shown to the table and only then confirmed): ``record_outcome``
+enters a proposed outcome, which every
 screen shows with nothing secret in it (no role, no points), and play pauses; the host then
 confirms it (the game ends and every card is revealed) or withdraws it (play goes on). A
 mis-ticked box is put right before anything is revealed: once confirmed, the game is over and
@@ -102,7 +105,7 @@ CHARACTERS: dict[str, dict[str, str]] = {
 }
 CHARACTER_MODES = ("chosen", "drawn")
 
-# --- the identity cards (rulebook "Game Description" and "Game Setup"; RULINGS) -----------
+# --- the identity cards (rulebook "Game Description", "Game Setup"; docs/RULINGS.md#london-1888)
 
 JACK = "jack"
 INNOCENT = "innocent"
@@ -118,7 +121,7 @@ DEAL_PER_PLAYER = {4: (2, 2), 5: (2, 2), 6: (1, 3), 7: (1, 3), 8: (0, 4)}
 LINE_LENGTH = 5
 PRISON_REVEALS = 2
 
-# --- the event deck (rulebook "Game Setup"; RULINGS "Event deck") -------------------------
+# --- the event deck (rulebook "Game Setup"; docs/RULINGS.md#london-1888, "Event deck") ---------
 
 MURDERS_TO_END = 5
 EVENTS_IN_DECK = 15
@@ -149,7 +152,7 @@ ARRESTS = {
 }
 # Only these catch a discovered Jack ("He may lose by being arrested or killed by ABBERLINE or
 # GODLEY, or killed by the other players"); sent to prison any other way he may pay or be
-# saved like any prisoner (RULINGS "A discovered Jack is caught only by ...").
+# saved like any prisoner (docs/RULINGS.md#london-1888, "Catching a discovered Jack").
 POLICE_ARRESTS = {"abberline": "Abberline", "godley": "Godley"}
 # Why a player is in prison: an arrest, or a kill without knowing the victim's identity.
 KILLING = "killing"
@@ -180,7 +183,8 @@ POINTS_UNDISCOVERED = {KILLED_EVERYONE: 7}
 FIFTH_MURDER_EARLIEST = MURDER_POSITION + 1
 FIFTH_MURDER_LATEST = MURDERS_TO_END + EVENTS_IN_DECK + 1
 UNDISCOVERED_FIFTH_MURDER_IN_EARLIEST = 8
-# The rulebook is silent on an undiscovered Jack whose 5th murder comes later (RULINGS).
+# The rulebook is silent on an undiscovered Jack whose 5th murder comes later
+# (docs/RULINGS.md#london-1888, "Tournament points").
 DEFAULT_UNDISCOVERED_LATE_MURDER = 8
 
 SETUP_STEPS = (
@@ -232,7 +236,8 @@ def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
 
 
 def default_options() -> dict[str, Any]:
-    """Absinthe on, characters 5-8 in rulebook order, the RULINGS.md deck names."""
+    """Absinthe on, characters 5-8 in rulebook order, the deck names of
+    docs/RULINGS.md#london-1888, "Event deck"."""
     return {"absinthe": True, "characters": "chosen", "extras": list(EXTRA_CHARACTERS),
             "murder_cards": list(DEFAULT_MURDER_CARDS),
             "event_cards": list(DEFAULT_EVENT_CARDS)}
@@ -279,8 +284,8 @@ def form_from(options: Mapping[str, Any]) -> dict[str, str]:
 
 
 def deal_lines(count: int, rng: random.Random) -> list[list[str]]:
-    """The identity deal (rulebook "Game Setup"; RULINGS "Identity deal"): one role card
-    each (1 Jack the Ripper, the rest Innocent), then Suspect and False Lead cards per the
+    """The identity deal (rulebook "Game Setup"; docs/RULINGS.md#london-1888, "Identity deal"): one
+    role card each (1 Jack the Ripper, the rest Innocent), then Suspect and False Lead cards per the
     player count, drawn from the box so that its totals can never be exceeded; each line of
     suspicion is shuffled so that nobody knows where the role card lies."""
     suspects, false_leads = DEAL_PER_PLAYER[count]
@@ -357,7 +362,7 @@ def _who(state: State, seat: int) -> str:
 
 
 def _turned(state: State) -> list[dict[str, Any]]:
-    """Round 1 turns no card; round k turns card k-1 (RULINGS "Event deck")."""
+    """Round 1 turns no card; round k turns card k-1 (docs/RULINGS.md#london-1888, "Event deck")."""
     return state["deck"][:state["round"] - 1]
 
 
@@ -655,7 +660,8 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
 def _apply_release(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Rulebook "Prison and Arrests": a prisoner goes free when "WARREN saves them by playing
     a CORRUPTION card, or they discard 10£"; not a discovered Jack held by Abberline or
-    Godley ("he may not play a CORRUPTION card", RULINGS: nor buy his way out)."""
+    Godley ("he may not play a CORRUPTION card"; docs/RULINGS.md#london-1888, "Catching a discovered
+    Jack": nor buy his way out)."""
     target = _parse_seat(state, action.get("target"), "player to release")
     require(_in_prison(state, target), f"{_who(state, target)} is not in prison.")
     if _jack_known(state) == target and _caught(state):
@@ -762,8 +768,8 @@ def _check_outcome(state: State, result: str, accomplices: list[int]) -> None:
 
 
 def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """Rulebook "Reveals and End of Game"; RULINGS "The outcome is proposed, shown to the
-    table, and only then confirmed": the proposal is public, reveals nothing and pauses play.
+    """Rulebook "Reveals and End of Game"; docs/RULINGS.md#london-1888, "Proposed, then confirmed":
+    the proposal is public, reveals nothing and pauses play.
     The ticked boxes are kept as entered (dropping Jack's own seat now would show where he
     sits); confirming drops it."""
     result, accomplices = _parse_outcome(state, action)
@@ -1116,7 +1122,8 @@ def outcome_summary(state: State) -> dict[str, Any] | None:
          "characters": [str, ...],     # each seat's character, in seat order
          "round": int,                 # the round in which the game ended
          "points": [int, ...]}         # tournament points per seat (late undiscovered
-                                       # 5th murder scored 8, the RULINGS default)
+                                       # 5th murder scored 8, the default of
+                                       # docs/RULINGS.md#london-1888, "Tournament points")
     """
     outcome = state.get("outcome")
     if outcome is None:
@@ -1158,9 +1165,9 @@ def jack_points(how: str, discovered: bool, murder_round: int | None,
 def tournament_points(outcome: Mapping[str, Any], players: int,
                       undiscovered_late_murder: int = DEFAULT_UNDISCOVERED_LATE_MURDER
                       ) -> list[int]:
-    """Points per seat (rulebook "Note: Scoring for Tournaments"; RULINGS "Tournament
-    points"): Innocents win: 1 to each Innocent who was not an accomplice. Jack wins: Jack
-    and each accomplice get Jack's points, everyone else 0. ``outcome`` is the
+    """Points per seat (rulebook "Note: Scoring for Tournaments"; docs/RULINGS.md#london-1888,
+    "Tournament points"): Innocents win: 1 to each Innocent who was not an accomplice. Jack
+    wins: Jack and each accomplice get Jack's points, everyone else 0. ``outcome`` is the
     ``outcome_summary`` form (``winner``, ``how``, ``murder_round``, ``discovered``, ``jack``,
     ``accomplices``); an outcome the rules do not allow raises RuleError."""
     require(isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS,

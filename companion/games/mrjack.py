@@ -1,7 +1,7 @@
 """Mr. Jack and the Mr. Jack London extension: the hidden parts of a two-player duel.
 
-Rules: ``rules/mr-jack.txt`` (base game), ``rules/mr-jack-extension.txt``
-(Mr. Jack London); decisions: RULINGS.md, section "Mr. Jack".
+Rulebooks: "Mr. Jack" (base game) and "Mr. Jack: Extension (Mr. Jack London)",
+their sections as named; rulings: docs/RULINGS.md#mr-jack.
 
 The board, the character tokens, the gaslights, manholes, cordons and the
 Barricade stay physical. The companion holds what paper hides or what is
@@ -53,7 +53,8 @@ ROLES = ("Jack", "Detective")
 # How the rulebook names the two players in a sentence.
 WHO = ("Jack", "the detective")
 
-# Every character of the base game and the extension, in RULINGS.md order.
+# Every character of the base game and the extension, in the order of
+# docs/RULINGS.md#mr-jack, "Characters".
 CHARACTERS = {
     "holmes": "Sherlock Holmes",
     "watson": "John H. Watson",
@@ -70,7 +71,7 @@ CHARACTERS = {
     "spring": "Spring-Heeled Man",
     "moriarty": "Professor Moriarty",
 }
-# Base game: the eight characters of the box (RULINGS.md, Mr. Jack).
+# Base game: the eight characters of the box (docs/RULINGS.md#mr-jack, "Characters").
 BASE_CHARACTERS = ("holmes", "watson", "smith", "lestrade", "stealthy", "goodley", "gull", "bert")
 # Extension I. "4 basic characters (used in every game)".
 LONDON_BASIC = ("bert", "holmes", "lestrade", "smith")
@@ -81,8 +82,8 @@ DRAFT_HAND = 5
 DRAFT_KEEP = 2
 
 # Only the abilities given in the rulebook texts; the base game's cards are
-# not in them, so for those the table is told to read the card (RULINGS.md,
-# General). Sherlock Holmes's alibi draw is the one the companion runs.
+# not in them, so for those the table is told to read the card (docs/RULINGS.md#mr-jack,
+# "Abilities shown"). Sherlock Holmes's alibi draw is the one the companion runs.
 ABILITIES = {
     "holmes": "After moving, draw an alibi card in secret on your phone.",
     "madame": "Moves 1 to 6 hexes and never uses the sewers.",
@@ -327,7 +328,8 @@ def _impersonate(state: State, actor: Viewer, action: Mapping[str, str],
 
 def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
                 rng: random.Random) -> None:
-    """Sherlock Holmes's ability (RULINGS.md): the player draws an alibi card in secret."""
+    """Sherlock Holmes's ability (docs/RULINGS.md#mr-jack, "Alibi draws"): the player draws an
+    alibi card in secret."""
     seat = int(actor)
     card = draw(state["alibi_deck"])[0]
     state["alibi_draws"].append({"seat": seat, "character": card, "turn": state["turn"],
@@ -338,7 +340,8 @@ def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
 
 def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
                    rng: random.Random) -> None:
-    """RULINGS.md: the drawer may publish an alibi card; that character is innocent."""
+    """docs/RULINGS.md#mr-jack, "Alibi draws": the drawer may publish an alibi card; that
+    character is innocent."""
     seat = int(actor)
     mine = [entry for entry in state["alibi_draws"]
             if entry["seat"] == seat and not entry["published"]]

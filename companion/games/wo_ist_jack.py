@@ -1,8 +1,9 @@
 """Wo ist Jack the Ripper: the hidden story deck, printed stories and the final score.
 
-Rulebook: ``rules/wo-ist-jack-the-ripper.txt``; decisions: RULINGS.md, section
-"Wo ist Jack the Ripper". The reporters' Research and Action cards stay
-physical (RULINGS, General). The companion keeps what paper does badly:
+Rulebook: "Wo ist Jack the Ripper", its sections as named; rulings:
+docs/RULINGS.md#wo-ist-jack-the-ripper. The reporters' Research and Action cards stay
+physical (docs/RULINGS.md#general, "What the companion keeps"). The companion
+keeps what paper does badly:
 
 - the Story deck, shuffled in secret ("Set-up"): only the current story and
   the next one lie face up; the order of the rest is known to nobody;
@@ -10,7 +11,7 @@ physical (RULINGS, General). The companion keeps what paper does badly:
   in front of a player until their effect ends ("Action Cards"):
   Reporter in U-Haft and Reporterteam; and Druckmaschine defekt, played by
   another reporter on the one about to print, who then cannot print until his
-  next turn (RULINGS);
+  next turn (docs/RULINGS.md#wo-ist-jack-the-ripper, "Druckmaschine defekt");
 - who printed which story for how many points, and the final score
   ("End of the Game").
 
@@ -27,8 +28,8 @@ Options are ``{"story_names": [12 names], "story_points": {name: points}}``;
 they do not depend on the number of players, since a table may lose an empty
 seat after its options were set. Point values typed during a game are kept
 per card name; ``options_for_next_game`` hands them back so that a table's
-remembered options never ask for the same value twice (RULINGS: "entered from
-the card the first time, remembered per table's deck").
+remembered options never ask for the same value twice (docs/RULINGS.md#wo-ist-jack-the-ripper,
+"Story points").
 
 The start player ("for example, the youngest player") is chosen at the table
 once everyone is seated: the game's first action, ``start_player``.
@@ -105,7 +106,8 @@ REPORTER_IN_U_HAFT = "Reporter in U-Haft"
 REPORTERTEAM = "Reporterteam"
 DRUCKMASCHINE = "Druckmaschine defekt"
 """Action Cards: "he cannot print his story this round! (This card can be played at any
-time on another player as he is about to print.)"; RULINGS: until his next turn."""
+time on another player as he is about to print.)"; docs/RULINGS.md#wo-ist-jack-the-ripper,
+"Druckmaschine defekt": until his next turn."""
 U_HAFT_COPIES = 2
 """Action Cards: "Reporter in U-Haft [2x]"; each stays in front of its reporter."""
 
@@ -301,7 +303,8 @@ def _require_turn(state: State, seat: int | None, kind: str) -> None:
 def _print(state: State, action: Mapping[str, str]) -> None:
     """Print a Story: the current story goes to the active reporter; next moves up.
 
-    The value is typed the first time a card is printed (RULINGS) and reused
+    The value is typed the first time a card is printed (docs/RULINGS.md#wo-ist-jack-the-ripper,
+    "Story points") and reused
     after; typing a different one corrects the remembered value.
     """
     current = state["current"]

@@ -1,7 +1,8 @@
 """London 1888 tournaments: tables of a round, seating, points and standings (pure logic).
 
-Rulebook ``shared/rules/london-1888.txt``, "Note: Scoring for Tournaments"; decisions in
-``shared/RULINGS.md``, "Tournament points". The points table itself lives once, in
+Rulebook: "London 1888 Rulebook", "Note: Scoring for Tournaments"; rulings:
+docs/RULINGS.md#london-1888, "Tournament points", and docs/RULINGS.md#london-1888-tournaments.
+The points table itself lives once, in
 ``companion.games.london1888.tournament_points``: this module only maps a table's seats to
 the tournament's players and adds them up. No Flask, no SQL; randomness only through ``rng``.
 

@@ -89,7 +89,8 @@ def _phone_context(code: str, error: str | None = None, by_rules: bool = False):
     context = page_context(table, game, seat["position"], seat, is_host(table, seat),
                            error=error)
     # The rules' reason may name this seat's secrets (Jack's circle, a card in hand):
-    # where the game says so, the top of the page must not show it (RULINGS, glance).
+    # where the game says so, the top of the page must not show it (docs/RULINGS.md#general,
+    # "At a glance").
     context["error_private"] = by_rules and bool((context["view"] or {}).get("private_refusals"))
     return table, game, seat, context
 

@@ -1,7 +1,7 @@
 """London 1888: setup, the identity deal, the event deck, rounds, questioning, prison, deaths,
 every ending and every row of the tournament table, refusals, non-interference.
 
-Rulebook: shared/rules/london-1888.txt; rulings: shared/RULINGS.md ("London 1888").
+Rulebook: "London 1888 Rulebook"; rulings: docs/RULINGS.md#london-1888.
 """
 
 from __future__ import annotations
@@ -892,9 +892,9 @@ def test_states_saved_before_the_arrest_was_kept_read_as_an_arrest_card():
     assert act(old, TABLE, type="release", target="2")["prison"][2] is None
 
 
-# Rulebook "Reveals and End of Game" and RULINGS: "The outcome is proposed, shown to the
-# table, and only then confirmed; until confirmed it can be changed, and nothing secret is
-# revealed."
+# Rulebook "Reveals and End of Game" and docs/RULINGS.md#london-1888, "Proposed, then confirmed":
+# the outcome is shown to the table and only then confirmed; until then it can be withdrawn,
+# and nothing secret is revealed.
 
 def test_the_outcome_is_proposed_then_confirmed():
     state = seed_where(lambda s: jack_of(s) == 4)

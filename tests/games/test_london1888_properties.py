@@ -1,6 +1,6 @@
 """London 1888: invariants over random deals, random legal games, garbage and hidden facts.
 
-Rulebook: shared/rules/london-1888.txt; rulings: shared/RULINGS.md ("London 1888").
+Rulebook: "London 1888 Rulebook"; rulings: docs/RULINGS.md#london-1888.
 """
 
 from __future__ import annotations

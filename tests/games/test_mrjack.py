@@ -1,7 +1,7 @@
 """Mr. Jack and the Mr. Jack London extension, played by the rulebooks.
 
-Rules: ../shared/rules/mr-jack.txt, ../shared/rules/mr-jack-extension.txt;
-decisions: ../shared/RULINGS.md (Mr. Jack).
+Rulebooks: "Mr. Jack" and "Mr. Jack: Extension (Mr. Jack London)";
+rulings: docs/RULINGS.md#mr-jack.
 """
 
 from __future__ import annotations

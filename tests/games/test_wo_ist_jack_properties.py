@@ -1,6 +1,6 @@
 """Wo ist Jack the Ripper: invariants over random deals, random legal games and garbage.
 
-Rulebook: shared/rules/wo-ist-jack-the-ripper.txt; rulings: shared/RULINGS.md.
+Rulebook: "Wo ist Jack the Ripper"; rulings: docs/RULINGS.md#wo-ist-jack-the-ripper.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Board files for Letters from Whitechapel: the streets Jack may take.
 
-A board file is optional and supplied by the user (RULINGS.md, Letters from
-Whitechapel, "Board files are optional and user-supplied"). With one loaded
+A board is optional: the companion ships one and users may add others
+(docs/RULINGS.md#letters-from-whitechapel, "Board mode"). With one loaded
 the companion knows which numbered circles a dotted line joins, so it can
 offer Jack only legal moves and compute the detectives' deduction map
 (``companion.games.whitechapel.deduction``). The format is documented in ``docs/boards.md``::
@@ -57,8 +57,9 @@ from typing import Any
 Link = tuple[int, int]
 
 SHIPPED_BOARDS = (Path(__file__).resolve().parent / "boards" / "whitechapel-crossings.json",)
-"""The boards loaded at every start (RULINGS: "The companion ships the Letters
-from Whitechapel board"); ``--board`` and ``instance/boards/`` add others."""
+"""The boards loaded at every start (docs/RULINGS.md#letters-from-whitechapel, "Board mode": the
+companion ships the Letters from Whitechapel board); ``--board`` and ``instance/boards/`` add
+others."""
 
 POLICE_STEPS = 2
 """Hunting 2: "a policeman can move up to a distance of two (0, 1, or 2) crossings"."""

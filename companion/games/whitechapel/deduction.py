@@ -14,7 +14,8 @@ agrees with every public fact ("Second Part: Hunting"):
   steps to circles different from each other and from the start, passing
   policemen; an Alley follows one alley link.
 - "Looking for clues": the detective's circle is checked against "every
-  circle in the current night's row (crime scenes included)" (RULINGS.md),
+  circle in the current night's row (crime scenes included)"
+  (docs/RULINGS.md#letters-from-whitechapel, "Looking for clues"),
   so a clue at c found after k movements means c is on the path up to
   movement k (Coach circles included), and a circle searched without a clue
   is on no part of it up to then.

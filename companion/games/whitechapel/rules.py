@@ -1,8 +1,9 @@
 """Letters from Whitechapel: Jack's move sheet, clue searches and arrests.
 
-Rulebook: ``rules/letters-from-whitechapel.txt``; decisions where it is silent:
-RULINGS.md, section "Letters from Whitechapel". Pawns, patrol tokens, women
-and wretched stay on the real board (RULINGS, General). The companion keeps
+Rulebook: "Letters from Whitechapel" (revised edition), its sections as named;
+decisions where it is silent: docs/RULINGS.md#letters-from-whitechapel. Pawns, patrol tokens,
+women and wretched stay on the real board (docs/RULINGS.md#general, "What the companion
+keeps"). The companion keeps
 what the paper sheet does: Jack's hideout and his row of 15 squares for each
 of the four nights, and answers the detectives' searches and arrests from it.
 
@@ -38,10 +39,10 @@ colour), ``crossing`` (police on the map), ``letter``.
 
 Escape is declared with the normal move that enters the hideout (action
 ``escape``: one tap, the circle defaults to the hideout), so Jack never has
-to pause on his hideout while the table watches (RULINGS: "Jack cannot
-declare his escape right after a special movement").
+to pause on his hideout while the table watches (docs/RULINGS.md#letters-from-whitechapel,
+"Escape": never right after a special movement).
 
-Board mode (RULINGS: "Board files are optional and user-supplied"): when the
+Board mode (docs/RULINGS.md#letters-from-whitechapel, "Board mode"): when the
 table names a loaded board, the web layer adds its graph to the options
 (``options["board_graph"]``, ``companion.games.whitechapel.board.Board.graph``) and ``setup``
 keeps it in ``state["board"]``, so a table is self-contained: a restart, an
@@ -53,10 +54,10 @@ and no Coach or Alley is left. The policemen stay on the real board: a road
 they close is Jack's to respect, unless the detectives mark it ("block",
 "unblock": the two circles of the road), which the normal move then checks
 too. Without a board, circles are 1-195 and the detectives declare "no legal
-move" for Jack to confirm (RULINGS).
+move" for Jack to confirm (docs/RULINGS.md#letters-from-whitechapel, "No legal move").
 
 Police on the map (table option ``police_map``, a board with crossings;
-RULINGS: "With the table option "police on the map" ..."): ``state["cops"]``
+docs/RULINGS.md#letters-from-whitechapel, "Police on the map"): ``state["cops"]``
 holds each policeman's crossing (``at``), where each stood when the police's
 turn began (``from``: a move is 0-2 crossings from there) and where they stood
 at the end of the last night (``before``: where patrol tokens may stand). The
@@ -143,7 +144,8 @@ LAST_SQUARE = 15
 """Hunting 1: filling square 15 without escaping loses the game."""
 
 ROMAN = ("I", "II", "III", "IV", "V")
-"""Squares 1-5 of a row are the times of the crime (RULINGS)."""
+"""Squares 1-5 of a row are the times of the crime (docs/RULINGS.md#letters-from-whitechapel,
+"Jack's sheet")."""
 
 POLICEMEN = ("blue", "yellow", "brown", "red", "green")
 """Components: "1 each of blue, yellow, brown, red, and green"."""
@@ -163,7 +165,8 @@ ORDINALS = {1: "the first", 2: "the second", 3: "the third", 4: "the fourth"}
 
 LETTER_SHEETS = 4
 DEFAULT_LETTERS = tuple(f"Jack's letter {n}" for n in range(1, LETTER_SHEETS + 1))
-"""Components: "4 Jack's Letter sheets"; the text is on the sheet (RULINGS, General)."""
+"""Components: "4 Jack's Letter sheets"; the text is on the sheet (docs/RULINGS.md#general,
+"Card texts")."""
 
 FIRST_LETTER_NIGHT = 2
 CLUES_PER_FALSE_CLUE = 5
@@ -439,7 +442,8 @@ def is_over(state: State) -> bool:
 # --- the board hook --------------------------------------------------------
 
 def check_circle(value: Any, what: str = "circle") -> int:
-    """A circle number from a form field (RULINGS: circles are 1-195)."""
+    """A circle number from a form field (docs/RULINGS.md#letters-from-whitechapel, "Circles and
+    hideout": circles are 1-195)."""
     return parse_int(value, FIRST_CIRCLE, LAST_CIRCLE, what)
 
 
@@ -734,7 +738,8 @@ def _escape(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
 
 def _no_legal_move(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Hunting 1, note: the detectives say Jack cannot move; Jack must confirm
-    (RULINGS: declared by the table when no board file is loaded)."""
+    (docs/RULINGS.md#letters-from-whitechapel, "No legal move": without a board, the table
+    declares it)."""
     state["trapped_claim"] = True
 
 

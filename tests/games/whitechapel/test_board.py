@@ -1,7 +1,7 @@
 """Board files: the format, its validation, and Jack's legal destinations.
 
-The real board's facts come from the rulebook's worked examples
-(rules/letters-from-whitechapel.txt), quoted beside each test.
+The real board's facts come from the worked examples of the "Letters from Whitechapel"
+rulebook, quoted beside each test.
 """
 
 from __future__ import annotations

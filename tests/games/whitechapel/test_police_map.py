@@ -1,7 +1,8 @@
 """Police on the map (table option, board mode): the detectives enter where each
 policeman stands; the companion checks the police's moves, where they search and
 arrest, which roads Jack may walk and the deduction's use of it. Quotes are from
-``rules/letters-from-whitechapel.txt``."""
+the "Letters from Whitechapel" rulebook; rulings: docs/RULINGS.md#letters-from-whitechapel,
+"Police on the map"."""
 
 from __future__ import annotations
 
