@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from companion import create_app, importing, tables  # noqa: E402
 from companion.db import get_db  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
-from companion.games.whitechapel import rules as wc  # noqa: E402
+from companion.games.whitechapel import state as wc_state  # noqa: E402
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board  # noqa: E402
 from companion.web.lobby import pages_draw  # noqa: E402
 from tests.support.campaign import NAMES, playable_games  # noqa: E402
@@ -73,8 +73,8 @@ def long_night(board, state: dict, rng: random.Random, stuck: int) -> tuple:
             return long_night(board, state, rng, stuck + 1)  # a policeman searches first
         return actor, fields
     night = current(state)
-    here, home = wc._location(night), state["hideout"]
-    used = night["time"] - 1 + len(wc._path(night))
+    here, home = wc_state._location(night), state["hideout"]
+    used = night["time"] - 1 + len(wc_state._path(night))
     if distance(board, here, home) + 2 >= LAST_SQUARE - used:
         step = shortest_step(board, here, home)
         return JACK, {"type": "escape"} if step == home else {"type": "move",

@@ -7,6 +7,7 @@ import random
 
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel import state as wc_state
 
 JACK = 0
 CIRCLES = range(wc.FIRST_CIRCLE, wc.LAST_CIRCLE + 1)
@@ -144,7 +145,7 @@ def board_walk(board, state: dict, r: random.Random) -> tuple[object, dict[str, 
         return JACK, {"type": "kill", "circle": str(victims[0]),
                       "circle2": str(victims[-1])}
     if phase == "jack":
-        here = wc._location(night)
+        here = wc_state._location(night)
         home = state["hideout"]
         step = shortest_step(board, here, home)
         if step == home and r.random() < 0.8:
@@ -164,10 +165,10 @@ def board_walk(board, state: dict, r: random.Random) -> tuple[object, dict[str, 
         todo = [c for c in wc.POLICEMEN if c not in state["police"]["done"]]
         if not todo or r.random() < 0.2:
             return TABLE, {"type": "end_turn"}
-        near = sorted({n for c in wc._path(night) for n in board.neighbours(c)}
+        near = sorted({n for c in wc_state._path(night) for n in board.neighbours(c)}
                       - {c["circle"] for c in night["clues"]}
                       - set(state["police"]["searched"]))
-        here = wc._location(night)
+        here = wc_state._location(night)
         if not near:  # every circle around the path is searched or marked already
             return TABLE, {"type": "end_turn"}
         if r.random() < 0.1:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from flask import Flask
 
+from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
 from tests.support.boardfiles import real_board, real_board_path
 from tests.support.contract import try_apply
@@ -98,7 +99,7 @@ def assert_others_alike(sides: list[Side]) -> None:
         page_a = device_a.screen() if device_a is a.laptop else device_a.phone()
         page_b = device_b.screen() if device_b is b.laptop else device_b.phone()
         assert a.masked(page_a.text) == b.masked(page_b.text)
-    for viewer in (wc.JACK, *range(1, len(NAMES)), wc.TABLE):
+    for viewer in (wc.JACK, *range(1, len(NAMES)), TABLE):
         assert wc.actions(a.state(), viewer) == wc.actions(b.state(), viewer), viewer
 
 

@@ -68,32 +68,9 @@ crossings at each of Jack's movements (``night["police"]``) are public facts.
 After k waits a victim stands within k roads of a marked woman (Hell 6), which
 board mode checks.
 
-``public_facts`` (in every view, for the board's deduction; public only)::
-
-    {"night": int,
-     "crime_scenes": [circles of this night's crimes; on night 3 both,
-                      sorted ascending: the order Jack wrote them is secret],
-     "moves": ["move" | "coach" | "alley", ... one per movement since the
-               crime, a Coach is one entry; night 3's second crime is not one],
-     "clues": [{"circle": c, "after_move": k, "search": bool}, ...],
-     "searched_empty": [{"circle": c, "after_move": k}, ...],
-     "failed_arrests": [{"circle": c, "after_move": k}, ...],
-     "false_clues": bool (the False clues option is on),
-     "blocked": [[a, b, k], ...] roads the detectives marked as closed by a
-                 policeman for Jack's k-th movement (board mode),
-     "police": [[crossings], ...] with police on the map, the crossings the
-                 policemen stood on during each of Jack's movements,
-     "escapes": [nights on which Jack escaped],
-     "prior_nights": [{"crime_scenes", "moves", "clues", "searched_empty",
-                       "failed_arrests", "false_clues", "blocked"} for each
-                      finished night]}
-
-``after_move`` is how many movements Jack had made that night when the
-question was asked. A clue marker shows on the table exactly like any other;
-``"search": true`` says a detective's search found it, which the public log
-of searches shows anyway, and lets the deduction ignore Jack's false clues.
-(``failed_arrests`` entries are dated objects rather than bare circles so the
-deduction can use them: ``companion/games/whitechapel/deduction.py`` reads both.)
+The views (what each seat sees, and the public facts the board's deduction reads)
+are in ``views``; the state's vocabulary, its readings and ``actions`` in ``state``:
+this module imports both and hands the registry their ``view`` and ``actions``.
 """
 
 from __future__ import annotations
@@ -104,7 +81,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.base import (
-    TABLE,
     RuleError,
     State,
     Viewer,
@@ -118,7 +94,6 @@ from companion.games.base import (
     parse_names,
     require,
     require_type,
-    seat_order,
     shuffled,
 )
 from companion.games.whitechapel.board import (
@@ -128,38 +103,47 @@ from companion.games.whitechapel.board import (
     BoardError,
     board_from_graph,
 )
+from companion.games.whitechapel.state import (
+    CLUES_PER_FALSE_CLUE,
+    DOUBLE_EVENT,
+    JACK,
+    LAST_SQUARE,
+    NIGHTS,
+    PHASES,
+    POLICEMEN,
+    ROMAN,
+    TITLE,
+    TOKEN_KEYS,
+    _closed_roads,
+    _controls,
+    _crime_scenes,
+    _false_clues_left,
+    _filled,
+    _jack_actions,
+    _letters_left,
+    _location,
+    _marked_roads,
+    _movable,
+    _night,
+    _path,
+    _policed,
+    actions,
+    board_of,
+    is_over,
+)
 
-NAME = "whitechapel"
-TITLE = "Letters from Whitechapel"
+# The rest of the game the registry reads (companion.games.base.Game), written beside it:
+# the redundant aliases say these names are imported to be this module's, not for its use.
+from companion.games.whitechapel.state import NAME as NAME
+from companion.games.whitechapel.views import view as view
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 DEFAULT_PLAYERS = 4
-JACK = 0
 FIXED_SEATS: frozenset[int] = frozenset({JACK})
 
 FIRST_CIRCLE, LAST_CIRCLE = 1, 195
 """Setup, 1: "195 numbered circles"."""
-
-LAST_SQUARE = 15
-"""Hunting 1: filling square 15 without escaping loses the game."""
-
-ROMAN = ("I", "II", "III", "IV", "V")
-"""Squares 1-5 of a row are the times of the crime (docs/RULINGS.md#letters-from-whitechapel,
-"Jack's sheet")."""
-
-POLICEMEN = ("blue", "yellow", "brown", "red", "green")
-"""Components: "1 each of blue, yellow, brown, red, and green"."""
-
-NIGHTS: dict[int, dict[str, Any]] = {
-    1: {"date": "August 31st, 1888", "coaches": 3, "alleys": 2, "women": 8, "marked": 5},
-    2: {"date": "September 8th, 1888", "coaches": 2, "alleys": 2, "women": 7, "marked": 4},
-    3: {"date": "September 30th, 1888", "coaches": 2, "alleys": 1, "women": 6, "marked": 3},
-    4: {"date": "November 9th, 1888", "coaches": 1, "alleys": 1, "women": 4, "marked": 1},
-}
-"""Hell 1-2: special movement tokens and woman tokens per night."""
-
-DOUBLE_EVENT = 3
-"""The Third Night: two murders, the detectives act first."""
 
 ORDINALS = {1: "the first", 2: "the second", 3: "the third", 4: "the fourth"}
 
@@ -169,26 +153,9 @@ DEFAULT_LETTERS = tuple(f"Jack's letter {n}" for n in range(1, LETTER_SHEETS + 1
 "Card texts")."""
 
 FIRST_LETTER_NIGHT = 2
-CLUES_PER_FALSE_CLUE = 5
-"""Optional rule: a False clue for every five clue markers revealed in a night."""
-
-PHASES: dict[str, str] = {
-    "hideout": "Setup: Jack's hideout",
-    "women": "Hell: the targets are identified",
-    "patrols": "Hell: patrolling the streets",
-    "letter": "Hell: Jack's letter",
-    "blood": "Hell: blood on the streets",
-    "suspense": "Hell: suspense grows",
-    "alarm": "Hell: alarm whistles",
-    "jack": "Hunting: escape in the night",
-    "police": "Hunting: the police hunt the monster",
-    "over": "The end of the game",
-}
 
 MOVEMENTS = ("move", "coach", "alley")
 SPECIAL_NAMES = {"coach": "a Coach", "alley": "an Alley"}
-TOKEN_KEYS = {"coach": "coaches", "alley": "alleys"}
-POLICE_ACTIONS = ("search", "arrest", "done", "end_turn")
 
 
 # --- setup -------------------------------------------------------------
@@ -359,98 +326,12 @@ def _new_police_turn() -> dict[str, Any]:
     return {"done": [], "searching": None, "searched": []}
 
 
-# --- reading the state ---------------------------------------------------
-
-def _night(state: State) -> dict[str, Any]:
-    return state["nights"][state["night"] - 1]
-
-
-def _path(night: Mapping[str, Any]) -> list[int]:
-    """Every circle written in the night's row, in order."""
-    return list(night["crimes"]) + [c for m in night["moves"] for c in m["circles"]]
-
-
-def _filled(night: Mapping[str, Any]) -> int:
-    """How many squares of the row are used (the Jack pawn's square)."""
-    if not night["crimes"]:
-        return 0
-    return night["time"] - 1 + len(_path(night))
-
-
-def _row(night: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The night's 15 squares as on the paper sheet."""
-    squares: list[dict[str, Any]] = [
-        {"square": n, "label": ROMAN[n - 1] if n <= len(ROMAN) else str(n),
-         "circle": None, "kind": None}
-        for n in range(1, LAST_SQUARE + 1)]
-    if night["crimes"]:
-        entries = [("crime", c) for c in night["crimes"]] + [
-            (m["kind"], c) for m in night["moves"] for c in m["circles"]]
-        for offset, (kind, circle) in enumerate(entries):
-            squares[night["time"] - 1 + offset].update(circle=circle, kind=kind)
-    return squares
-
-
-def _location(night: Mapping[str, Any]) -> int | None:
-    path = _path(night)
-    return path[-1] if path else None
-
-
-def _crime_scenes(state: State) -> list[int]:
-    return [c for night in state["nights"] for c in night["crimes"]]
-
-
-def _head_colour(state: State) -> str | None:
-    """The Head of the Investigation, once this night's tile is turned (Hell 3)."""
-    if state["phase"] in ("hideout", "women"):
-        return None
-    return state["head_tiles"][state["night"] - 1]
-
-
-def _controls(state: State, actor: Viewer, colour: str) -> bool:
-    return actor == TABLE or state["policemen"][colour] == actor
-
-
-def _police_order(state: State) -> list[str]:
-    """From the Head of the Investigation clockwise (Hunting 2)."""
-    head = state["head_tiles"][state["night"] - 1]
-    order = seat_order(len(state["players"]), state["policemen"][head])
-    own = [head] + [c for c in POLICEMEN if c != head]
-    return [c for seat in order for c in own if state["policemen"][c] == seat]
-
-
-def _false_clues_left(state: State) -> int:
-    """Earned (one per five real clues tonight) minus placed; 0 without the option."""
-    if not state["options"]["false_clues"]:
-        return 0
-    clues = _night(state)["clues"]
-    real = sum(1 for clue in clues if not clue["false"])
-    placed = sum(1 for clue in clues if clue["false"])
-    return real // CLUES_PER_FALSE_CLUE - placed
-
-
-def _letters_left(state: State) -> list[str]:
-    used = {n["letter"] for n in state["nights"] if n["letter"]}
-    return [name for name in state["options"]["letter_names"] if name not in used]
-
-
-def is_over(state: State) -> bool:
-    """Whether the game has ended (End of the Game)."""
-    return state["phase"] == "over"
-
-
 # --- the board hook --------------------------------------------------------
 
 def check_circle(value: Any, what: str = "circle") -> int:
     """A circle number from a form field (docs/RULINGS.md#letters-from-whitechapel, "Circles and
     hideout": circles are 1-195)."""
     return parse_int(value, FIRST_CIRCLE, LAST_CIRCLE, what)
-
-
-def board_of(state: State) -> Board | None:
-    """The table's board (board mode), or None: numbers only."""
-    graph = state.get("board")
-    return board_from_graph(graph) if isinstance(graph, Mapping) else None
 
 
 def _board_circle(state: State, value: Any, what: str) -> int:
@@ -460,11 +341,6 @@ def _board_circle(state: State, value: Any, what: str) -> int:
     require(board is None or board.has_circle(circle),
             f"There is no circle {circle} on the board{_board_name(board)}.")
     return circle
-
-
-def _board_label(state: State) -> str | None:
-    graph = state.get("board")
-    return str(graph["board"]) if isinstance(graph, Mapping) else None
 
 
 def _board_name(board: Board | None) -> str:
@@ -499,28 +375,6 @@ def check_move(state: State, kind: str, circles: Sequence[int]) -> None:
     if board is not None and start is not None:
         problem = board.move_problem(start, kind, circles, _closed_roads(state))
         require(problem is None, str(problem))
-
-
-def _closed_roads(state: State) -> list[list[int]]:
-    """The roads closed by a policeman for Jack's coming normal move: with police
-    on the map, from the policemen's crossings (Hunting 1: "He may not move over a
-    crossing occupied by a policeman pawn"), else the roads the detectives marked."""
-    cops = state.get("cops")
-    board = board_of(state)
-    if cops is None or board is None:
-        return _marked_roads(_night(state))
-    return [list(road) for road in sorted(board.closed_roads(_policed(state)))]
-
-
-def _marked_roads(night: Mapping[str, Any]) -> list[list[int]]:
-    """The roads the detectives marked closed for Jack's coming movement."""
-    coming = len(night["moves"]) + 1
-    return [mark["road"] for mark in night.get("blocked", []) if mark["move"] == coming]
-
-
-def _policed(state: State) -> list[int]:
-    """The crossings policemen stand on (police on the map)."""
-    return sorted(x for x in state["cops"]["at"].values() if x is not None)
 
 
 def _special_movement_possible(state: State, board: Board) -> str | None:
@@ -1025,76 +879,6 @@ HANDLERS = {
 }
 
 
-# --- actions -----------------------------------------------------------------
-
-def actions(state: State, viewer: Viewer) -> list[str]:
-    """What ``viewer`` may submit now; police actions never depend on Jack's secrets."""
-    phase = state["phase"]
-    is_jack = viewer == JACK
-    is_police = viewer == TABLE or (isinstance(viewer, int) and not isinstance(viewer, bool)
-                                    and 1 <= viewer < len(state["players"]))
-    head = _head_colour(state)
-    is_head = viewer == TABLE or (head is not None and state["policemen"][head] == viewer)
-    if phase == "hideout":
-        return ["hideout"] if is_jack else []
-    if phase == "women":
-        return ["women"] if is_jack else []
-    if phase in ("patrols", "suspense"):
-        return (["patrols_placed"] if phase == "patrols" else ["wretched_moved"]) \
-            if is_head else []
-    if phase == "letter":
-        return ["letter", "no_letter"] if is_jack else []
-    if phase == "blood":
-        if not is_jack:
-            return []
-        return ["wait", "kill"] if _night(state)["time"] < len(ROMAN) else ["kill"]
-    if phase == "alarm":
-        return ["place"] if is_police else []
-    if phase == "jack":
-        if is_jack:
-            return _jack_actions(state) + _trapped_action(state)
-        return (["no_legal_move"] if is_police and not state["trapped_claim"]
-                and board_of(state) is None else [])
-    if phase == "police":
-        if is_jack:
-            return ["false_clue"] if _false_clues_left(state) > 0 else []
-        if not is_police:
-            return []
-        if state.get("cops") is not None:
-            marks = ["move_policeman"] if _movable(state, viewer) else []
-        else:
-            marks = ["block", "unblock"] if board_of(state) is not None else []
-        if _policemen_to_act(state, viewer):
-            return list(POLICE_ACTIONS) + marks
-        return ["end_turn"] + marks
-    return []
-
-
-def _jack_actions(state: State) -> list[str]:
-    night = _night(state)
-    left = LAST_SQUARE - _filled(night)
-    found = ["move"]
-    for kind in ("coach", "alley"):
-        allowed = NIGHTS[state["night"]][TOKEN_KEYS[kind]]
-        used = sum(1 for m in night["moves"] if m["kind"] == kind)
-        if used < allowed and (kind == "alley" or left >= 2):
-            found.append(kind)
-    # Always offered: a button shown only next to his hideout, or away from it, would
-    # tell where both are. Whether a road leads home is checked when he taps it.
-    found.append("escape")
-    if state["trapped_claim"]:
-        found += ["confirm_trapped", "deny_trapped"]
-    return found
-
-
-def _trapped_action(state: State) -> list[str]:
-    """In board mode, Jack declares "no legal move" when no Coach or Alley is left
-    (and, with police on the map, when the policemen close every road). Whether he
-    has one depends on where he stands, so the button is always there (offered from
-    public facts only, like the escape) and ``_trapped`` checks it when tapped."""
-    return ["trapped"] if board_of(state) is not None else []
-
-
 def _legal_move_left(state: State, board: Board) -> str | None:
     """A movement Jack can still make, in words; None when he has none that the
     companion knows of (the policemen's crossings only with police on the map)."""
@@ -1106,328 +890,6 @@ def _legal_move_left(state: State, board: Board) -> str | None:
         return (f"a normal move to {', '.join(map(str, sorted(ends)))} "
                 "(no policeman closes that road)")
     return None
-
-
-def _movable(state: State, viewer: Viewer) -> list[str]:
-    """The policemen ``viewer`` may put on a crossing now (police on the map):
-    any, for the detectives at the alarm ("They replace the color-marked tokens
-    with the corresponding Policeman pawns"); his own in the police's move
-    (Hunting 2: "Each player moves the pawn(s) whose policemen he controls"),
-    until the first search or arrest of the turn (Hunting 3 follows 2)."""
-    if state.get("cops") is None or viewer == JACK:
-        return []
-    if state["phase"] == "alarm":
-        return list(POLICEMEN)
-    turn = state["police"]
-    if state["phase"] != "police" or turn["done"] or turn["searching"]:
-        return []
-    return [c for c in POLICEMEN if _controls(state, viewer, c)]
-
-
-def _policemen_to_act(state: State, viewer: Viewer) -> list[str]:
-    if state["phase"] != "police":
-        return []
-    return [c for c in _police_order(state)
-            if c not in state["police"]["done"] and _controls(state, viewer, c)]
-
-
-# --- views ---------------------------------------------------------------------
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """The public table, plus Jack's whole sheet for seat 0, plus a detective's
-    own policemen for seats 1..5; after the end, the sheet for everyone."""
-    public = _public_view(state)
-    public["actions"] = actions(state, viewer)
-    public["to_act"] = _policemen_to_act(state, viewer) if viewer != JACK else []
-    public["movable"] = _movable(state, viewer)
-    if viewer == JACK:
-        public["role"] = "jack"
-        # A refusal's reason names his circles ("No road joins 147 and 90."): his phone
-        # keeps it behind "Why?" and says the same at the top whatever it is.
-        public["private_refusals"] = True
-        public["sheet"] = _sheet(state)
-        public["jack"] = _jack_private(state)
-    elif viewer == TABLE:
-        public["role"] = "table"
-    else:
-        public["role"] = "detective"
-        public["me"] = {
-            "seat": viewer,
-            "policemen": [c for c in POLICEMEN if state["policemen"][c] == viewer],
-            "to_act": _policemen_to_act(state, viewer),
-            "is_head": _head_colour(state) is not None
-            and state["policemen"][_head_colour(state)] == viewer,
-        }
-    return public
-
-
-def _public_view(state: State) -> dict[str, Any]:
-    night = _night(state)
-    number = state["night"]
-    head = _head_colour(state)
-    policemen = [{"colour": c, "seat": state["policemen"][c],
-                  "name": state["players"][state["policemen"][c]]} for c in POLICEMEN]
-    heads = [{"night": n, "colour": state["head_tiles"][n - 1],
-              "name": state["players"][state["policemen"][state["head_tiles"][n - 1]]]}
-             for n in range(1, number + 1) if n < number or head]
-    acting, prompt = _prompt(state)
-    return {
-        "game": NAME,
-        "title": TITLE,
-        "night": number,
-        "date": NIGHTS[number]["date"],
-        "nights": [{"night": n, "date": NIGHTS[n]["date"]} for n in NIGHTS],
-        "phase": state["phase"],
-        "phase_name": PHASES[state["phase"]],
-        "acting": acting,
-        "prompt": prompt,
-        "head": {"colour": head, "seat": state["policemen"][head],
-                 "name": state["players"][state["policemen"][head]]} if head else None,
-        "heads": heads,
-        "policemen": policemen,
-        "police_order": _police_order(state) if state["phase"] == "police" else [],
-        "police_done": list(state["police"]["done"]),
-        "police_searching": state["police"]["searching"],
-        "time": ROMAN[night["time"] - 1] if night["revealed"] else None,
-        "track": _track(night),
-        "tokens": _tokens_left(state),
-        "wretched_at_start": sorted(night["women"]) if night["revealed"] else [],
-        "crime_scenes": [{"night": n["number"], "date": NIGHTS[n["number"]]["date"],
-                          "circles": sorted(n["crimes"])}
-                         for n in state["nights"] if n["crimes"]],
-        "clues": [c["circle"] for c in night["clues"]],
-        "closed_roads": _closed_roads(state) if state["phase"] in ("jack", "police") else [],
-        "cops": _cops_view(state),
-        "log": [_log_line(state, entry) for entry in night["log"]],
-        # The answer to the last action, if it was a search or an arrest.
-        "answer": (_log_line(state, night["log"][-1])
-                   if state.get("answered") and night["log"] else None),
-        "letters": [{"night": n["number"], "letter": n["letter"]}
-                    for n in state["nights"] if n["letter"]],
-        "options": {"false_clues": state["options"]["false_clues"],
-                    "letters": state["options"]["letters"],
-                    "deduction_map": state["options"].get("deduction_map", False),
-                    "police_map": state.get("cops") is not None,
-                    "board": _board_label(state)},
-        "trapped_claim": state["trapped_claim"],
-        "outcome": _outcome(state),
-        "reveal": _sheet(state) if is_over(state) else None,
-        "public_facts": public_facts(state),
-    }
-
-
-def _cops_view(state: State) -> dict[str, Any] | None:
-    """Police on the map, public like the pawns on the board: each policeman's
-    crossing, the circles he may search or arrest in, and, while the detectives
-    place or move them, the crossings each may go to."""
-    cops = state.get("cops")
-    board = board_of(state)
-    if cops is None or board is None:
-        return None
-    at = dict(cops["at"])
-    if state["phase"] == "alarm":
-        reach = dict.fromkeys(POLICEMEN, board.police_starts | set(cops["before"]))
-    elif state["phase"] == "police" and _movable(state, TABLE):
-        reach = {c: board.police_moves(cops["from"][c]) for c in POLICEMEN}
-    else:
-        reach = {}
-    return {
-        "at": at,
-        "from": dict(cops["from"]) if reach and state["phase"] == "police" else {},
-        "before": list(cops["before"]),
-        "next_to": {c: sorted(board.circles_next_to(x)) for c, x in at.items()
-                    if x is not None},
-        "choices": {c: sorted(x for x in found if x == at[c] or x not in at.values())
-                    for c, found in reach.items()},
-    }
-
-
-def _track(night: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The move track: squares 1-15, I-V, the time of the crime, the Jack pawn,
-    and Coach/Alley tokens on the squares where they were used (Special Movements)."""
-    filled = _filled(night)
-    track = []
-    for square in _row(night):
-        number = square["square"]
-        track.append({
-            "square": number,
-            "label": square["label"],
-            "roman": number <= len(ROMAN),
-            "crime_time": night["revealed"] and number == night["time"],
-            "filled": number <= filled and square["kind"] is not None,
-            "jack": filled > 0 and number == filled,
-            "token": square["kind"] if square["kind"] in ("coach", "alley") else None,
-        })
-    return track
-
-
-def _tokens_left(state: State) -> dict[str, int]:
-    night = _night(state)
-    rules = NIGHTS[state["night"]]
-    return {
-        "coaches": rules["coaches"] - sum(1 for m in night["moves"] if m["kind"] == "coach"),
-        "alleys": rules["alleys"] - sum(1 for m in night["moves"] if m["kind"] == "alley"),
-        "squares": LAST_SQUARE - _filled(night) if night["crimes"] else None,
-    }
-
-
-def _log_line(state: State, entry: Mapping[str, Any]) -> dict[str, Any]:
-    if entry["action"] == "search":
-        result = "clue" if entry["found"] else "no clue"
-    else:
-        result = "arrested" if entry["found"] else "not here"
-    return {"policeman": entry["policeman"], "action": entry["action"],
-            "circle": entry["circle"], "result": result, "after_move": entry["after_move"]}
-
-
-def _prompt(state: State) -> tuple[str | None, str]:
-    """Who acts now, and what to do on the real board, in one line."""
-    phase = state["phase"]
-    number = state["night"]
-    rules = NIGHTS[number]
-    night = _night(state)
-    head = _head_colour(state)
-    head_name = (f"Head of the Investigation ({state['players'][state['policemen'][head]]}, "
-                 f"{head} policeman)") if head else ""
-    if phase == "hideout":
-        return "Jack", "Jack: choose your hideout (any circle but a red one) on your phone."
-    if phase == "women":
-        dawn = ("Dawn: remove the clue markers and the Coach and Alley tokens; "
-                "Jack's pawn to the next night. " if number > 1 else "")
-        scene = ", not on crime scenes" if number > 1 else ""
-        return "Jack", (f"{dawn}Jack: take {rules['coaches']} Coach and {rules['alleys']} "
-                        f"Alley tokens, place {rules['women']} woman tokens facedown on red "
-                        f"circles{scene} ({rules['marked']} marked).")
-    if phase == "patrols":
-        where = ("place the 7 police patrol tokens on yellow-bordered crossings"
-                 if number == 1 else
-                 "place 5 patrol tokens where the policemen stood at the end of last night "
-                 "and 2 on free yellow-bordered crossings")
-        return "Head of the Investigation", f"{head_name}: {where}."
-    if phase == "letter":
-        return "Jack", "Jack may send one of Jack's letters."
-    if phase == "blood":
-        if night["time"] == 1:
-            first = (f"Turn the women face up: wretched pawns on "
-                     f"{', '.join(map(str, sorted(night['women'])))}; the others leave. "
-                     "Time of the crime on I. ")
-        else:
-            first = "Jack: turn over one police patrol token of your choice. "
-        victims = "two victims" if number == DOUBLE_EVENT else "a victim"
-        if night["time"] == len(ROMAN):
-            return "Jack", f"{first}It is V: Jack must kill {victims} now."
-        return "Jack", f"{first}Jack: kill {victims} or wait."
-    if phase == "suspense":
-        return "Head of the Investigation", (
-            f"Time of the crime to {ROMAN[night['time'] - 1]}. {head_name}: move every "
-            "wretched pawn to an adjacent free circle (not next to or past a patrol token, "
-            "not onto a crime scene).")
-    alarm = ("Alarm whistles! Police: turn over all patrol tokens, put each policeman on "
-             "his token, remove the fake patrols and the wretched pawns. ")
-    if phase == "alarm":
-        return "Police", (f"{alarm}Then tap each policeman's crossing on the police map.")
-    if night["moves"] or state.get("cops") is not None:
-        alarm = ""
-    if phase == "jack":
-        if state["trapped_claim"]:
-            return "Jack", "The detectives say Jack has no legal move: Jack confirms or denies."
-        square = _filled(night) + 1
-        return "Jack", f"{alarm}Jack: make your move (square {square} of {LAST_SQUARE})."
-    if phase == "police":
-        order = ", ".join(_police_order(state))
-        tap = (" and tap his new crossing on the police map"
-               if state.get("cops") is not None else "")
-        return "Police", (f"{alarm}Police, from the Head of the Investigation clockwise "
-                          f"({order}): move each policeman 0-2 crossings{tap}, then each "
-                          "looks for clues or makes an arrest.")
-    return None, _outcome(state)["text"]
-
-
-OUTCOMES = {
-    "arrest": "The detectives arrested Jack the Ripper on {circle}!",
-    "square15": "Jack did not reach his hideout by square 15: the detectives win.",
-    "no_legal_move": "Jack had no legal move: the detectives win.",
-    "escape": "Jack the Ripper escaped on the fourth night: Jack wins.",
-}
-
-
-def _outcome(state: State) -> dict[str, Any] | None:
-    outcome = state["outcome"]
-    if outcome is None:
-        return None
-    circle = _location(state["nights"][outcome["night"] - 1])
-    return dict(outcome, text=OUTCOMES[outcome["reason"]].format(circle=circle))
-
-
-def _sheet(state: State) -> dict[str, Any]:
-    """Jack's sheet: hideout and every night's row (secret until the end)."""
-    return {
-        "hideout": state["hideout"],
-        "nights": [{
-            "night": n["number"],
-            "date": NIGHTS[n["number"]]["date"],
-            "row": _row(n),
-            "crimes": list(n["crimes"]),
-            "moves": [dict(m) for m in n["moves"]],
-            "women": list(n["women"]),
-            "letter": n["letter"],
-            "escaped": n["escaped"],
-            "false_clues": [c["circle"] for c in n["clues"] if c["false"]],
-            "started": n["number"] <= state["night"],
-        } for n in state["nights"]],
-    }
-
-
-def _jack_private(state: State) -> dict[str, Any]:
-    """What only Jack's phone shows besides the sheet."""
-    night = _night(state)
-    path = _path(night)
-    questions = []
-    for entry in night["log"]:
-        line = _log_line(state, entry)
-        if entry["found"] and entry["action"] == "search":
-            line["square"] = night["time"] + path.index(entry["circle"])
-        questions.append(line)
-    return {
-        "hideout": state["hideout"],
-        "location": _location(night),
-        "women": list(night["women"]),
-        "marked_count": NIGHTS[state["night"]]["marked"],
-        "false_clues_left": _false_clues_left(state),
-        "letters_left": _letters_left(state) if state["options"]["letters"] else [],
-        "questions": questions,
-        "crimes_in_order": list(night["crimes"]),
-    }
-
-
-def public_facts(state: State) -> dict[str, Any]:
-    """The public facts of this night and the finished ones, for the board's
-    deduction (contract in the module docstring)."""
-    false_clues = state["options"]["false_clues"]
-    return {
-        "night": state["night"],
-        **_night_facts(_night(state), false_clues),
-        "escapes": [n["number"] for n in state["nights"] if n["escaped"]],
-        "prior_nights": [_night_facts(n, false_clues) for n in state["nights"]
-                         if n["number"] < state["night"]],
-    }
-
-
-def _night_facts(night: Mapping[str, Any], false_clues: bool) -> dict[str, Any]:
-    return {
-        "crime_scenes": sorted(night["crimes"]),
-        "moves": [m["kind"] for m in night["moves"]],
-        "clues": [{"circle": c["circle"], "after_move": c["after_move"],
-                   "search": not c["false"]} for c in night["clues"]],
-        "searched_empty": [{"circle": e["circle"], "after_move": e["after_move"]}
-                           for e in night["log"]
-                           if e["action"] == "search" and not e["found"]],
-        "failed_arrests": [{"circle": e["circle"], "after_move": e["after_move"]}
-                           for e in night["log"] if e["action"] == "arrest" and not e["found"]],
-        "false_clues": false_clues,
-        "blocked": [[*mark["road"], mark["move"]] for mark in night.get("blocked", [])],
-        "police": [list(crossings) for crossings in night.get("police", [])],
-    }
 
 
 # --- an imported state ---------------------------------------------------------------

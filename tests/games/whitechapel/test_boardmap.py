@@ -1,6 +1,6 @@
 """The board map component: what each viewer's map shows, and its HTML.
 
-Views come from the real rules module (companion/games/whitechapel/rules.py),
+Views come from the real game (``rules.view``, written in whitechapel/views.py),
 played through a short first night on the real board.
 """
 

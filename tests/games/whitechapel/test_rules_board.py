@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel import state as wc_state
 from companion.games.whitechapel.board import Board, board_from_graph
 from tests.support.boardfiles import real_board, tiny_board
 from tests.support.whitechapel_play import act, board_game, head, refused
@@ -171,11 +172,11 @@ def test_jack_declares_no_legal_move_only_when_no_coach_or_alley_is_left(real):
     assert "a Coach" in refused(state, JACK, type="trapped")
     # Use up the three Coaches and two Alleys of the first night.
     for _ in range(3):
-        here = wc._location(state["nights"][0])
+        here = wc_state._location(state["nights"][0])
         first, second = min(real.coach_routes(here))
         state = police_pass(act(state, JACK, type="coach", circle=first, circle2=second))
     for _ in range(2):
-        here = wc._location(state["nights"][0])
+        here = wc_state._location(state["nights"][0])
         state = police_pass(act(state, JACK, type="alley", circle=min(real.alley_moves(here))))
     over = act(state, JACK, type="trapped")
     assert over["outcome"]["reason"] == "no_legal_move"
@@ -303,7 +304,7 @@ def test_marks_are_public_facts_the_deduction_uses(real):
     assert facts["blocked"] == [[69, 103, 2], [69, 103, 3]]
     unmarked = {**facts, "blocked": []}
     assert possible_positions(real, facts) <= possible_positions(real, unmarked)
-    assert wc._location(state["nights"][0]) in possible_positions(real, facts)
+    assert wc_state._location(state["nights"][0]) in possible_positions(real, facts)
 
 
 def test_without_a_board_there_are_no_marks():

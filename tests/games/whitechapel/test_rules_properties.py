@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel import state as wc_state
 from tests.support.contract import try_apply
 from tests.support.whitechapel_walks import (
     JACK,
@@ -34,7 +35,7 @@ def check_invariants(state: dict) -> None:
         kinds = [m["kind"] for m in night["moves"]]
         assert kinds.count("coach") <= rules["coaches"]
         assert kinds.count("alley") <= rules["alleys"]
-        filled = wc._filled(night)
+        filled = wc_state._filled(night)
         assert filled <= wc.LAST_SQUARE
         assert 1 <= night["time"] <= 5
         if night["crimes"]:
@@ -45,7 +46,7 @@ def check_invariants(state: dict) -> None:
         for move in night["moves"]:
             if move["kind"] == "coach":
                 assert len(set(move["circles"])) == 2
-        path = wc._path(night)
+        path = wc_state._path(night)
         prefix_len = len(night["crimes"])
         for clue in night["clues"]:
             if not clue["false"]:
@@ -176,6 +177,6 @@ def test_deduction_from_public_facts_always_holds_jack(seed, false_clues):
         facts = wc.view(state, TABLE)["public_facts"]
         night = current(state)
         if state["phase"] in ("jack", "police") and night["crimes"]:
-            assert wc._location(night) in deduction.possible_positions(board, facts)
+            assert wc_state._location(night) in deduction.possible_positions(board, facts)
         if facts["escapes"]:
             assert state["hideout"] in deduction.candidate_hideouts(board, facts)

@@ -1,0 +1,274 @@
+"""Letters from Whitechapel's state as every module of the game reads it.
+
+The game's vocabulary (the nights, the phases, the policemen, the track's squares),
+the readings of a state (tonight's row, Jack's circle, the Head of the Investigation,
+the roads closed for Jack's coming move) and ``actions``: what a seat may submit now.
+``rules`` (setup, apply, an imported state) and ``views`` (what each seat sees) both
+read the state through this module: ``rules`` imports ``views`` and this module,
+``views`` only this one, and this one neither. The imports run one way, with no loop,
+so any of the three may be imported first.
+
+The helpers keep their leading underscore: they are the game's own insides, shared by
+its modules, not an interface for the platform (which reads the game through
+``rules``, the module the registry finds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import TABLE, State, Viewer, seat_order
+from companion.games.whitechapel.board import Board, board_from_graph
+
+NAME = "whitechapel"
+TITLE = "Letters from Whitechapel"
+JACK = 0
+
+LAST_SQUARE = 15
+"""Hunting 1: filling square 15 without escaping loses the game."""
+
+ROMAN = ("I", "II", "III", "IV", "V")
+"""Squares 1-5 of a row are the times of the crime (docs/RULINGS.md#letters-from-whitechapel,
+"Jack's sheet")."""
+
+POLICEMEN = ("blue", "yellow", "brown", "red", "green")
+"""Components: "1 each of blue, yellow, brown, red, and green"."""
+
+NIGHTS: dict[int, dict[str, Any]] = {
+    1: {"date": "August 31st, 1888", "coaches": 3, "alleys": 2, "women": 8, "marked": 5},
+    2: {"date": "September 8th, 1888", "coaches": 2, "alleys": 2, "women": 7, "marked": 4},
+    3: {"date": "September 30th, 1888", "coaches": 2, "alleys": 1, "women": 6, "marked": 3},
+    4: {"date": "November 9th, 1888", "coaches": 1, "alleys": 1, "women": 4, "marked": 1},
+}
+"""Hell 1-2: special movement tokens and woman tokens per night."""
+
+DOUBLE_EVENT = 3
+"""The Third Night: two murders, the detectives act first."""
+
+CLUES_PER_FALSE_CLUE = 5
+"""Optional rule: a False clue for every five clue markers revealed in a night."""
+
+PHASES: dict[str, str] = {
+    "hideout": "Setup: Jack's hideout",
+    "women": "Hell: the targets are identified",
+    "patrols": "Hell: patrolling the streets",
+    "letter": "Hell: Jack's letter",
+    "blood": "Hell: blood on the streets",
+    "suspense": "Hell: suspense grows",
+    "alarm": "Hell: alarm whistles",
+    "jack": "Hunting: escape in the night",
+    "police": "Hunting: the police hunt the monster",
+    "over": "The end of the game",
+}
+
+TOKEN_KEYS = {"coach": "coaches", "alley": "alleys"}
+POLICE_ACTIONS = ("search", "arrest", "done", "end_turn")
+
+
+# --- reading the state ---------------------------------------------------
+
+def _night(state: State) -> dict[str, Any]:
+    return state["nights"][state["night"] - 1]
+
+
+def _path(night: Mapping[str, Any]) -> list[int]:
+    """Every circle written in the night's row, in order."""
+    return list(night["crimes"]) + [c for m in night["moves"] for c in m["circles"]]
+
+
+def _filled(night: Mapping[str, Any]) -> int:
+    """How many squares of the row are used (the Jack pawn's square)."""
+    if not night["crimes"]:
+        return 0
+    return night["time"] - 1 + len(_path(night))
+
+
+def _row(night: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The night's 15 squares as on the paper sheet."""
+    squares: list[dict[str, Any]] = [
+        {"square": n, "label": ROMAN[n - 1] if n <= len(ROMAN) else str(n),
+         "circle": None, "kind": None}
+        for n in range(1, LAST_SQUARE + 1)]
+    if night["crimes"]:
+        entries = [("crime", c) for c in night["crimes"]] + [
+            (m["kind"], c) for m in night["moves"] for c in m["circles"]]
+        for offset, (kind, circle) in enumerate(entries):
+            squares[night["time"] - 1 + offset].update(circle=circle, kind=kind)
+    return squares
+
+
+def _location(night: Mapping[str, Any]) -> int | None:
+    path = _path(night)
+    return path[-1] if path else None
+
+
+def _crime_scenes(state: State) -> list[int]:
+    return [c for night in state["nights"] for c in night["crimes"]]
+
+
+def _head_colour(state: State) -> str | None:
+    """The Head of the Investigation, once this night's tile is turned (Hell 3)."""
+    if state["phase"] in ("hideout", "women"):
+        return None
+    return state["head_tiles"][state["night"] - 1]
+
+
+def _controls(state: State, actor: Viewer, colour: str) -> bool:
+    return actor == TABLE or state["policemen"][colour] == actor
+
+
+def _police_order(state: State) -> list[str]:
+    """From the Head of the Investigation clockwise (Hunting 2)."""
+    head = state["head_tiles"][state["night"] - 1]
+    order = seat_order(len(state["players"]), state["policemen"][head])
+    own = [head] + [c for c in POLICEMEN if c != head]
+    return [c for seat in order for c in own if state["policemen"][c] == seat]
+
+
+def _false_clues_left(state: State) -> int:
+    """Earned (one per five real clues tonight) minus placed; 0 without the option."""
+    if not state["options"]["false_clues"]:
+        return 0
+    clues = _night(state)["clues"]
+    real = sum(1 for clue in clues if not clue["false"])
+    placed = sum(1 for clue in clues if clue["false"])
+    return real // CLUES_PER_FALSE_CLUE - placed
+
+
+def _letters_left(state: State) -> list[str]:
+    used = {n["letter"] for n in state["nights"] if n["letter"]}
+    return [name for name in state["options"]["letter_names"] if name not in used]
+
+
+def is_over(state: State) -> bool:
+    """Whether the game has ended (End of the Game)."""
+    return state["phase"] == "over"
+
+
+# --- the board ---------------------------------------------------------------
+
+def board_of(state: State) -> Board | None:
+    """The table's board (board mode), or None: numbers only."""
+    graph = state.get("board")
+    return board_from_graph(graph) if isinstance(graph, Mapping) else None
+
+
+def _board_label(state: State) -> str | None:
+    graph = state.get("board")
+    return str(graph["board"]) if isinstance(graph, Mapping) else None
+
+
+def _closed_roads(state: State) -> list[list[int]]:
+    """The roads closed by a policeman for Jack's coming normal move: with police
+    on the map, from the policemen's crossings (Hunting 1: "He may not move over a
+    crossing occupied by a policeman pawn"), else the roads the detectives marked."""
+    cops = state.get("cops")
+    board = board_of(state)
+    if cops is None or board is None:
+        return _marked_roads(_night(state))
+    return [list(road) for road in sorted(board.closed_roads(_policed(state)))]
+
+
+def _marked_roads(night: Mapping[str, Any]) -> list[list[int]]:
+    """The roads the detectives marked closed for Jack's coming movement."""
+    coming = len(night["moves"]) + 1
+    return [mark["road"] for mark in night.get("blocked", []) if mark["move"] == coming]
+
+
+def _policed(state: State) -> list[int]:
+    """The crossings policemen stand on (police on the map)."""
+    return sorted(x for x in state["cops"]["at"].values() if x is not None)
+
+
+# --- actions -----------------------------------------------------------------
+
+def actions(state: State, viewer: Viewer) -> list[str]:
+    """What ``viewer`` may submit now; police actions never depend on Jack's secrets."""
+    phase = state["phase"]
+    is_jack = viewer == JACK
+    is_police = viewer == TABLE or (isinstance(viewer, int) and not isinstance(viewer, bool)
+                                    and 1 <= viewer < len(state["players"]))
+    head = _head_colour(state)
+    is_head = viewer == TABLE or (head is not None and state["policemen"][head] == viewer)
+    if phase == "hideout":
+        return ["hideout"] if is_jack else []
+    if phase == "women":
+        return ["women"] if is_jack else []
+    if phase in ("patrols", "suspense"):
+        return (["patrols_placed"] if phase == "patrols" else ["wretched_moved"]) \
+            if is_head else []
+    if phase == "letter":
+        return ["letter", "no_letter"] if is_jack else []
+    if phase == "blood":
+        if not is_jack:
+            return []
+        return ["wait", "kill"] if _night(state)["time"] < len(ROMAN) else ["kill"]
+    if phase == "alarm":
+        return ["place"] if is_police else []
+    if phase == "jack":
+        if is_jack:
+            return _jack_actions(state) + _trapped_action(state)
+        return (["no_legal_move"] if is_police and not state["trapped_claim"]
+                and board_of(state) is None else [])
+    if phase == "police":
+        if is_jack:
+            return ["false_clue"] if _false_clues_left(state) > 0 else []
+        if not is_police:
+            return []
+        if state.get("cops") is not None:
+            marks = ["move_policeman"] if _movable(state, viewer) else []
+        else:
+            marks = ["block", "unblock"] if board_of(state) is not None else []
+        if _policemen_to_act(state, viewer):
+            return list(POLICE_ACTIONS) + marks
+        return ["end_turn"] + marks
+    return []
+
+
+def _jack_actions(state: State) -> list[str]:
+    night = _night(state)
+    left = LAST_SQUARE - _filled(night)
+    found = ["move"]
+    for kind in ("coach", "alley"):
+        allowed = NIGHTS[state["night"]][TOKEN_KEYS[kind]]
+        used = sum(1 for m in night["moves"] if m["kind"] == kind)
+        if used < allowed and (kind == "alley" or left >= 2):
+            found.append(kind)
+    # Always offered: a button shown only next to his hideout, or away from it, would
+    # tell where both are. Whether a road leads home is checked when he taps it.
+    found.append("escape")
+    if state["trapped_claim"]:
+        found += ["confirm_trapped", "deny_trapped"]
+    return found
+
+
+def _trapped_action(state: State) -> list[str]:
+    """In board mode, Jack declares "no legal move" when no Coach or Alley is left
+    (and, with police on the map, when the policemen close every road). Whether he
+    has one depends on where he stands, so the button is always there (offered from
+    public facts only, like the escape) and ``_trapped`` checks it when tapped."""
+    return ["trapped"] if board_of(state) is not None else []
+
+
+def _movable(state: State, viewer: Viewer) -> list[str]:
+    """The policemen ``viewer`` may put on a crossing now (police on the map):
+    any, for the detectives at the alarm ("They replace the color-marked tokens
+    with the corresponding Policeman pawns"); his own in the police's move
+    (Hunting 2: "Each player moves the pawn(s) whose policemen he controls"),
+    until the first search or arrest of the turn (Hunting 3 follows 2)."""
+    if state.get("cops") is None or viewer == JACK:
+        return []
+    if state["phase"] == "alarm":
+        return list(POLICEMEN)
+    turn = state["police"]
+    if state["phase"] != "police" or turn["done"] or turn["searching"]:
+        return []
+    return [c for c in POLICEMEN if _controls(state, viewer, c)]
+
+
+def _policemen_to_act(state: State, viewer: Viewer) -> list[str]:
+    if state["phase"] != "police":
+        return []
+    return [c for c in _police_order(state)
+            if c not in state["police"]["done"] and _controls(state, viewer, c)]

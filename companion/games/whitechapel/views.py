@@ -1,0 +1,366 @@
+"""Letters from Whitechapel's views: what each seat's page shows, from the state.
+
+``view`` is the game's (``rules`` hands it to the registry): the public table for
+everyone, Jack's whole sheet for seat 0, a detective's own policemen for seats 1..5,
+and the whole sheet for everyone once the game is over. It reads the state through
+``companion.games.whitechapel.state`` only and never imports ``rules`` (which imports
+this module), so either may be imported first.
+
+``public_facts`` (in every view, for the board's deduction; public only)::
+
+    {"night": int,
+     "crime_scenes": [circles of this night's crimes; on night 3 both,
+                      sorted ascending: the order Jack wrote them is secret],
+     "moves": ["move" | "coach" | "alley", ... one per movement since the
+               crime, a Coach is one entry; night 3's second crime is not one],
+     "clues": [{"circle": c, "after_move": k, "search": bool}, ...],
+     "searched_empty": [{"circle": c, "after_move": k}, ...],
+     "failed_arrests": [{"circle": c, "after_move": k}, ...],
+     "false_clues": bool (the False clues option is on),
+     "blocked": [[a, b, k], ...] roads the detectives marked as closed by a
+                 policeman for Jack's k-th movement (board mode),
+     "police": [[crossings], ...] with police on the map, the crossings the
+                 policemen stood on during each of Jack's movements,
+     "escapes": [nights on which Jack escaped],
+     "prior_nights": [{"crime_scenes", "moves", "clues", "searched_empty",
+                       "failed_arrests", "false_clues", "blocked"} for each
+                      finished night]}
+
+``after_move`` is how many movements Jack had made that night when the
+question was asked. A clue marker shows on the table exactly like any other;
+``"search": true`` says a detective's search found it, which the public log
+of searches shows anyway, and lets the deduction ignore Jack's false clues.
+(``failed_arrests`` entries are dated objects rather than bare circles so the
+deduction can use them: ``companion/games/whitechapel/deduction.py`` reads both.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import TABLE, State, Viewer
+from companion.games.whitechapel.state import (
+    DOUBLE_EVENT,
+    JACK,
+    LAST_SQUARE,
+    NAME,
+    NIGHTS,
+    PHASES,
+    POLICEMEN,
+    ROMAN,
+    TITLE,
+    _board_label,
+    _closed_roads,
+    _false_clues_left,
+    _filled,
+    _head_colour,
+    _letters_left,
+    _location,
+    _movable,
+    _night,
+    _path,
+    _police_order,
+    _policemen_to_act,
+    _row,
+    actions,
+    board_of,
+    is_over,
+)
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The public table, plus Jack's whole sheet for seat 0, plus a detective's
+    own policemen for seats 1..5; after the end, the sheet for everyone."""
+    public = _public_view(state)
+    public["actions"] = actions(state, viewer)
+    public["to_act"] = _policemen_to_act(state, viewer) if viewer != JACK else []
+    public["movable"] = _movable(state, viewer)
+    if viewer == JACK:
+        public["role"] = "jack"
+        # A refusal's reason names his circles ("No road joins 147 and 90."): his phone
+        # keeps it behind "Why?" and says the same at the top whatever it is.
+        public["private_refusals"] = True
+        public["sheet"] = _sheet(state)
+        public["jack"] = _jack_private(state)
+    elif viewer == TABLE:
+        public["role"] = "table"
+    else:
+        public["role"] = "detective"
+        public["me"] = {
+            "seat": viewer,
+            "policemen": [c for c in POLICEMEN if state["policemen"][c] == viewer],
+            "to_act": _policemen_to_act(state, viewer),
+            "is_head": _head_colour(state) is not None
+            and state["policemen"][_head_colour(state)] == viewer,
+        }
+    return public
+
+
+def _public_view(state: State) -> dict[str, Any]:
+    night = _night(state)
+    number = state["night"]
+    head = _head_colour(state)
+    policemen = [{"colour": c, "seat": state["policemen"][c],
+                  "name": state["players"][state["policemen"][c]]} for c in POLICEMEN]
+    heads = [{"night": n, "colour": state["head_tiles"][n - 1],
+              "name": state["players"][state["policemen"][state["head_tiles"][n - 1]]]}
+             for n in range(1, number + 1) if n < number or head]
+    acting, prompt = _prompt(state)
+    return {
+        "game": NAME,
+        "title": TITLE,
+        "night": number,
+        "date": NIGHTS[number]["date"],
+        "nights": [{"night": n, "date": NIGHTS[n]["date"]} for n in NIGHTS],
+        "phase": state["phase"],
+        "phase_name": PHASES[state["phase"]],
+        "acting": acting,
+        "prompt": prompt,
+        "head": {"colour": head, "seat": state["policemen"][head],
+                 "name": state["players"][state["policemen"][head]]} if head else None,
+        "heads": heads,
+        "policemen": policemen,
+        "police_order": _police_order(state) if state["phase"] == "police" else [],
+        "police_done": list(state["police"]["done"]),
+        "police_searching": state["police"]["searching"],
+        "time": ROMAN[night["time"] - 1] if night["revealed"] else None,
+        "track": _track(night),
+        "tokens": _tokens_left(state),
+        "wretched_at_start": sorted(night["women"]) if night["revealed"] else [],
+        "crime_scenes": [{"night": n["number"], "date": NIGHTS[n["number"]]["date"],
+                          "circles": sorted(n["crimes"])}
+                         for n in state["nights"] if n["crimes"]],
+        "clues": [c["circle"] for c in night["clues"]],
+        "closed_roads": _closed_roads(state) if state["phase"] in ("jack", "police") else [],
+        "cops": _cops_view(state),
+        "log": [_log_line(state, entry) for entry in night["log"]],
+        # The answer to the last action, if it was a search or an arrest.
+        "answer": (_log_line(state, night["log"][-1])
+                   if state.get("answered") and night["log"] else None),
+        "letters": [{"night": n["number"], "letter": n["letter"]}
+                    for n in state["nights"] if n["letter"]],
+        "options": {"false_clues": state["options"]["false_clues"],
+                    "letters": state["options"]["letters"],
+                    "deduction_map": state["options"].get("deduction_map", False),
+                    "police_map": state.get("cops") is not None,
+                    "board": _board_label(state)},
+        "trapped_claim": state["trapped_claim"],
+        "outcome": _outcome(state),
+        "reveal": _sheet(state) if is_over(state) else None,
+        "public_facts": public_facts(state),
+    }
+
+
+def _cops_view(state: State) -> dict[str, Any] | None:
+    """Police on the map, public like the pawns on the board: each policeman's
+    crossing, the circles he may search or arrest in, and, while the detectives
+    place or move them, the crossings each may go to."""
+    cops = state.get("cops")
+    board = board_of(state)
+    if cops is None or board is None:
+        return None
+    at = dict(cops["at"])
+    if state["phase"] == "alarm":
+        reach = dict.fromkeys(POLICEMEN, board.police_starts | set(cops["before"]))
+    elif state["phase"] == "police" and _movable(state, TABLE):
+        reach = {c: board.police_moves(cops["from"][c]) for c in POLICEMEN}
+    else:
+        reach = {}
+    return {
+        "at": at,
+        "from": dict(cops["from"]) if reach and state["phase"] == "police" else {},
+        "before": list(cops["before"]),
+        "next_to": {c: sorted(board.circles_next_to(x)) for c, x in at.items()
+                    if x is not None},
+        "choices": {c: sorted(x for x in found if x == at[c] or x not in at.values())
+                    for c, found in reach.items()},
+    }
+
+
+def _track(night: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The move track: squares 1-15, I-V, the time of the crime, the Jack pawn,
+    and Coach/Alley tokens on the squares where they were used (Special Movements)."""
+    filled = _filled(night)
+    track = []
+    for square in _row(night):
+        number = square["square"]
+        track.append({
+            "square": number,
+            "label": square["label"],
+            "roman": number <= len(ROMAN),
+            "crime_time": night["revealed"] and number == night["time"],
+            "filled": number <= filled and square["kind"] is not None,
+            "jack": filled > 0 and number == filled,
+            "token": square["kind"] if square["kind"] in ("coach", "alley") else None,
+        })
+    return track
+
+
+def _tokens_left(state: State) -> dict[str, int]:
+    night = _night(state)
+    rules = NIGHTS[state["night"]]
+    return {
+        "coaches": rules["coaches"] - sum(1 for m in night["moves"] if m["kind"] == "coach"),
+        "alleys": rules["alleys"] - sum(1 for m in night["moves"] if m["kind"] == "alley"),
+        "squares": LAST_SQUARE - _filled(night) if night["crimes"] else None,
+    }
+
+
+def _log_line(state: State, entry: Mapping[str, Any]) -> dict[str, Any]:
+    if entry["action"] == "search":
+        result = "clue" if entry["found"] else "no clue"
+    else:
+        result = "arrested" if entry["found"] else "not here"
+    return {"policeman": entry["policeman"], "action": entry["action"],
+            "circle": entry["circle"], "result": result, "after_move": entry["after_move"]}
+
+
+def _prompt(state: State) -> tuple[str | None, str]:
+    """Who acts now, and what to do on the real board, in one line."""
+    phase = state["phase"]
+    number = state["night"]
+    rules = NIGHTS[number]
+    night = _night(state)
+    head = _head_colour(state)
+    head_name = (f"Head of the Investigation ({state['players'][state['policemen'][head]]}, "
+                 f"{head} policeman)") if head else ""
+    if phase == "hideout":
+        return "Jack", "Jack: choose your hideout (any circle but a red one) on your phone."
+    if phase == "women":
+        dawn = ("Dawn: remove the clue markers and the Coach and Alley tokens; "
+                "Jack's pawn to the next night. " if number > 1 else "")
+        scene = ", not on crime scenes" if number > 1 else ""
+        return "Jack", (f"{dawn}Jack: take {rules['coaches']} Coach and {rules['alleys']} "
+                        f"Alley tokens, place {rules['women']} woman tokens facedown on red "
+                        f"circles{scene} ({rules['marked']} marked).")
+    if phase == "patrols":
+        where = ("place the 7 police patrol tokens on yellow-bordered crossings"
+                 if number == 1 else
+                 "place 5 patrol tokens where the policemen stood at the end of last night "
+                 "and 2 on free yellow-bordered crossings")
+        return "Head of the Investigation", f"{head_name}: {where}."
+    if phase == "letter":
+        return "Jack", "Jack may send one of Jack's letters."
+    if phase == "blood":
+        if night["time"] == 1:
+            first = (f"Turn the women face up: wretched pawns on "
+                     f"{', '.join(map(str, sorted(night['women'])))}; the others leave. "
+                     "Time of the crime on I. ")
+        else:
+            first = "Jack: turn over one police patrol token of your choice. "
+        victims = "two victims" if number == DOUBLE_EVENT else "a victim"
+        if night["time"] == len(ROMAN):
+            return "Jack", f"{first}It is V: Jack must kill {victims} now."
+        return "Jack", f"{first}Jack: kill {victims} or wait."
+    if phase == "suspense":
+        return "Head of the Investigation", (
+            f"Time of the crime to {ROMAN[night['time'] - 1]}. {head_name}: move every "
+            "wretched pawn to an adjacent free circle (not next to or past a patrol token, "
+            "not onto a crime scene).")
+    alarm = ("Alarm whistles! Police: turn over all patrol tokens, put each policeman on "
+             "his token, remove the fake patrols and the wretched pawns. ")
+    if phase == "alarm":
+        return "Police", (f"{alarm}Then tap each policeman's crossing on the police map.")
+    if night["moves"] or state.get("cops") is not None:
+        alarm = ""
+    if phase == "jack":
+        if state["trapped_claim"]:
+            return "Jack", "The detectives say Jack has no legal move: Jack confirms or denies."
+        square = _filled(night) + 1
+        return "Jack", f"{alarm}Jack: make your move (square {square} of {LAST_SQUARE})."
+    if phase == "police":
+        order = ", ".join(_police_order(state))
+        tap = (" and tap his new crossing on the police map"
+               if state.get("cops") is not None else "")
+        return "Police", (f"{alarm}Police, from the Head of the Investigation clockwise "
+                          f"({order}): move each policeman 0-2 crossings{tap}, then each "
+                          "looks for clues or makes an arrest.")
+    return None, _outcome(state)["text"]
+
+
+OUTCOMES = {
+    "arrest": "The detectives arrested Jack the Ripper on {circle}!",
+    "square15": "Jack did not reach his hideout by square 15: the detectives win.",
+    "no_legal_move": "Jack had no legal move: the detectives win.",
+    "escape": "Jack the Ripper escaped on the fourth night: Jack wins.",
+}
+
+
+def _outcome(state: State) -> dict[str, Any] | None:
+    outcome = state["outcome"]
+    if outcome is None:
+        return None
+    circle = _location(state["nights"][outcome["night"] - 1])
+    return dict(outcome, text=OUTCOMES[outcome["reason"]].format(circle=circle))
+
+
+def _sheet(state: State) -> dict[str, Any]:
+    """Jack's sheet: hideout and every night's row (secret until the end)."""
+    return {
+        "hideout": state["hideout"],
+        "nights": [{
+            "night": n["number"],
+            "date": NIGHTS[n["number"]]["date"],
+            "row": _row(n),
+            "crimes": list(n["crimes"]),
+            "moves": [dict(m) for m in n["moves"]],
+            "women": list(n["women"]),
+            "letter": n["letter"],
+            "escaped": n["escaped"],
+            "false_clues": [c["circle"] for c in n["clues"] if c["false"]],
+            "started": n["number"] <= state["night"],
+        } for n in state["nights"]],
+    }
+
+
+def _jack_private(state: State) -> dict[str, Any]:
+    """What only Jack's phone shows besides the sheet."""
+    night = _night(state)
+    path = _path(night)
+    questions = []
+    for entry in night["log"]:
+        line = _log_line(state, entry)
+        if entry["found"] and entry["action"] == "search":
+            line["square"] = night["time"] + path.index(entry["circle"])
+        questions.append(line)
+    return {
+        "hideout": state["hideout"],
+        "location": _location(night),
+        "women": list(night["women"]),
+        "marked_count": NIGHTS[state["night"]]["marked"],
+        "false_clues_left": _false_clues_left(state),
+        "letters_left": _letters_left(state) if state["options"]["letters"] else [],
+        "questions": questions,
+        "crimes_in_order": list(night["crimes"]),
+    }
+
+
+def public_facts(state: State) -> dict[str, Any]:
+    """The public facts of this night and the finished ones, for the board's
+    deduction (contract in the module docstring)."""
+    false_clues = state["options"]["false_clues"]
+    return {
+        "night": state["night"],
+        **_night_facts(_night(state), false_clues),
+        "escapes": [n["number"] for n in state["nights"] if n["escaped"]],
+        "prior_nights": [_night_facts(n, false_clues) for n in state["nights"]
+                         if n["number"] < state["night"]],
+    }
+
+
+def _night_facts(night: Mapping[str, Any], false_clues: bool) -> dict[str, Any]:
+    return {
+        "crime_scenes": sorted(night["crimes"]),
+        "moves": [m["kind"] for m in night["moves"]],
+        "clues": [{"circle": c["circle"], "after_move": c["after_move"],
+                   "search": not c["false"]} for c in night["clues"]],
+        "searched_empty": [{"circle": e["circle"], "after_move": e["after_move"]}
+                           for e in night["log"]
+                           if e["action"] == "search" and not e["found"]],
+        "failed_arrests": [{"circle": e["circle"], "after_move": e["after_move"]}
+                           for e in night["log"] if e["action"] == "arrest" and not e["found"]],
+        "false_clues": false_clues,
+        "blocked": [[*mark["road"], mark["move"]] for mark in night.get("blocked", [])],
+        "police": [list(crossings) for crossings in night.get("police", [])],
+    }
