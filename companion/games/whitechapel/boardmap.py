@@ -286,99 +286,143 @@ def _layers(board: Board, facts_json: str) -> tuple[tuple[str, Any], ...]:
             ("problem", None))
 
 
+Marks = dict[int, set[str]]
+"""Each circle's classes in the drawing (``crime``, ``clue``, ``path``, ``dest``...)."""
+
+
+def _mark(marks: Marks, found: Iterable[int], name: str) -> None:
+    for n in found:
+        if n in marks:
+            marks[n].add(name)
+
+
 def map_context(board: Board, view: Mapping[str, Any],
                 pick: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Everything ``templates/games/whitechapel/_map.html`` draws for this view.
 
     ``pick`` is the page's query (``request.args``): ``to`` is the circle Jack
-    tapped, whose ways to get there are offered as buttons.
+    tapped, whose ways to get there are offered as buttons. Each step below marks
+    circles and adds the ones the phone's map opens on (``focus``).
     """
     roads, circles = _drawing(board)
-    role = view.get("role")
-    number = view.get("night")
-    marks: dict[int, set[str]] = {n: set() for n in board.numbers}
-
-    def mark(found: Iterable[int], name: str) -> None:
-        for n in found:
-            if n in marks:
-                marks[n].add(name)
-
-    for scenes in view.get("crime_scenes", []):
-        mark(scenes["circles"], "crime" if scenes["night"] == number else "old-crime")
-    mark(view.get("clues", []), "clue")
-    facts = view.get("public_facts") or {}
-    mark((e["circle"] for e in facts.get("searched_empty", [])), "searched")
-
-    trail: list[dict[str, Any]] = []
+    marks = _public_marks(board, view)
     focus: set[int] = set()
-    jack = view.get("jack") or {}
-    sheet = view.get("reveal") or (view.get("sheet") if role == "jack" else None)
+    trail = _jacks_trail(board, view, marks, focus)
+    turn = _jacks_turn(board, view, pick or {}, marks, focus)
+    layers = _deduction_layers(board, view, marks, focus)
+    return {
+        "board": board.name,
+        **_framing(board, view, focus),
+        "hit": hit_radius(board),
+        "radius": RADIUS,
+        "roads": roads,
+        "box": dict(zip(("x", "y", "width", "height"), _box(board, ()), strict=True)),
+        "circles": [{"n": n, "x": x, "y": y, "red": red,
+                     "marks": " ".join(sorted(marks[n])), "tappable": n in turn["choices"]}
+                    for n, x, y, red in circles],
+        "trail": trail,
+        "exits": turn["exits"],
+        "closed": [_segment(board, a, b) for a, b in _closed(board, view)],
+        "prompt": turn["prompt"],
+        "picked": turn["picked"],
+        "query": f"first={turn['first']}&" if turn["first"] is not None else "",
+        "ways": turn["choices"].get(turn["picked"], []) if turn["picked"] is not None else [],
+        "layers": layers,
+    }
+
+
+def _public_marks(board: Board, view: Mapping[str, Any]) -> Marks:
+    """What every page marks: the crime scenes, the clues, the circles searched in vain."""
+    number = view.get("night")
+    marks: Marks = {n: set() for n in board.numbers}
+    for scenes in view.get("crime_scenes", []):
+        _mark(marks, scenes["circles"], "crime" if scenes["night"] == number else "old-crime")
+    _mark(marks, view.get("clues", []), "clue")
+    facts = view.get("public_facts") or {}
+    _mark(marks, (e["circle"] for e in facts.get("searched_empty", [])), "searched")
+    return marks
+
+
+def _jacks_trail(board: Board, view: Mapping[str, Any], marks: Marks,
+                 focus: set[int]) -> list[dict[str, Any]]:
+    """Jack's paths: tonight's on his own page, every night's in the reveal (which
+    opens on them), with his hideout and the circle he stands on."""
+    number = view.get("night")
+    reveal = view.get("reveal")
+    trail: list[dict[str, Any]] = []
+    sheet = reveal or (view.get("sheet") if view.get("role") == "jack" else None)
     if sheet:
-        shown = sheet["nights"] if view.get("reveal") else [
+        shown = sheet["nights"] if reveal else [
             n for n in sheet["nights"] if n["night"] == number]
         for night in shown:
             trail += _trail(board, night)
             # Drawn over the path's lines, so its numbers stay readable.
-            mark((c for move in night.get("moves", []) for c in move["circles"]), "path")
-            mark(night.get("crimes", []), "crime" if night["night"] == number else "old-crime")
-            if view.get("reveal"):
+            _mark(marks, (c for move in night.get("moves", []) for c in move["circles"]),
+                  "path")
+            _mark(marks, night.get("crimes", []),
+                  "crime" if night["night"] == number else "old-crime")
+            if reveal:
                 focus |= set(night.get("crimes", []))
                 focus |= {c for move in night.get("moves", []) for c in move["circles"]}
         if sheet.get("hideout") is not None:
-            mark([sheet["hideout"]], "hideout")
-            if view.get("reveal"):
+            _mark(marks, [sheet["hideout"]], "hideout")
+            if reveal:
                 focus.add(sheet["hideout"])
-    if role == "jack" and jack.get("location") is not None:
-        mark([jack["location"]], "jack")
+    jack = view.get("jack") or {}
+    if view.get("role") == "jack" and jack.get("location") is not None:
+        _mark(marks, [jack["location"]], "jack")
         focus.add(jack["location"])
+    return trail
 
-    first = _picked((pick or {}).get("first"))
+
+def _jacks_turn(board: Board, view: Mapping[str, Any], pick: Mapping[str, Any],
+                marks: Marks, focus: set[int]) -> dict[str, Any]:
+    """Jack's choices on his page: the circles he may tap (``choices``, each with its
+    ways), the first victim and the circle he picked, the map's prompt, and the roads
+    out of his circle (``exits``) for a normal move or the escape."""
+    jack = view.get("jack") or {}
+    first = _picked(pick.get("first"))
     choices = (_jack_choices(board, view, first)
-               if role == "jack" and not view.get("reveal") else {})
+               if view.get("role") == "jack" and not view.get("reveal") else {})
     if not any("circle2" in way.get("fields", {}) and way["type"] == "kill"
                for ways in choices.values() for way in ways):
         first = None
-    mark(choices, "dest")
+    _mark(marks, choices, "dest")
     prompt = _prompt(view, choices, first)
-    picked = _picked((pick or {}).get("to"))
+    picked = _picked(pick.get("to"))
     if picked not in choices:
         picked = None
-    mark([n for n in (first, picked) if n is not None], "picked")
+    _mark(marks, [n for n in (first, picked) if n is not None], "picked")
     exits = []
     if choices and jack.get("location") is not None:
         focus |= set(choices)
         here = jack["location"]
         exits = [_segment(board, here, n) for n in sorted(choices)
                  if any(way["type"] in ("move", "escape") for way in choices[n])]
+    return {"choices": choices, "first": first, "picked": picked, "prompt": prompt,
+            "exits": exits}
 
+
+def _deduction_layers(board: Board, view: Mapping[str, Any], marks: Marks,
+                      focus: set[int]) -> dict[str, Any] | None:
+    """The detectives' deduction (never in the reveal), marked; a detective's map
+    opens on where Jack may be, or else on his possible hideouts."""
     layers = None if view.get("reveal") else _deduction(board, view)
     if layers:
-        mark(layers["possible"], "possible")
-        mark(layers["hideouts"] or [], "candidate")
-        if role == "detective":
+        _mark(marks, layers["possible"], "possible")
+        _mark(marks, layers["hideouts"] or [], "candidate")
+        if view.get("role") == "detective":
             focus |= set(layers["possible"]) or set(layers["hideouts"] or ())
+    return layers
 
-    phone = role != "table"
-    here = jack.get("location") if role == "jack" and not view.get("reveal") else None
-    return {
-        "board": board.name,
-        # A phone pans the whole board, zoomed in; the table screen shows the whole
-        # board, except the reveal: Jack's paths.
-        "viewbox": _frame(board, focus if not phone and view.get("reveal") else ()),
-        "zoom": zoom(board, focus, here) if phone else None,
-        "hit": hit_radius(board),
-        "radius": RADIUS,
-        "roads": roads,
-        "box": dict(zip(("x", "y", "width", "height"), _box(board, ()), strict=True)),
-        "circles": [{"n": n, "x": x, "y": y, "red": red,
-                     "marks": " ".join(sorted(marks[n])), "tappable": n in choices}
-                    for n, x, y, red in circles],
-        "trail": trail,
-        "exits": exits,
-        "closed": [_segment(board, a, b) for a, b in _closed(board, view)],
-        "prompt": prompt,
-        "picked": picked,
-        "query": f"first={first}&" if first is not None else "",
-        "ways": choices.get(picked, []) if picked is not None else [],
-        "layers": layers,
-    }
+
+def _framing(board: Board, view: Mapping[str, Any], focus: set[int]) -> dict[str, Any]:
+    """A phone pans the whole board, zoomed in on ``focus`` (Jack's own circle at the
+    centre while he plays); the table screen shows the whole board, except the reveal:
+    Jack's paths."""
+    phone = view.get("role") != "table"
+    reveal = view.get("reveal")
+    jack = view.get("jack") or {}
+    here = jack.get("location") if view.get("role") == "jack" and not reveal else None
+    return {"viewbox": _frame(board, focus if not phone and reveal else ()),
+            "zoom": zoom(board, focus, here) if phone else None}
