@@ -1048,6 +1048,12 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
     if viewer != TABLE:
         result["me"] = _my_view(state, int(viewer))
+        # Every seat holds an identity, so every seat's refusals are private (the
+        # companion's glance rule): the top of the phone says the same whatever was
+        # refused, the reason waits behind "Why?". Set for all seats alike, the flag
+        # itself tells nothing; the reasons name public facts only, yet they tell a
+        # neighbour what the player tried.
+        result["private_refusals"] = True
     return result
 
 

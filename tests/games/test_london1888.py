@@ -1230,8 +1230,10 @@ def test_each_phone_shows_its_role_but_no_position():
         assert me["role_name"] in ("Jack the Ripper", "Innocent")
         line = game.view(state, seat)["seats"][seat]["line"]
         assert all(entry["card"] is None for entry in line)
+        # Every seat holds an identity: its refusals are private, Jack's and the others'.
+        assert game.view(state, seat)["private_refusals"] is True
     table = game.view(state, TABLE)
-    assert "me" not in table
+    assert "me" not in table and "private_refusals" not in table
     assert all(entry["card"] is None for s in table["seats"] for entry in s["line"])
 
 

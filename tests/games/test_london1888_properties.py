@@ -250,7 +250,11 @@ def test_non_interference_positions_and_the_deck(count, seed, moves, data):
     order = data.draw(st.permutations(unturned))
     for index, source in zip(unturned, order, strict=True):
         twin["deck"][index] = state["deck"][source]
-    same_for(first, replay(twin, moves), viewers(state))
+    second = replay(twin, moves)
+    same_for(first, second, viewers(state))
+    rnd = random.Random(seed)
+    for one, two in zip(first, second, strict=True):
+        same_phone_refusals(one, two, rnd)
 
 
 @settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -282,21 +286,31 @@ def test_non_interference_who_is_jack(count, seed, play, data):
     watchers = [TABLE, *[seat for seat in range(count) if seat not in (jack, other)]]
     second = replay(twin, moves)
     same_for(first, second, watchers)
-    # Trying outcomes at the table never tells the host who Jack is.
+    # Trying outcomes at the table never tells the host who Jack is, and what a phone
+    # tries is refused in the same words, Jack's and the other's phone included.
     rnd = random.Random(play)
     for one, two in zip(first, second, strict=True):
         if game.is_over(one):
             break
         attempt_fields = random_fields(one, "record_outcome", rnd)
         assert refusal(one, attempt_fields) == refusal(two, attempt_fields)
+        same_phone_refusals(one, two, rnd)
 
 
-def refusal(state: dict, action: dict) -> str | None:
+def refusal(state: dict, action: dict, actor=TABLE) -> str | None:
     try:
-        game.apply(state, TABLE, action, random.Random(0))
+        game.apply(state, actor, action, random.Random(0))
     except RuleError as error:
         return error.message
     return None
+
+
+def same_phone_refusals(one: dict, two: dict, rnd: random.Random) -> None:
+    """Every seat tries a turn's action: accepted in both games or refused in the same
+    words (no refusal may depend on a secret)."""
+    for seat in range(len(one["players"])):
+        fields = random_fields(one, rnd.choice(game.TURN_ACTIONS), rnd)
+        assert refusal(one, fields, seat) == refusal(two, fields, seat)
 
 
 @FAST

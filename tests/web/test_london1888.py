@@ -4,13 +4,18 @@ a full game to an outcome, and non-interference on the rendered pages."""
 from __future__ import annotations
 
 import copy
+import html
 import random
 import re
+from types import SimpleNamespace
+
+import pytest
 
 from companion.games import london1888 as game
 from companion.games.base import TABLE
+from tests.support.hidden import deal_again
 from tests.support.html import at_rest
-from tests.support.london_sequence import PUBLIC_SEQUENCE
+from tests.support.london_sequence import PUBLIC_SEQUENCE, twin_deals
 from tests.support.noninterference import (
     all_viewers,
     assert_indistinguishable,
@@ -392,3 +397,84 @@ def test_a_phone_at_rest_is_the_same_whatever_its_role_and_line(app):
         for seat in (0, 1):
             assert at_rest(render_component(app, game, first, seat)) == at_rest(
                 render_component(app, game, second, seat))
+
+
+# --- refusals: private, and the same whatever the secrets -----------------------------
+
+def twin_tables(app):
+    """Two tables, same names, dealt the twin deals (tests/support/london_sequence.py):
+    Jack and every role card's position differ, and the event cards never turned."""
+    tables = [new_table(app, NAMES[:4]) for _ in range(2)]
+    deals = twin_deals(state_of(app, tables[0][0].code))
+    for (laptop, _phones), deal in zip(tables, deals, strict=True):
+        deal_again(SimpleNamespace(db=app.config["DATABASE"]), laptop.code, deal)
+    return tables
+
+
+def masked(response, code: str) -> str:
+    """A page with what differs between two tables for no secret: the CSRF token and the
+    table's random code."""
+    text = re.sub(r'name="csrf" value="[^"]*"', 'name="csrf" value="-"', response.text)
+    return re.sub(rf"\b{code}\b", "CODE", text)
+
+
+# (seat or TABLE, action, the reason behind "Why?" when refused); in turn order, 4 players.
+REFUSALS = [
+    (1, {"type": "question", "target": "2", "position_1": "on"}, "not your turn"),
+    (0, {"type": "question", "target": "0", "position_1": "on"}, "question yourself"),
+    (0, {"type": "question", "target": "2"}, "Choose one of Gull (Cy)"),
+    (0, {"type": "question", "target": "2", "position_1": "on", "position_2": "on"},
+     "Choose only one card"),
+    (0, {"type": "black_market", "target": "3", "position_9": "on"}, "numbered 1 to 5"),
+    (0, {"type": "next_round"}, "the host enters them at the table screen"),
+    (TABLE, {"type": "arrest", "target": "1", "by": "card"}, None),
+    (0, {"type": "question", "target": "1", "position_1": "on"}, "Choose two"),
+    (0, {"type": "question", "target": "1", "position_1": "on", "position_2": "on"}, None),
+    (0, {"type": "black_market", "target": "2", "position_1": "on"}, "one, and only one"),
+    (0, {"type": "end_turn"}, None),
+    (1, {"type": "black_market", "target": "2", "position_1": "on"}, "spending this turn"),
+    (TABLE, {"type": "mark_dead", "target": "3"}, None),
+    (1, {"type": "question", "target": "3", "position_3": "on"}, "never revealed"),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_refused_action_says_the_same_at_the_top_whatever_the_secrets(app, htmx):
+    """Every seat holds an identity: a refusal of its phone says only "Not accepted" at
+    the top, its reason behind "Why?", and the page is the same, byte for byte but the
+    role behind the peek, on two tables that differ in who is Jack and where each role
+    card lies."""
+    (laptop_a, phones_a), (laptop_b, phones_b) = twin_tables(app)
+    assert game.view(state_of(app, laptop_a.code), 1)["me"]["role"] == "jack"
+    assert game.view(state_of(app, laptop_b.code), 1)["me"]["role"] == "innocent"
+    headers = {"HX-Request": "true"} if htmx else {}
+    for actor, action, reason in REFUSALS:
+        answers = []
+        for laptop, phones in ((laptop_a, phones_a), (laptop_b, phones_b)):
+            device = laptop if actor == TABLE else phones[actor]
+            url = f"/t/{laptop.code}/act" if actor == TABLE else f"/t/{laptop.code}/me/act"
+            answers.append(device.post(url, {**action, "version": laptop.version()},
+                                       headers=headers))
+        if reason is None:
+            assert [answer.status_code for answer in answers] == [303, 303]
+            continue
+        first, second = answers
+        assert first.status_code == second.status_code == 422, first.text[:300]
+        # The role behind the peek differs (seats 1 and 2): everything else is the same.
+        assert at_rest(masked(first, laptop_a.code)) == at_rest(masked(second, laptop_b.code))
+        top = re.search(r'class="error private" role="alert" data-error>\s*<p>(.*?)</p>',
+                        first.text).group(1)
+        assert top == "Not accepted: nothing was changed."
+        why = html.unescape(first.text[first.text.index("data-why>"):])
+        assert why.index(reason) < why.index("</details>")
+    assert state_of(app, laptop_a.code)["revealed"][1][:2] == [True, True]
+
+
+def test_the_table_screen_says_its_refusals_in_the_open(app):
+    """The host's buttons act on the public board: a refusal there names its reason at
+    the top (the rules refuse outcomes from public facts only)."""
+    laptop, _phones = new_table(app)
+    refused = laptop.table_act("arrest", target=3, by="card")
+    assert refused.status_code == 422
+    assert '<p class="error" role="alert" data-error>' in refused.text
+    assert "Warren cannot be arrested" in refused.text and "Not accepted" not in refused.text
