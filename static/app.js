@@ -88,15 +88,20 @@
   function peekOn(event) {
     var box = event.target.closest && event.target.closest("[data-peek]");
     if (box) {
+      box.classList.remove("let-go");
       box.classList.add("peeking");
       box.dataset.peekSince = String(Date.now());
       if (event.type === "pointerdown") { event.preventDefault(); }
     }
   }
+  // Let go: a finger still on the glass keeps the box :active, so "let-go" keeps the
+  // secret hidden until the next press (app.css).
+  function letGo(box) {
+    box.classList.remove("peeking");
+    box.classList.add("let-go");
+  }
   function peekOff() {
-    document.querySelectorAll("[data-peek].peeking").forEach(function (box) {
-      box.classList.remove("peeking");
-    });
+    document.querySelectorAll("[data-peek].peeking").forEach(letGo);
   }
   document.addEventListener("pointerdown", peekOn);
   document.addEventListener("keydown", function (event) {
@@ -429,7 +434,7 @@
     var now = Date.now();
     if (now - lastTouch > IDLE_MS) { closeSecrets(); }
     document.querySelectorAll("[data-peek].peeking").forEach(function (box) {
-      if (now - Number(box.dataset.peekSince || now) > IDLE_MS) { box.classList.remove("peeking"); }
+      if (now - Number(box.dataset.peekSince || now) > IDLE_MS) { letGo(box); }
     });
   }, 500);
   document.addEventListener("toggle", function (event) {
