@@ -7,13 +7,17 @@ omniscient observer, the pages under test never show them.
 
 from __future__ import annotations
 
-import copy
 import re
+import sqlite3
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.support.glance import DEFAULT_MASK, assert_same_glance
+from companion.games import london1888 as game
+from companion.games.base import TABLE
+from tests.support.glance import DEFAULT_MASK, IDLE_SECONDS, assert_same_glance, untouched
 from tests.support.hidden import deal_again, hidden_state
+from tests.support.london_sequence import role_position, twin_deals
 from tests.support.pages import LAPTOP, confirm, shot, sit
 from tests.support.phone_quality import check_phone, check_screen
 
@@ -21,6 +25,8 @@ NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 # The random table code's whole line: antialiasing at the edge of the code's own box
 # differs by a pixel from one code to another.
 MASK = (*DEFAULT_MASK, "p:has(> .code)")
+NARROW = {"width": 360, "height": 740}  # the narrowest phone
+REFUSED = ("status of 422",)
 KINDS = {"innocent": "Innocent", "suspect": "Suspect", "false_lead": "False Lead",
          "jack": "Jack the Ripper"}
 
@@ -51,12 +57,13 @@ def open_table(server, laptop, phone, names, check=False):
     return code, phones
 
 
-def question(page, target: int, *positions: int) -> None:
+def question(page, target: int, *positions: int, kind: str = "question") -> None:
+    """Open the target's section, tick the cards, tap the button twice (3 taps + 1 a card)."""
     box = page.locator(f"[data-target='{target}']")
     box.locator("summary").click()
     for position in positions:
         box.locator(f"label:has(input[name=position_{position}])").click()
-    confirm(page, box.locator("button[value=question]"))
+    confirm(page, box.locator(f"button[value={kind}]"))
 
 
 def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
@@ -176,44 +183,222 @@ def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
     check_phone(phones[0], "london1888-phone-outcome")
 
 
+def version_of(server, code: str) -> int:
+    with sqlite3.connect(server.db) as db:
+        return db.execute("SELECT version FROM tables WHERE code = ?", [code]).fetchone()[0]
+
+
+class Twins:
+    """Two tables with the same names and the same public actions, dealt the twin deals
+    (tests/support/london_sequence.py): Jack is Lusk at the first and Gull at the second,
+    every role card lies elsewhere, the event cards never turned lie in another order."""
+
+    def __init__(self, server, screens, phone) -> None:
+        self.server = server
+        self.tables = [open_table(server, screen, lambda: phone(clock=True), NAMES[:4])
+                       for screen in screens]
+        self.screens = list(screens)
+        deals = twin_deals(hidden_state(server, self.tables[0][0]))
+        for (code, phones), deal in zip(self.tables, deals, strict=True):
+            deal_again(server, code, deal)
+            for page in phones:
+                page.set_viewport_size(NARROW)
+                page.reload()
+        self.deals = deals
+
+    def phones(self, seat: int) -> list:
+        return [phones[seat] for _code, phones in self.tables]
+
+    def every_phone(self) -> list:
+        return [page for _code, phones in self.tables for page in phones]
+
+    def both(self, do) -> None:
+        """``do(screen, phones)`` at each table, then every page catches up."""
+        for screen, (_code, phones) in zip(self.screens, self.tables, strict=True):
+            do(screen, phones)
+        self.caught_up()
+
+    def caught_up(self) -> None:
+        for screen, (code, phones) in zip(self.screens, self.tables, strict=True):
+            version = str(version_of(self.server, code))
+            for page in (screen, *phones):
+                expect(page.locator("#view")).to_have_attribute("data-version", version)
+
+    def host(self, **fields: str) -> None:
+        """A host button pressed through HTTP with the laptop's own cookies: rounds of
+        nothing but End turn and Next round go faster than by taps."""
+        for screen, (code, _phones) in zip(self.screens, self.tables, strict=True):
+            csrf = screen.locator("input[name=csrf]").first.get_attribute("value")
+            answer = screen.request.post(
+                f"{self.server.url}/t/{code}/act", max_redirects=0,
+                form={"csrf": csrf, "version": str(version_of(self.server, code)), **fields})
+            assert answer.status == 303, answer.text()[:300]
+
+    def play_until(self, phase: str) -> None:
+        """The host ends turns and turns event cards until the game is in ``phase``."""
+        code = self.tables[0][0]
+        while (seen := game.view(hidden_state(self.server, code), TABLE))["phase"] != phase:
+            self.host(type="end_turn" if seen["current"] is not None else "next_round")
+        self.caught_up()
+
+    def glance(self, point: str, mask=MASK) -> None:
+        """Every seat's phone, at rest, is the same at both tables."""
+        for seat in range(4):
+            first, second = self.phones(seat)
+            assert_same_glance(first, second, f"london1888-{point}-{seat}", mask)
+
+
+def leak(page, text: str) -> None:
+    """What a page that let one character of a secret through would show."""
+    page.evaluate("""text => {
+      const leak = document.createElement('b');
+      leak.dataset.leak = '';
+      leak.textContent = text;
+      document.querySelector('[data-prompt]').append(leak);
+    }""", text)
+
+
+def hold(page, selector: str) -> None:
+    """A finger pressing ``selector`` and staying there."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
 def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, phone):
-    """Two tables, same names, same public actions; in the second, the first seat and
-    Jack's (or the second seat) have swapped lines of suspicion: roles differ, every phone
-    at rest must not."""
-    names = NAMES[:4]
+    """Two tables, same names, same public actions, different secrets (who is Jack, where
+    each role card lies, the event cards never turned): at every phase, after refusals
+    and after a minute untouched, every seat's phone at rest is the same at both."""
     other = browser.new_context(**LAPTOP).new_page()
-    code_a, phones_a = open_table(server, laptop, phone, names)
-    code_b, phones_b = open_table(server, other, phone, names)
-    state = hidden_state(server, code_a)
-    swap = next(seat for seat, line in enumerate(state["lines"]) if "jack" in line) or 1
-    changed = copy.deepcopy(state)
-    changed["lines"][0], changed["lines"][swap] = state["lines"][swap], state["lines"][0]
-    deal_again(server, code_b, changed)
-    for page in phones_b:
-        page.reload()
-    roles = [[page.locator("[data-role]").text_content() for page in phones]
-             for phones in (phones_a, phones_b)]
-    assert roles[0][0] != roles[1][0] and roles[0][swap] != roles[1][swap]
+    twins = Twins(server, (laptop, other), phone)
+    assert [deal["lines"][1].count("jack") for deal in twins.deals] == [1, 0]
+    twins.glance("deal")
+    # The test sees a one-character leak: Abberline's phone saying where his role card
+    # lies (card 3 at the first table, card 5 at the second).
+    first, second = twins.phones(0)
+    leak(first, str(role_position(twins.deals[0], 0)))
+    leak(second, str(role_position(twins.deals[1], 0)))
+    with pytest.raises(AssertionError, match="differ in"):
+        assert_same_glance(first, second, "london1888-leak", MASK)
+    for page in (first, second):
+        page.evaluate("() => document.querySelector('[data-leak]').remove()")
 
-    def glance(point: str) -> None:
-        for seat in sorted({0, swap}):
-            assert_same_glance(phones_a[seat], phones_b[seat], f"london1888-{point}-{seat}",
-                               MASK)
+    # Abberline forgets to tick a card of Gull's (3 taps: Gull's section, Question, tap
+    # again): "Not accepted", the reason behind Why?.
+    def unticked(screen, phones):
+        ann = phones[0]
+        ann.locator("[data-target='2'] summary").click()
+        confirm(ann, ann.locator("[data-target='2'] button[value=question]"))
+        expect(ann.locator("[data-error]")).to_contain_text("Not accepted: nothing was changed")
+    twins.both(unticked)
+    check_phone(twins.phones(0)[0], "london1888-phone-refused", allow=REFUSED)
+    twins.glance("refused")
+    # Why? opened (1 tap) and every other role held, a finger sliding off the glass
+    # still pressing: all closed and let go a minute later.
+    for page in twins.phones(0):
+        page.locator("[data-why] summary").click()
+        expect(page.locator("[data-why]")).to_contain_text("Choose one of Gull (Cy)'s")
+    shot(twins.phones(0)[0], "london1888-phone-why-360")
+    for seat in (1, 2, 3):
+        for page in twins.phones(seat):
+            hold(page, "[data-peek]")
+            expect(page.locator("[data-role]")).to_be_visible()
+    untouched(*twins.every_phone())
+    for page in twins.every_phone():
+        expect(page.locator("[data-role]")).to_be_hidden()
+    for page in twins.phones(0):
+        expect(page.locator("[data-why]")).not_to_have_attribute("open", "")
+    twins.glance("untouched")
+    for page in twins.every_phone():
+        page.mouse.up()
 
-    glance("start")
-    # Abberline questions a third player (same line in both games): the same answer.
-    third = next(seat for seat in range(1, 4) if seat != swap)
-    for phones in (phones_a, phones_b):
-        question(phones[0], third, 1)
-        expect(phones[swap].locator("[data-answer]")).to_be_visible()
-    glance("answer")
-    # The table sends the other changed seat to prison (an ARREST card at the Black Market
-    # works on anyone): its phone says so, the same in both games.
-    for screen, phones in ((laptop, phones_a), (other, phones_b)):
-        screen.select_option("form:has(input[value=arrest]) select[name=target]", str(swap))
-        screen.select_option("form:has(input[value=arrest]) select[name=by]", "black_market")
+    # The table sends Lusk to PRISON (ARREST card); Abberline visits him: one card ticked
+    # is refused (2 cards are due in prison), then the second too (2 taps: the second
+    # card, Question, tap again): both revealed at the top of every screen.
+    def arrest(screen, phones):
+        screen.select_option("form:has(input[value=arrest]) select[name=target]", "1")
+        screen.select_option("form:has(input[value=arrest]) select[name=by]", "card")
         confirm(screen, screen.locator("button:has-text('Send to prison')"))
-        expect(phones[swap].locator("[data-in-prison]")).to_be_visible()
-        expect(phones[0].locator("[data-answer]")).to_have_count(0)
-    glance("prison")
+        expect(phones[1].locator("[data-in-prison]")).to_be_visible()
+    twins.both(arrest)
+    twins.glance("prison")
+
+    def one_card(screen, phones):
+        box = phones[0].locator("[data-target='1']")
+        box.locator("summary").click()
+        box.locator("label:has(input[name=position_1])").click()
+        confirm(phones[0], box.locator("button[value=question]"))
+        expect(phones[0].locator("[data-error]")).to_be_visible()
+    twins.both(one_card)
+    twins.glance("refused-in-prison")
+
+    def two_cards(screen, phones):
+        box = phones[0].locator("[data-target='1']")
+        box.locator("label:has(input[name=position_2])").click()
+        confirm(phones[0], box.locator("button[value=question]"))
+        expect(phones[0].locator("[data-answer] li")).to_have_count(2)
+    twins.both(two_cards)
+    twins.glance("answer-in-prison")
+
+    # Lusk's turn, spent in prison (1 tap each: End my turn). A finger left still on his
+    # role (a phone case on the glass) lets go after a minute.
+    twins.both(lambda screen, phones: phones[0].click("[data-end-turn]"))
+    for page in twins.phones(1):
+        hold(page, "[data-peek]")
+        page.clock.fast_forward(IDLE_SECONDS * 1000)
+        page.clock.run_for(1000)
+        expect(page.locator("[data-role]")).to_be_hidden()
+    twins.glance("in-prison-turn")
+    for page in twins.phones(1):
+        page.mouse.up()
+    twins.both(lambda screen, phones: phones[1].click("[data-end-turn]"))
+
+    # Gull at the Black Market (4 taps: Abberline's section, card 1, the button, tap
+    # again), Warren questions Gull (4 taps), the round ends.
+    twins.both(lambda screen, phones: question(phones[2], 0, 1, kind="black_market"))
+    twins.glance("black-market")
+    twins.both(lambda screen, phones: phones[2].click("[data-end-turn]"))
+    twins.both(lambda screen, phones: question(phones[3], 2, 1))
+    twins.glance("answer")
+    twins.both(lambda screen, phones: phones[3].click("[data-end-turn]"))
+    twins.glance("round-over")
+
+    # Round 2 turns a murder; Warren dies; round 3 turns the Manifestation.
+    twins.both(lambda screen, phones: screen.click("[data-next-round]"))
+    expect(twins.phones(0)[0].locator("[data-murders]")).to_have_text("1 of 5")
+    twins.glance("murder")
+
+    def death(screen, phones):
+        screen.select_option("form:has(input[value=mark_dead]) select[name=target]", "3")
+        confirm(screen, screen.locator("button:has-text('Mark dead')"))
+        expect(phones[3].locator("[data-dead]")).to_be_visible()
+    twins.both(death)
+    twins.glance("dead")
+    twins.play_until("round_over")
+    twins.both(lambda screen, phones: screen.click("[data-next-round]"))
+    expect(twins.phones(1)[0].locator("[data-event]")).to_contain_text("Manifestation")
+    twins.glance("event")
+
+    # On to the 5th murder (round 11) and the end of its round; the host proposes Jack's
+    # win with Abberline as his accomplice, then confirms it.
+    twins.play_until("last_round")
+    twins.glance("last-round")
+    twins.play_until("awaiting_outcome")
+    twins.glance("awaiting-outcome")
+
+    def propose(screen, phones):
+        record = screen.locator("details.l88-record")
+        record.locator("input[value=jack_fifth_murder]").check()
+        record.locator("input[name=accomplice_0]").check()
+        record.locator("[data-propose]").click()
+        expect(phones[0].locator("[data-proposal]")).to_be_visible()
+    twins.both(propose)
+    twins.glance("proposal")
+    twins.both(lambda screen, phones: confirm(
+        screen, screen.locator("button:has-text('Confirm: end the game')")))
+    expect(twins.phones(2)[1].locator("[data-outcome]")).to_contain_text("Gull (Cy)")
+    # The end reveals every card: what the reveal shows is public now and differs by
+    # design (who was Jack, every line, the whole deck); the rest of each phone, its
+    # length included, is the same.
+    twins.glance("end", (*MASK, "[data-outcome]", "details:has(> .l88-players)", "[data-deck]"))
     other.context.close()
