@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask, render_template
 
 from companion.games.base import TABLE, Game
+from tests.support.html import at_rest
 
 MASKS = [(re.compile(r'name="csrf" value="[^"]*"'), 'name="csrf" value="-"')]
 
@@ -41,6 +42,19 @@ def render_component(app: Flask, game: Game, state: dict[str, Any], viewer: int 
     for pattern, replacement in MASKS:
         html = pattern.sub(replacement, html)
     return html
+
+
+# The join QR code of the table screen draws the table's random code.
+QR = re.compile(r'(<div class="qr-box" data-qr>).*?(</div>)', re.S)
+
+
+def page_at_rest(html: str, code: str) -> str:
+    """A whole page (a refused action's answer, say) as it compares between two tables:
+    the CSRF token and the table's random code masked (its QR code too), what shows only
+    when held or opened by a tap dropped (tests/support/html.at_rest)."""
+    for pattern, replacement in [*MASKS, (QR, r"\1-\2")]:
+        html = pattern.sub(replacement, html)
+    return at_rest(re.sub(rf"\b{re.escape(code)}\b", "CODE", html))
 
 
 def state_names(state: Mapping[str, Any]) -> list[str]:
