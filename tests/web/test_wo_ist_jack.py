@@ -7,13 +7,15 @@ from __future__ import annotations
 import copy
 import html
 import random
+from types import SimpleNamespace
 
 import pytest
 
 from companion import tables
 from companion.games import wo_ist_jack as game
 from companion.games.base import TABLE
-from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.hidden import deal_again
+from tests.support.noninterference import assert_indistinguishable, page_at_rest, play_both
 from tests.support.webflow import Device, create_table, seated_table, state_of
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -311,3 +313,79 @@ def test_the_table_screen_enters_druckmaschine_defekt_for_a_player(app):
     refused(laptop, laptop.table_act("druckmaschine", by=0), 422, "not a reporter who plays")
     assert laptop.table_act("druckmaschine", by=1).status_code == 303
     assert "Bob plays Druckmaschine defekt on Ann" in text(laptop.screen())
+
+
+# --- refusals: in the open, and the same whatever the story deck ----------------------
+
+def test_no_reporter_holds_a_secret_so_refusals_are_said_in_the_open(app):
+    """The face-down story deck is hidden from everyone alike: no seat holds a secret of
+    its own, so a phone's refusal names its reason at the top."""
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    assert all("private_refusals" not in game.view(state, seat) for seat in range(3))
+    response = phones[1].act("end_turn")
+    assert response.status_code == 422
+    assert '<p class="error" role="alert" data-error>It is Ann' in text(response)
+
+
+def hide_otherwise(app, first: str, second: str) -> None:
+    """The second table's face-down stories become the first's, all but the top one in
+    reverse: the next print turns the same story at both, the rest differs. Both tables
+    are dealt again (the first its own deck), so that their logs stay alike."""
+    db = SimpleNamespace(db=app.config["DATABASE"])
+    mine, theirs = state_of(app, first), state_of(app, second)
+    assert sorted(theirs["deck"]) == sorted(mine["deck"])
+    deal_again(db, first, mine)
+    deal_again(db, second, {**theirs, "deck": mine["deck"][:1] + mine["deck"][1:][::-1]})
+
+
+# (seat or TABLE, action, a part of the refusal; None: accepted), three reporters.
+REFUSALS = [
+    (0, {"type": "print", "story": "Story 5", "points": "3"}, "is not the current story"),
+    (0, {"type": "print", "points": "40"}, "between 1 and 15; 40 is not"),
+    (1, {"type": "print", "points": "3"}, "only the active reporter can print"),
+    (0, {"type": "u_haft", "target": "0"}, "cannot put themselves in U-Haft"),
+    (0, {"type": "druckmaschine"}, "never on yourself"),
+    (2, {"type": "took_back"}, "no melded card to take back"),
+    (TABLE, {"type": "start_player", "seat": "1"}, "already chosen"),
+    (0, {"type": "print", "points": "4"}, None),
+    (0, {"type": "print", "points": "2"}, None),
+    (0, {"type": "print", "points": "5"}, "used all 2 investigations"),
+    (1, {"type": "reporterteam"}, "not yours"),
+    (0, {"type": "end_turn"}, None),
+    (2, {"type": "druckmaschine"}, None),
+    (1, {"type": "print", "points": "3"}, "cannot print his story this round"),
+    (0, {"type": "druckmaschine"}, "already broken this turn"),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_refused_action_reads_the_same_whatever_the_story_deck(app, htmx):
+    """Two tables, the same names and actions, the face-down stories in another order:
+    every refused action's page is the same, byte for byte."""
+    tables_ = [new_table(app) for _ in range(2)]
+    # The second table is dealt the first's game, to begin with (both, for their logs).
+    for laptop, _phones in tables_:
+        deal_again(SimpleNamespace(db=app.config["DATABASE"]), laptop.code,
+                   state_of(app, tables_[0][0].code))
+    headers = {"HX-Request": "true"} if htmx else {}
+    for actor, action, reason in REFUSALS:
+        hide_otherwise(app, tables_[0][0].code, tables_[1][0].code)
+        answers = []
+        for laptop, phones in tables_:
+            state = state_of(app, laptop.code)
+            device = laptop if actor == TABLE else phones[actor]
+            url = f"/t/{laptop.code}/act" if actor == TABLE else f"/t/{laptop.code}/me/act"
+            story = {"story": state["current"]} if action["type"] == "print" else {}
+            answers.append(device.post(url, {"version": laptop.version(), **story, **action},
+                                       headers=headers))
+        if reason is None:
+            assert [answer.status_code for answer in answers] == [303, 303]
+            continue
+        first, second = answers
+        assert first.status_code == second.status_code == 422, first.text[:300]
+        assert reason in text(first)
+        assert page_at_rest(first.text, tables_[0][0].code) == page_at_rest(
+            second.text, tables_[1][0].code)
+    decks = [state_of(app, laptop.code)["deck"] for laptop, _phones in tables_]
+    assert decks[0] != decks[1] and sorted(decks[0]) == sorted(decks[1])
