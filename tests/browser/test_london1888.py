@@ -8,24 +8,20 @@ omniscient observer, the pages under test never show them.
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.games import london1888 as game
 from companion.games.base import TABLE
-from tests.support.glance import DEFAULT_MASK, IDLE_SECONDS, assert_same_glance, untouched
+from tests.support.glance import IDLE_SECONDS, assert_same_glance, untouched
 from tests.support.hidden import deal_again, hidden_state
 from tests.support.london_sequence import role_position, twin_deals
 from tests.support.pages import LAPTOP, confirm, shot, sit
 from tests.support.phone_quality import check_phone, check_screen
+from tests.support.twin_tables import MASK, NARROW, TwinTables, leak, version_of
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
-# The random table code's whole line: antialiasing at the edge of the code's own box
-# differs by a pixel from one code to another.
-MASK = (*DEFAULT_MASK, "p:has(> .code)")
-NARROW = {"width": 360, "height": 740}  # the narrowest phone
 REFUSED = ("status of 422",)
 KINDS = {"innocent": "Innocent", "suspect": "Suspect", "false_lead": "False Lead",
          "jack": "Jack the Ripper"}
@@ -183,51 +179,28 @@ def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
     check_phone(phones[0], "london1888-phone-outcome")
 
 
-def version_of(server, code: str) -> int:
-    with sqlite3.connect(server.db) as db:
-        return db.execute("SELECT version FROM tables WHERE code = ?", [code]).fetchone()[0]
-
-
-class Twins:
+class Twins(TwinTables):
     """Two tables with the same names and the same public actions, dealt the twin deals
     (tests/support/london_sequence.py): Jack is Lusk at the first and Gull at the second,
     every role card lies elsewhere, the event cards never turned lie in another order."""
 
     def __init__(self, server, screens, phone) -> None:
-        self.server = server
-        self.tables = [open_table(server, screen, lambda: phone(clock=True), NAMES[:4])
-                       for screen in screens]
-        self.screens = list(screens)
-        deals = twin_deals(hidden_state(server, self.tables[0][0]))
-        for (code, phones), deal in zip(self.tables, deals, strict=True):
+        tables = []
+        for screen in screens:
+            code, phones = open_table(server, screen, lambda: phone(clock=True), NAMES[:4])
+            tables.append((code, screen, phones))
+        super().__init__(server, "london1888", tables)
+        self.deals = twin_deals(hidden_state(server, self.codes[0]))
+        for (code, _screen, phones), deal in zip(self.tables, self.deals, strict=True):
             deal_again(server, code, deal)
             for page in phones:
                 page.set_viewport_size(NARROW)
                 page.reload()
-        self.deals = deals
-
-    def phones(self, seat: int) -> list:
-        return [phones[seat] for _code, phones in self.tables]
-
-    def every_phone(self) -> list:
-        return [page for _code, phones in self.tables for page in phones]
-
-    def both(self, do) -> None:
-        """``do(screen, phones)`` at each table, then every page catches up."""
-        for screen, (_code, phones) in zip(self.screens, self.tables, strict=True):
-            do(screen, phones)
-        self.caught_up()
-
-    def caught_up(self) -> None:
-        for screen, (code, phones) in zip(self.screens, self.tables, strict=True):
-            version = str(version_of(self.server, code))
-            for page in (screen, *phones):
-                expect(page.locator("#view")).to_have_attribute("data-version", version)
 
     def host(self, **fields: str) -> None:
         """A host button pressed through HTTP with the laptop's own cookies: rounds of
         nothing but End turn and Next round go faster than by taps."""
-        for screen, (code, _phones) in zip(self.screens, self.tables, strict=True):
+        for code, screen, _phones in self.tables:
             csrf = screen.locator("input[name=csrf]").first.get_attribute("value")
             answer = screen.request.post(
                 f"{self.server.url}/t/{code}/act", max_redirects=0,
@@ -236,26 +209,10 @@ class Twins:
 
     def play_until(self, phase: str) -> None:
         """The host ends turns and turns event cards until the game is in ``phase``."""
-        code = self.tables[0][0]
-        while (seen := game.view(hidden_state(self.server, code), TABLE))["phase"] != phase:
+        while (seen := game.view(hidden_state(self.server, self.codes[0]),
+                                 TABLE))["phase"] != phase:
             self.host(type="end_turn" if seen["current"] is not None else "next_round")
         self.caught_up()
-
-    def glance(self, point: str, mask=MASK) -> None:
-        """Every seat's phone, at rest, is the same at both tables."""
-        for seat in range(4):
-            first, second = self.phones(seat)
-            assert_same_glance(first, second, f"london1888-{point}-{seat}", mask)
-
-
-def leak(page, text: str) -> None:
-    """What a page that let one character of a secret through would show."""
-    page.evaluate("""text => {
-      const leak = document.createElement('b');
-      leak.dataset.leak = '';
-      leak.textContent = text;
-      document.querySelector('[data-prompt]').append(leak);
-    }""", text)
 
 
 def hold(page, selector: str) -> None:
@@ -281,7 +238,7 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     with pytest.raises(AssertionError, match="differ in"):
         assert_same_glance(first, second, "london1888-leak", MASK)
     for page in (first, second):
-        page.evaluate("() => document.querySelector('[data-leak]').remove()")
+        page.reload()
 
     # Abberline forgets to tick a card of Gull's (3 taps: Gull's section, Question, tap
     # again): "Not accepted", the reason behind Why?.
