@@ -57,6 +57,27 @@ def page_at_rest(html: str, code: str) -> str:
     return at_rest(re.sub(rf"\b{re.escape(code)}\b", "CODE", html))
 
 
+def same_answer(tables: Sequence[tuple[Any, Sequence[Any]]], actor: int | str,
+                action: Mapping[str, str], headers: Mapping[str, str] | None = None) -> Any:
+    """Send ``action`` at each table (tests/support/webflow.py's laptop and phones: the
+    phone of seat ``actor``, or the table screen for TABLE): None when both accept it;
+    when both refuse it, the first table's answer, once both pages are the same at rest."""
+    answers = []
+    for laptop, phones in tables:
+        device = laptop if actor == TABLE else phones[int(actor)]
+        url = f"/t/{laptop.code}/act" if actor == TABLE else f"/t/{laptop.code}/me/act"
+        answers.append(device.post(url, {"version": laptop.version(), **action},
+                                   headers=dict(headers or {})))
+    statuses = [answer.status_code for answer in answers]
+    if statuses == [303, 303]:
+        return None
+    assert statuses == [422, 422], (statuses, answers[0].text[:300])
+    pages = [page_at_rest(answer.text, laptop.code)
+             for answer, (laptop, _phones) in zip(answers, tables, strict=True)]
+    assert pages[0] == pages[1], f"{action}: the two tables' refusals differ"
+    return answers[0]
+
+
 def state_names(state: Mapping[str, Any]) -> list[str]:
     """Seat names if the state keeps them under a usual key, else an empty list."""
     for key in ("players", "names"):
