@@ -15,6 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.support.glance import _SETTLED as SETTLED
 from tests.support.glance import DEFAULT_MASK, assert_same_glance
 
 NARROW = {"width": 360, "height": 740}
@@ -69,8 +70,11 @@ class TwinTables:
 
     def caught_up(self) -> None:
         """Every page shows its table's latest version (a live refresh may still be on its
-        way after an action)."""
+        way after an action). The version is read once no page still waits for an answer:
+        a tap's request may reach the server after the tap returned."""
         for code, screen, phones in self.tables:
+            for page in (screen, *phones):
+                page.wait_for_function(SETTLED)
             version = str(version_of(self.server, code))
             for page in (screen, *phones):
                 expect(page.locator("#view")).to_have_attribute("data-version", version)
