@@ -1048,11 +1048,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
     if viewer != TABLE:
         result["me"] = _my_view(state, int(viewer))
-        # Every seat holds an identity, so every seat's refusals are private (the
-        # companion's glance rule): the top of the phone says the same whatever was
-        # refused, the reason waits behind "Why?". Set for all seats alike, the flag
-        # itself tells nothing; the reasons name public facts only, yet they tell a
-        # neighbour what the player tried.
+        # docs/RULINGS.md#london-1888, "Private refusals": every seat holds an identity.
+        # Set for all seats alike, the flag itself tells nothing; the reasons name public
+        # facts only, yet they tell a neighbour what the player tried.
         result["private_refusals"] = True
     return result
 

@@ -33,9 +33,10 @@ TWIN_LINES = (
     [[_F, _S, _I, _S, _F], [_S, _F, _S, _J, _F], [_S, _F, _F, _S, _I], [_F, _S, _S, _F, _I]],
     [[_F, _S, _S, _F, _I], [_S, _F, _I, _S, _F], [_S, _F, _J, _F, _S], [_F, _S, _I, _S, _F]],
 )
-# The default deck's names (RULINGS "Event deck"), all five murders among the first ten
-# cards and the set-aside one 10th: round 2 turns a murder, round 3 the Manifestation, and
-# the 5th murder comes in round 11. The ten cards never turned lie in another order.
+# The default deck's names (docs/RULINGS.md#london-1888, "Event deck"), the five murders
+# among the first ten cards, the set-aside one 10th: round 2 turns a murder, round 3 the
+# Manifestation, and the 5th murder comes in round 11. The ten never turned lie in
+# another order.
 TURNED = ("Murder I", "Manifestation", "Event 3", "Murder II", "Event 4", "Murder III",
           "Resignation", "Murder IV", "Event 5", "Murder V")
 NEVER_TURNED = tuple(f"Event {number}" for number in range(6, 16))

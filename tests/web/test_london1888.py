@@ -434,7 +434,8 @@ REFUSALS = [
 
 @pytest.mark.parametrize("htmx", [False, True])
 def test_a_refused_action_says_the_same_at_the_top_whatever_the_secrets(app, htmx):
-    """Every seat holds an identity: a refusal of its phone says only "Not accepted" at
+    """Every seat holds an identity (docs/RULINGS.md#london-1888, "Private refusals"): a
+    refusal of its phone says only "Not accepted" at
     the top, its reason behind "Why?", and the page is the same, byte for byte but the
     role behind the peek, on two tables that differ in who is Jack and where each role
     card lies."""

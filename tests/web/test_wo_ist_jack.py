@@ -319,7 +319,8 @@ def test_the_table_screen_enters_druckmaschine_defekt_for_a_player(app):
 
 def test_no_reporter_holds_a_secret_so_refusals_are_said_in_the_open(app):
     """The face-down story deck is hidden from everyone alike: no seat holds a secret of
-    its own, so a phone's refusal names its reason at the top."""
+    its own, so a phone's refusal names its reason at the top
+    (docs/RULINGS.md#wo-ist-jack-the-ripper, "The story deck")."""
     laptop, phones = new_table(app)
     state = state_of(app, laptop.code)
     assert all("private_refusals" not in game.view(state, seat) for seat in range(3))
