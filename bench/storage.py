@@ -34,7 +34,7 @@ from companion.db import get_db  # noqa: E402
 from companion.games.base import TABLE  # noqa: E402
 from companion.games.whitechapel import state as wc_state  # noqa: E402
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board  # noqa: E402
-from companion.web.lobby import pages_draw  # noqa: E402
+from companion.web.pages import pages_draw  # noqa: E402
 from tests.support.campaign import NAMES, playable_games  # noqa: E402
 from tests.support.scripted import WEIGHTS, choose, parse_forms  # noqa: E402
 from tests.support.webflow import Device, create_table, join  # noqa: E402

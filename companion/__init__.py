@@ -16,6 +16,7 @@ from companion.db.migrations import migrate
 from companion.db.watch import require_writable
 from companion.games import discover
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_boards
+from companion.web import limits
 from companion.web.templating import ViewEnvironment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +43,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         LIVE_HEARTBEAT=15.0,
         LIVE_LIFETIME=300.0,
+        # Deals and lots: the system's randomness, or a seeded random.Random in tests.
+        RNG=None,
+        # Tables one client address may create in a window of seconds (web/limits.py).
+        CREATE_LIMIT=limits.CREATE_LIMIT,
+        CREATE_WINDOW=limits.CREATE_WINDOW,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

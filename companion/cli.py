@@ -142,7 +142,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     """Exit status 1: the file cannot be read; 2: it is not a table this laptop can show."""
-    from companion.web.lobby import pages_draw
+    from companion.web.pages import pages_draw
 
     db_path = str(Path(args.db).resolve())
     migrate(db_path)

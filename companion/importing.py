@@ -6,7 +6,8 @@ passed: its JSON (size, nesting, numbers a database can hold), its schema (every
 type and size, counts, a code a join link can reach, known log kinds), the log's order
 (versions, games, deals), and every state the log keeps: its game's own check
 (``check_state``), then what every seat and the table screen would be shown of it.
-Each refusal names what is wrong, in a sentence a host can act on.
+Each refusal names what is wrong, in a sentence a host can act on. A tournament export
+is read by the same ``read`` (its schema is checked by ``companion.tournaments.storage``).
 
 Both formats are read: ``companion-table/1`` (each log entry a dict with its state
 whole) and ``companion-table/2`` (each entry a list, a deal's state whole and each
@@ -66,26 +67,28 @@ class Export:
     log: list[dict[str, Any]]
 
 
-def read(raw: bytes) -> Any:
-    """The file's JSON, refused if it is not UTF-8 JSON a table export could be."""
+def read(raw: bytes, what: str = "table") -> Any:
+    """The file's JSON, refused if it is not UTF-8 JSON a ``what`` export (a table's,
+    a tournament's) could be: its size, nesting, count, texts and numbers."""
     if len(raw) > MAX_BYTES:
-        raise BadExport(f"This file is too large for a table export "
+        raise BadExport(f"This file is too large for a {what} export "
                         f"(more than {MAX_BYTES // 2**20} MB).")
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except RecursionError:
-        raise BadExport("This file is not a table export: it is nested too deeply.") from None
+        raise BadExport(f"This file is not a {what} export: it is nested too deeply."
+                        ) from None
     except (UnicodeDecodeError, ValueError):
-        raise BadExport("This file is not a table export (it is not JSON).") from None
-    _check_values(data)
+        raise BadExport(f"This file is not a {what} export (it is not JSON).") from None
+    _check_values(data, what)
     return data
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a table export holds")
+    raise ValueError(f"{name} is not a number an export holds")
 
 
-def _check_values(data: Any) -> None:
+def _check_values(data: Any, what: str) -> None:
     """Nesting, count and every number and text, walked without recursion."""
     stack = [(data, 1)]
     seen = 0
@@ -93,9 +96,9 @@ def _check_values(data: Any) -> None:
         value, depth = stack.pop()
         seen += 1
         if seen > MAX_VALUES:
-            raise BadExport("This file holds far more than a table export does.")
+            raise BadExport(f"This file holds far more than a {what} export does.")
         if depth > MAX_DEPTH:
-            raise BadExport(f"This file is not a table export: it is nested more than "
+            raise BadExport(f"This file is not a {what} export: it is nested more than "
                             f"{MAX_DEPTH} levels deep.")
         if isinstance(value, dict):
             for key, item in value.items():
@@ -111,7 +114,7 @@ def _check_values(data: Any) -> None:
             pass
         elif isinstance(value, int):
             if abs(value) > MAX_NUMBER:
-                raise BadExport(f"This file has a number too large to be a table's "
+                raise BadExport(f"This file has a number too large to be a {what}'s "
                                 f"({str(value)[:12]}…).")
         elif isinstance(value, float) and not math.isfinite(value):
             raise BadExport("This file has a number that is not finite.")
@@ -314,7 +317,7 @@ def _check_states(game: Game, log: list[dict[str, Any]], state: Any, count: int,
                   table: Mapping[str, Any]) -> None:
     """Every logged state passes its game's check; the state in force, the one an undo
     brings back and each game's last show to every viewer (the pages of the one in
-    force are drawn too, ``companion.web.lobby.pages_draw``)."""
+    force are drawn too, ``companion.web.pages.pages_draw``)."""
     viewers = [TABLE, *range(count)]
     shown = _shown(log, table)
     for number, entry in enumerate(log, 1):

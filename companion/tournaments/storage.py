@@ -456,13 +456,14 @@ def export_tournament(db: Database, tournament_id: int) -> dict[str, Any]:
             "rounds": rounds}
 
 
-def import_tournament(db: Database, data: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
-    """Load an exported tournament with a new organiser token. Tables are not moved between
-    laptops: each finished table's outcome comes along as an imported result, and a table
-    still playing when exported has no result here (type it in when its game ends)."""
+def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
+    """Load an exported tournament (JSON read by ``companion.importing.read``) with a new
+    organiser token. Tables are not moved between laptops: each finished table's outcome
+    comes along as an imported result, and a table still playing when exported has no
+    result here (type it in when its game ends)."""
     token = tables.new_token()
     try:
-        if data.get("format") != EXPORT_FORMAT:
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise TournamentError("This file is not a companion tournament export.")
         info = data["tournament"]
         settings = parse_settings(info, list(info["tiebreaks"]))

@@ -1,20 +1,17 @@
 """What the table screen and the phone pages share: finding the table and the
-viewer, building the context of a page, and turning a change into a response."""
+viewer, their private cookies, building the context of a page, and reading a form."""
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
 from typing import Any
 
-from flask import Response, abort, current_app, redirect, request, url_for
+from flask import Response, abort, current_app, request, url_for
 
 from companion import tables
 from companion.db import get_db
-from companion.games.base import TABLE, Game, RuleError, int_or_none
-from companion.net import public_qr_svg
-from companion.web import render
+from companion.games.base import TABLE, Game, int_or_none
 
 COOKIE_AGE = 60 * 60 * 24 * 30
 
@@ -25,6 +22,14 @@ def seat_cookie(code: str) -> str:
 
 def host_cookie(code: str) -> str:
     return f"host_{code}"
+
+
+def set_private_cookie(response: Response, name: str, token: str) -> Response:
+    """Give this browser a token (a seat's, a host's, an organiser's): sent back to this
+    site only, never readable by a page's script."""
+    response.set_cookie(name, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
+                        path="/")
+    return response
 
 
 def load(code: str) -> tuple[dict[str, Any], Game]:
@@ -47,6 +52,11 @@ def load_head(code: str) -> dict[str, Any]:
     return head
 
 
+def game_of(table: dict[str, Any]) -> Game:
+    """The game of a table found by ``load`` or ``load_head`` (so it is installed)."""
+    return current_app.config["GAMES"][table["game"]]
+
+
 def current_seat(table: dict[str, Any]) -> dict[str, Any] | None:
     return tables.seat_for_token(get_db(), table["id"],
                                  request.cookies.get(seat_cookie(table["code"])))
@@ -66,7 +76,7 @@ def join_url(table: dict[str, Any]) -> str:
 
 
 def rng() -> Any:
-    return current_app.config.get("RNG") or secrets.SystemRandom()
+    return current_app.config["RNG"] or secrets.SystemRandom()
 
 
 def page_context(table: dict[str, Any], game: Game, viewer: int | str,
@@ -150,25 +160,6 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
     return described
 
 
-def qr(url: str) -> str:
-    """The QR code of a public address (cached per address)."""
-    return public_qr_svg(url)
-
-
-def change(done: Callable[[], int], table: dict[str, Any], success_url: str,
-           failure: Callable[[str, int], Response]) -> Response:
-    """Run one change; on success tell every device and redirect (303), on a refusal
-    answer with the message and the current view, nothing changed."""
-    try:
-        version = done()
-    except RuleError as error:
-        return failure(error.message, 422)
-    except tables.TableError as error:
-        return failure(error.message, error.status)
-    current_app.extensions["broadcaster"].publish(table["id"], version)
-    return redirect(success_url, code=303)
-
-
 VERSION_MAX = 10**12
 """More versions than any table reaches: a bigger one in a form is forged."""
 SEAT_MAX = 999
@@ -192,12 +183,3 @@ def form_action() -> dict[str, str]:
     """A game action from the posted form: every field but the page's own."""
     return {key: value for key, value in request.form.items()
             if key not in ("csrf", "version")}
-
-
-def render_screen(table_view: dict[str, Any], status: int = 200) -> Response:
-    return render("table/screen.html", "table/_screen.html", status=status,
-                  join_qr=qr(table_view["join_url"]), **table_view)
-
-
-def render_phone(phone_view: dict[str, Any], status: int = 200) -> Response:
-    return render("seat/phone.html", "seat/_phone.html", status=status, **phone_view)

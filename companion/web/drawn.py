@@ -21,9 +21,9 @@ from typing import Any
 
 from flask import Response, current_app, request, session
 
-from companion.games.base import TABLE
 from companion.web import wants_component
-from companion.web.context import is_host, load, page_context, render_phone, render_screen
+from companion.web.context import is_host, load
+from companion.web.pages import page
 
 BUDGET = 24 * 1024 * 1024
 """Bytes of HTML kept (the oldest page goes first): a room of 400 devices keeps each
@@ -86,11 +86,11 @@ def drawn(head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None) -> Res
     if html is not None:
         return Response(html, mimetype="text/html")
     table, game = load(head["code"])
-    context = page_context(table, game, viewer, seat, is_host(table, seat))
-    response = (render_screen if viewer == TABLE else render_phone)(context)
+    host = is_host(table, seat)
+    response = page(table, game, viewer, seat, host)
     # Kept under the version that was drawn (a change may have landed meanwhile) and
     # the log entry read before it: a key never claims a newer table than its page.
-    drawn_key = _key(table, head["last_log"], viewer, seat, context["host"])
+    drawn_key = _key(table, head["last_log"], viewer, seat, host)
     if drawn_key is not None and response.status_code == 200:
         pages.put(drawn_key, response.get_data(), table["id"], table["version"])
     return response

@@ -66,8 +66,7 @@ def _limit() -> CreationLimit:
     limit = current_app.extensions.get("creation_limit")
     if limit is None:
         limit = current_app.extensions.setdefault("creation_limit", CreationLimit(
-            current_app.config.get("CREATE_LIMIT", CREATE_LIMIT),
-            current_app.config.get("CREATE_WINDOW", CREATE_WINDOW)))
+            current_app.config["CREATE_LIMIT"], current_app.config["CREATE_WINDOW"]))
     return limit
 
 

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
 from companion import importing, tables
 from companion.db import get_db
-from companion.games.base import TABLE, Game, RuleError, int_or_none, parse_int
+from companion.games.base import Game, RuleError, int_or_none, parse_int
 from companion.web import render
 from companion.web.boards import with_board
-from companion.web.context import (
-    COOKIE_AGE,
-    host_cookie,
-    page_context,
-    render_phone,
-    render_screen,
-)
+from companion.web.context import host_cookie, set_private_cookie
 from companion.web.limits import creation_refused
+from companion.web.pages import pages_draw
 
 bp = Blueprint("lobby", __name__)
 
@@ -97,14 +90,13 @@ def create(name: str) -> Response:
         table, host_token = tables.create_table(get_db(), game, options, count)
     except tables.TableError as error:
         return _new_page(game, typed, count, error.status, error.message)
-    return _as_host(table["code"], host_token)
+    return _enter_as_host(table["code"], host_token)
 
 
-def _as_host(code: str, host_token: str) -> Response:
-    response = redirect(url_for("table.screen", code=code), code=303)
-    response.set_cookie(host_cookie(code), host_token, max_age=COOKIE_AGE, httponly=True,
-                        samesite="Lax", path="/")
-    return response
+def _enter_as_host(code: str, host_token: str) -> Response:
+    """To the table screen, this browser now holding the table's host token."""
+    return set_private_cookie(redirect(url_for("table.screen", code=code), code=303),
+                              host_cookie(code), host_token)
 
 
 @bp.get("/h/<token>")
@@ -113,7 +105,7 @@ def host_link(token: str) -> Response:
     table = tables.table_for_host_token(get_db(), token)
     if table is None:
         abort(404, "This host link is not valid.")
-    return _as_host(table["code"], token)
+    return _enter_as_host(table["code"], token)
 
 
 @bp.post("/import")
@@ -133,20 +125,5 @@ def import_table() -> Response:
         table, host_token = tables.import_table(get_db(), export, accept=pages_draw)
     except tables.TableError as error:
         return _lobby(error.status, error.message)
-    return _as_host(table["code"], host_token)
+    return _enter_as_host(table["code"], host_token)
 
-
-def pages_draw(table: dict[str, Any]) -> None:
-    """An imported table is kept only if every page of it draws: the table screen (for
-    the host and for anyone else) and every seat's phone. Called inside the import's
-    transaction, so a table that cannot be shown is never seen."""
-    game = _games()[table["game"]]
-    try:
-        for host in (False, True):
-            render_screen(page_context(table, game, TABLE, None, host))
-            for seat in tables.get_seats(get_db(), table["id"]):
-                me = {key: seat[key] for key in ("position", "label", "name")}
-                render_phone(page_context(table, game, seat["position"], me, host))
-    except Exception as error:  # noqa: BLE001 - whatever the file made a page trip on
-        raise tables.TableError(f"This export file is damaged: its pages cannot be shown "
-                                f"({error.__class__.__name__}).", 422) from None

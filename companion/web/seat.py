@@ -8,21 +8,19 @@ from companion import tables
 from companion.db import get_db
 from companion.web import render
 from companion.web.context import (
-    COOKIE_AGE,
-    change,
     current_seat,
     form_action,
-    is_host,
+    game_of,
     load,
     load_head,
-    page_context,
-    render_phone,
     rng,
     seat_cookie,
     seat_field,
     seen_version,
+    set_private_cookie,
 )
 from companion.web.drawn import drawn
+from companion.web.pages import NO_SEAT, change
 
 bp = Blueprint("seat", __name__)
 
@@ -59,14 +57,8 @@ def claim(code: str) -> Response:
     except tables.TableError as error:
         return _join_page(table, game, error.status, error.message, name)
     current_app.extensions["broadcaster"].publish(table["id"], version)
-    response = redirect(url_for("seat.phone", code=table["code"]), code=303)
-    _set_seat_cookie(response, table["code"], token)
-    return response
-
-
-def _set_seat_cookie(response: Response, code: str, token: str) -> None:
-    response.set_cookie(seat_cookie(code), token, max_age=COOKIE_AGE, httponly=True,
-                        samesite="Lax", path="/")
+    return set_private_cookie(redirect(url_for("seat.phone", code=table["code"]), code=303),
+                              seat_cookie(table["code"]), token)
 
 
 @bp.get("/r/<token>")
@@ -76,23 +68,8 @@ def rejoin(token: str) -> Response:
     if found is None:
         abort(404, "This seat link is not valid any more. Ask the host for a new one.")
     table, _position = found
-    response = redirect(url_for("seat.phone", code=table["code"]), code=303)
-    _set_seat_cookie(response, table["code"], token)
-    return response
-
-
-def _phone_context(code: str, error: str | None = None, by_rules: bool = False):
-    table, game = load(code)
-    seat = current_seat(table)
-    if seat is None:
-        return table, game, None, None
-    context = page_context(table, game, seat["position"], seat, is_host(table, seat),
-                           error=error)
-    # The rules' reason may name this seat's secrets (Jack's circle, a card in hand):
-    # where the game says so, the top of the page must not show it (docs/RULINGS.md#general,
-    # "At a glance").
-    context["error_private"] = by_rules and bool((context["view"] or {}).get("private_refusals"))
-    return table, game, seat, context
+    return set_private_cookie(redirect(url_for("seat.phone", code=table["code"]), code=303),
+                              seat_cookie(table["code"]), token)
 
 
 @bp.get("/t/<code>/me")
@@ -109,16 +86,14 @@ def phone(code: str) -> Response:
 
 @bp.post("/t/<code>/me/act")
 def act(code: str) -> Response:
-    table, game = load(code)
+    """A seat's game action. The table and the seat are read once here (the table without
+    its state); ``tables.act`` reads the table again inside its transaction, and only a
+    refusal draws a page."""
+    table = load_head(code)
     seat = current_seat(table)
     if seat is None:
-        abort(404, "You do not have a seat at this table (or your link was replaced). "
-                   "Join again from the table's QR code.")
-
-    def failure(message: str, status: int) -> Response:
-        _t, _g, _s, context = _phone_context(code, error=message, by_rules=status == 422)
-        return render_phone(context, status)
-
-    return change(lambda: tables.act(get_db(), game, table["id"], seen_version(),
+        abort(404, NO_SEAT)
+    return change(lambda: tables.act(get_db(), game_of(table), table["id"], seen_version(),
                                      seat["position"], form_action(), rng()),
-                  table, url_for("seat.phone", code=table["code"]), failure)
+                  table, url_for("seat.phone", code=table["code"]), on_phone=True,
+                  private=True)

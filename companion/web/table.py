@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, url_for
+from sqlite_utils import Database
 
 from companion import tables
 from companion.db import get_db
-from companion.games.base import TABLE
+from companion.games.base import TABLE, Game
 from companion.net import qr_svg
 from companion.web import render
 from companion.web.context import (
     base_url,
-    change,
     current_seat,
     form_action,
+    game_of,
     is_host,
     load,
     load_head,
-    page_context,
-    render_phone,
-    render_screen,
     rng,
     seat_field,
     seen_version,
 )
 from companion.web.drawn import drawn
+from companion.web.pages import change, refused
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 
@@ -37,32 +37,26 @@ def screen(code: str) -> Response:
     return drawn(head, TABLE, current_seat(head))
 
 
-def _as_host(code: str) -> tuple[dict[str, Any], Any, str, Any]:
-    """The table, its game, the page the host acts from and how to answer a refusal
-    there; only the host gets this far."""
-    table, game = load(code)
+def _host_only(code: str) -> tuple[dict[str, Any], Game, bool]:
+    """The table (without its state), its game and whether the host acts from their
+    phone (else from the table screen); anyone but the host is turned away (403)."""
+    table = load_head(code)
     seat = current_seat(table)
     if not is_host(table, seat):
         abort(403, "Only the host can do that.")
-    on_phone = seat is not None and table["host_seat"] == seat["position"]
-
-    def failure(message: str, status: int) -> Response:
-        fresh, _ = load(code)
-        if on_phone:
-            return render_phone(page_context(fresh, game, seat["position"], seat, True,
-                                             error=message), status)
-        return render_screen(page_context(fresh, game, TABLE, seat, True, error=message),
-                             status)
-
-    back = url_for("seat.phone", code=table["code"]) if on_phone else url_for(
-        "table.screen", code=table["code"])
-    return table, game, back, failure
+    return table, game_of(table), seat is not None and table["host_seat"] == seat["position"]
 
 
-def _host_change(code: str, do: Any) -> Response:
+def _host_page(table: dict[str, Any], on_phone: bool) -> str:
+    """The page the host acts from, where a control leads back to."""
+    return url_for("seat.phone" if on_phone else "table.screen", code=table["code"])
+
+
+def _host_change(code: str, run: Callable[[Database, Game, dict[str, Any]], int]) -> Response:
     """A host control: one change, then back to the page the host used."""
-    table, game, back, failure = _as_host(code)
-    return change(lambda: do(get_db(), game, table), table, back, failure)
+    table, game, on_phone = _host_only(code)
+    return change(lambda: run(get_db(), game, table), table, _host_page(table, on_phone),
+                  on_phone)
 
 
 def _position() -> int:
@@ -112,17 +106,17 @@ def close(code: str) -> Response:
 @bp.post("/rejoin")
 def rejoin(code: str) -> Response:
     """A fresh private link for a seat whose phone was lost, shown once to the host."""
-    table, _game, back, failure = _as_host(code)
+    table, _game, on_phone = _host_only(code)
     position = _position()
     try:
         token = tables.replace_seat_token(get_db(), table["id"], seen_version(), position)
     except tables.TableError as error:
-        return failure(error.message, error.status)
+        return refused(table["code"], on_phone, error.message, error.status)
     link = base_url() + url_for("seat.rejoin", token=token)
     label = next(s for s in tables.get_seats(get_db(), table["id"])
                  if s["position"] == position)
     return render("table/rejoin.html", "table/_rejoin.html", table=table, seat=label,
-                  link=link, link_qr=qr_svg(link), back=back)
+                  link=link, link_qr=qr_svg(link), back=_host_page(table, on_phone))
 
 
 @bp.get("/export")

@@ -13,15 +13,22 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, request, url_for
 
-from companion import tables
+from companion import importing, tables
 from companion.db import get_db
 from companion.games import london1888
-from companion.games.base import RuleError, int_or_none, parse_int
+from companion.games.base import RuleError, parse_int
+from companion.net import public_qr_svg
 from companion.tournaments import logic
 from companion.tournaments import storage as store
 from companion.tournaments.logic import TournamentError
 from companion.web import render
-from companion.web.context import COOKIE_AGE, VERSION_MAX, base_url, host_cookie, qr, rng
+from companion.web.context import (
+    base_url,
+    host_cookie,
+    rng,
+    seen_version,
+    set_private_cookie,
+)
 from companion.web.limits import count_created, creation_refused
 
 bp = Blueprint("tournament", __name__, url_prefix="/tournaments")
@@ -60,17 +67,11 @@ def _require_organiser(tournament: dict[str, Any]) -> None:
                    "that.")
 
 
-def _set_organiser(response: Response, tournament_id: int, token: str) -> Response:
-    response.set_cookie(organiser_cookie(tournament_id), token, max_age=COOKIE_AGE,
-                        httponly=True, samesite="Lax", path="/")
-    return response
-
-
-def _seen_version() -> int:
-    version = int_or_none(request.form.get("version"), 0, VERSION_MAX)
-    if version is None:
-        abort(400, "That form was incomplete. Reload the page and try again.")
-    return version
+def _as_organiser(tournament: dict[str, Any], token: str) -> Response:
+    """To the tournament's page, this browser now holding its organiser token."""
+    return set_private_cookie(
+        redirect(url_for(".manage", tournament_id=tournament["id"]), 303),
+        organiser_cookie(tournament["id"]), token)
 
 
 # --- the list, creating and importing ---------------------------------------------------
@@ -101,8 +102,7 @@ def create() -> Response:
         return _index(error.status, error.message, {**request.form.to_dict(),
                                                     "tiebreaks": order})
     tournament, token = store.create_tournament(get_db(), settings)
-    return _set_organiser(redirect(url_for(".manage", tournament_id=tournament["id"]), 303),
-                          tournament["id"], token)
+    return _as_organiser(tournament, token)
 
 
 @bp.post("/import")
@@ -111,17 +111,13 @@ def import_tournament() -> Response:
     if upload is None or not upload.filename:
         return _index(422, "Please choose an exported tournament file (.json).")
     try:
-        data = json.loads(upload.read().decode("utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError
-    except (UnicodeDecodeError, ValueError):
-        return _index(422, "That file is not a tournament export (it is not JSON).")
-    try:
+        data = importing.read(upload.read(), "tournament")
         tournament, token = store.import_tournament(get_db(), data)
+    except importing.BadExport as error:
+        return _index(422, error.message)
     except TournamentError as error:
         return _index(error.status, error.message)
-    return _set_organiser(redirect(url_for(".manage", tournament_id=tournament["id"]), 303),
-                          tournament["id"], token)
+    return _as_organiser(tournament, token)
 
 
 # --- the organiser's page ---------------------------------------------------------------
@@ -169,7 +165,7 @@ def add_player(tournament_id: int) -> Response:
     name, club = request.form.get("name", ""), request.form.get("club", "")
     return _change(
         tournament_id,
-        lambda t: store.add_player(get_db(), t["id"], _seen_version(), name, club, rng()),
+        lambda t: store.add_player(get_db(), t["id"], seen_version(), name, club, rng()),
         url_for(".manage", tournament_id=tournament_id),
         lambda message, status: _manage(tournament_id, status, message, name=name, club=club))
 
@@ -178,7 +174,7 @@ def add_player(tournament_id: int) -> Response:
 def set_status(tournament_id: int, player_id: int) -> Response:
     return _change(
         tournament_id,
-        lambda t: store.set_status(get_db(), t["id"], _seen_version(), player_id,
+        lambda t: store.set_status(get_db(), t["id"], seen_version(), player_id,
                                    request.form.get("status", "")),
         url_for(".manage", tournament_id=tournament_id),
         lambda message, status: _manage(tournament_id, status, message))
@@ -216,7 +212,7 @@ def start_round(tournament_id: int) -> Response:
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
                          logic.MIN_TABLE, logic.MAX_TABLE, "table size")
-        number, opened = store.start_round(get_db(), tournament_id, _seen_version(), size,
+        number, opened = store.start_round(get_db(), tournament_id, seen_version(), size,
                                            seating, rng())
     except RuleError as error:
         return _manage(tournament_id, 422, error.message, seating=seating)
@@ -226,8 +222,7 @@ def start_round(tournament_id: int) -> Response:
     response = redirect(url_for(".round_page", tournament_id=tournament_id, number=number),
                         303)
     for code, host_token in opened:
-        response.set_cookie(host_cookie(code), host_token, max_age=COOKIE_AGE,
-                            httponly=True, samesite="Lax", path="/")
+        set_private_cookie(response, host_cookie(code), host_token)
     return response
 
 
@@ -261,7 +256,8 @@ def _describe(table: dict[str, Any], tournament: dict[str, Any]) -> dict[str, An
                       "joined": claimed.get(position, False), "role": role,
                       "points": points.get(position)})
     join = (base_url() + url_for("seat.join", code=table["code"])) if table["code"] else None
-    return {**table, "seats": seats, "join_url": join, "join_qr": qr(join) if join else None,
+    return {**table, "seats": seats, "join_url": join,
+            "join_qr": public_qr_svg(join) if join else None,
             "result_text": logic.outcome_text(outcome, names) if outcome else None,
             "source_text": SOURCES.get(table["source"] or "", "")}
 
@@ -318,7 +314,7 @@ def _result(tournament_id: int, number: int, table_no: int, correction: bool) ->
 
     return _change(
         tournament_id,
-        lambda t: store.record_result(get_db(), t["id"], _seen_version(), number, table_no,
+        lambda t: store.record_result(get_db(), t["id"], seen_version(), number, table_no,
                                       request.form.to_dict(), request.form.get("reason", ""),
                                       correction),
         url_for(".round_page", tournament_id=tournament_id, number=number), failure)
@@ -356,7 +352,7 @@ def board(tournament_id: int) -> Response:
     return render("tournament/board.html", "tournament/_board.html", tournament=tournament,
                   rows=store.standings(get_db(), tournament_id),
                   rounds=range(1, tournament["rounds"] + 1), progress=_progress(tournament_id),
-                  board_url=url, board_qr=qr(url), decided=logic.DECIDED_BY,
+                  board_url=url, board_qr=public_qr_svg(url), decided=logic.DECIDED_BY,
                   organiser=_organiser(tournament))
 
 

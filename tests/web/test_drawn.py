@@ -88,7 +88,7 @@ def test_a_page_asked_again_is_not_drawn_again(app, monkeypatch):
         drawings.append(args[2])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr("companion.web.drawn.page_context", counted)
+    monkeypatch.setattr("companion.web.pages.page_context", counted)
     mine = f"/t/{laptop.code}/me"
     for _ in range(3):
         phones[0].get(mine, headers=COMPONENT)
@@ -120,7 +120,7 @@ def test_pages_with_query_arguments_are_drawn_every_time(app, monkeypatch):
     laptop, phones = _setup(app, "whitechapel", 3)
     drawings = []
     original = web_context.page_context
-    monkeypatch.setattr("companion.web.drawn.page_context",
+    monkeypatch.setattr("companion.web.pages.page_context",
                         lambda *a, **k: drawings.append(1) or original(*a, **k))
     for _ in range(2):
         assert phones[0].get(f"/t/{laptop.code}/me?to=1").status_code in (200, 422)
