@@ -5,7 +5,6 @@ exports and old databases still read, deltas that rebuild every state."""
 from __future__ import annotations
 
 import copy
-import io
 import json
 import random
 import sqlite3
@@ -19,6 +18,8 @@ from companion import cli, logstore, tables
 from companion.db import get_db
 from companion.db.migrations import migrations
 from companion.web.context import describe_log
+from tests.support.hostile_files import json_values, mutate, upload
+from tests.support.hostile_files import rows as database_rows
 from tests.support.webflow import Device, seated_table
 
 SEATS = [{"position": 0, "label": "Dealer", "name": "Ann"},
@@ -61,20 +62,11 @@ def mrjack(app) -> tuple:
 
 
 def rows(app) -> list:
-    """Every row of every table of the database (to see that nothing changed)."""
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        names = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")]
-        return [(name, sorted(map(repr, conn.execute(f"SELECT * FROM {name}"))))
-                for name in names]
-    finally:
-        conn.close()
+    return database_rows(app.config["DATABASE"])
 
 
 def web_import(app, raw: bytes, device: Device | None = None):
-    return (device or Device(app)).post("/import", {"file": (io.BytesIO(raw), "t.json")},
-                                        content_type="multipart/form-data")
+    return upload(device or Device(app), "/import", raw)
 
 
 def cli_import(app, tmp_path, raw: bytes) -> int:
@@ -101,12 +93,6 @@ def test_a_log_kind_is_never_a_template(app, kind):
 
 
 # --- the lean log --------------------------------------------------------------------
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner,
-                                                                max_size=4), max_leaves=30)
-
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values, json_values)
@@ -238,18 +224,6 @@ def test_hostile_files_are_refused_on_both_paths(app, tmp_path):
 
 
 # --- import: mutated exports and random JSON ---------------------------------------------
-
-def mutate(value, data: st.DataObject, depth: int = 0):
-    """One random change somewhere in ``value``."""
-    if isinstance(value, dict) and value and depth < 6 and data.draw(st.booleans()):
-        key = data.draw(st.sampled_from(sorted(value)))
-        return {**value, key: mutate(value[key], data, depth + 1)}
-    if isinstance(value, list) and value and depth < 6 and data.draw(st.booleans()):
-        index = data.draw(st.integers(0, len(value) - 1))
-        return [*value[:index], mutate(value[index], data, depth + 1), *value[index + 1:]]
-    return data.draw(json_values | st.sampled_from(
-        [2**70, -1, 0, 1, "", "{0}", "ABCD", [], {}, None, True, "seat:9", "start", "act"]))
-
 
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -4,6 +4,7 @@ hand, and every refusal (a clear message, nothing changed)."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -12,12 +13,15 @@ import re
 from itertools import combinations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion import tables
 from companion.db import connect
 from companion.games import london1888 as game
 from companion.games.base import TABLE
 from companion.tournaments import storage as store
+from tests.support.hostile_files import ODD_VALUES, json_values, mutate, rows, upload
 from tests.support.webflow import Device, join
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Mo"]
@@ -487,6 +491,70 @@ def test_import_refuses_bad_files(app, payload, message):
                                    content_type="multipart/form-data")
     assert response.status_code == 422 and message in response.text
     assert read(app, store.list_tournaments) == []
+
+
+def small_export(app) -> dict:
+    """A tournament of 8 over two tables, one with the organiser's result, exported."""
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:8])
+    assert organiser.send("/rounds", table_size="4").status_code == 303
+    assert organiser.send("/rounds/1/tables/1/result", result="jack_killed_everyone",
+                          jack="2", accomplice_0="on").status_code == 303
+    return json.loads(organiser.get(f"/tournaments/{organiser.tid}/export.json").data)
+
+
+def test_a_hostile_tournament_file_is_refused_with_a_reason_and_nothing_written(app):
+    """The tournament import reads a file as the table import does (importing.read):
+    nesting, numbers, sizes. It answered 500 to these."""
+    data = small_export(app)
+    lot = copy.deepcopy(data)
+    lot["players"][0]["lot"] = 10**30
+    round_no = copy.deepcopy(data)
+    round_no["rounds"][0]["number"] = -10**30
+    before = rows(app.config["DATABASE"])
+    for name, raw, reason in [
+            ("deep", b"[" * 100_000 + b"]" * 100_000, "not a tournament export: it is"),
+            ("deep object", b'{"a":' * 5000 + b"1" + b"}" * 5000, "nested too deeply"),
+            ("41 deep", b"[" * 41 + b"]" * 41, "nested more than 40 levels deep"),
+            ("huge lot", json.dumps(lot).encode(), "number too large to be a tournament"),
+            ("huge round", json.dumps(round_no).encode(), "number too large"),
+            ("NaN", json.dumps(data).replace('"rounds": 3', '"rounds": NaN', 1).encode(),
+             "not a tournament export (it is not JSON)")]:
+        reply = upload(Organiser(app), "/tournaments/import", raw)
+        assert reply.status_code == 422, name
+        assert reason in reply.text, name
+        assert 'role="alert"' in reply.text and "went wrong" not in reply.text, name
+        assert rows(app.config["DATABASE"]) == before, name
+
+
+TOURNAMENT_ODD = [*ODD_VALUES, 10**30, 2**63, -2**63, 1.5, "present", "imported", "Ann"]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_tournament_exports_never_harm(app, data):
+    """Never a 500, nothing written on a refusal, and a tournament accepted shows its
+    pages."""
+    if "export" not in app.config:
+        app.config["export"] = small_export(app)
+    exported = app.config["export"]
+    raw = json.dumps(mutate(exported, data, odd=TOURNAMENT_ODD) if data.draw(st.booleans())
+                     else data.draw(json_values)).encode()
+    before = rows(app.config["DATABASE"])
+    organiser = Organiser(app)
+    reply = upload(organiser, "/tournaments/import", raw)
+    assert reply.status_code in (303, 422), reply.text[:300]
+    if reply.status_code == 422:
+        assert 'role="alert"' in reply.text
+        assert rows(app.config["DATABASE"]) == before
+        return
+    organiser.tid = int(reply.headers["Location"].rsplit("/", 1)[-1])
+    for page in ("", "/board", "/standings.csv", "/results.csv", "/export.json"):
+        assert organiser.get(f"/tournaments/{organiser.tid}{page}").status_code == 200, page
+    for number in read(app, store.round_numbers, organiser.tid):
+        assert organiser.get(f"/tournaments/{organiser.tid}/rounds/{number}"
+                             ).status_code == 200
 
 
 def test_import_refuses_a_player_in_two_tables(app):
