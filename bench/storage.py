@@ -151,7 +151,7 @@ def play(folder: Path, name: str, board: str | None, walk: str,
         table_id = table()["id"]
         export = tables.export_text(tables.export_table(db, table_id))
         whole = sum(len(json.dumps(entry["state"], sort_keys=True))
-                    for entry in tables.game_history(db, table_id, 1) if entry["state"])
+                    for entry in tables.history(db, table_id) if entry["state"])
         started = time.perf_counter()
         tables.final_state(db, table_id, 1)
         rebuild = time.perf_counter() - started

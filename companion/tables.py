@@ -172,13 +172,12 @@ def table_log(db: Database, table_id: int, limit: int = 8) -> list[dict[str, Any
         "WHERE table_id = ? AND kind != 'act' ORDER BY id DESC LIMIT ?", [table_id, limit]))
 
 
-def game_history(db: Database, table_id: int, game_no: int) -> list[dict[str, Any]]:
-    """Every entry of one game in order, with its resulting state (None for table
-    events)."""
+def history(db: Database, table_id: int) -> list[dict[str, Any]]:
+    """Every log entry of the table in order (an export's log), its action decoded and
+    with the state it resulted in (None for table events)."""
     entries: list[dict[str, Any]] = []
     states: dict[int, Any] = {}
-    for row in db.query("SELECT * FROM log WHERE table_id = ? AND game_no = ? ORDER BY id",
-                        [table_id, game_no]):
+    for row in db.query("SELECT * FROM log WHERE table_id = ? ORDER BY id", [table_id]):
         row = dict(row)
         row["action"] = json.loads(row["action"])
         row["state"] = states[row["id"]] = _unpacked(db, row, states)
@@ -585,18 +584,16 @@ def export_table(db: Database, table_id: int) -> dict[str, Any]:
     seats = list(db.query("SELECT position, label, name, token_hash FROM seats "
                           "WHERE table_id = ? ORDER BY position", [table_id]))
     log: list[list[Any]] = []
-    states: dict[int, Any] = {}
     last: dict[int, Any] = {}  # by game: its latest state so far, a move's base
-    for row in db.query("SELECT * FROM log WHERE table_id = ? ORDER BY id", [table_id]):
-        state = states[row["id"]] = _unpacked(db, row, states)
-        kept = state
-        if state is not None and row["kind"] != "start":
-            delta = logstore.diff(last[row["game_no"]], state)
+    for entry in history(db, table_id):
+        state = kept = entry["state"]
+        if state is not None and entry["kind"] != "start":
+            delta = logstore.diff(last[entry["game_no"]], state)
             kept = logstore.nothing(state) if delta is None else delta
         if state is not None:
-            last[row["game_no"]] = state
-        log.append([row["version"], row["game_no"], row["actor"], row["kind"],
-                    json.loads(row["action"]), row["undone"], row["created_at"], kept])
+            last[entry["game_no"]] = state
+        log.append([entry["version"], entry["game_no"], entry["actor"], entry["kind"],
+                    entry["action"], entry["undone"], entry["created_at"], kept])
     return {"format": EXPORT_FORMAT,
             "table": {key: table[key] for key in (
                 "code", "game", "options", "status", "game_no", "version",

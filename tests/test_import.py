@@ -20,7 +20,7 @@ from companion.db.migrations import migrations
 from companion.web.context import describe_log
 from tests.support.hostile_files import json_values, mutate, upload
 from tests.support.hostile_files import rows as database_rows
-from tests.support.webflow import Device, seated_table
+from tests.support.webflow import Device, game_log, seated_table
 
 SEATS = [{"position": 0, "label": "Dealer", "name": "Ann"},
          {"position": 1, "label": "Player 1", "name": "Bob"}]
@@ -108,7 +108,7 @@ def test_the_log_keeps_deltas_and_undo_and_history_still_work(app):
     with app.app_context():
         db = get_db()
         table = tables.get_table(db, laptop.code)
-        history = tables.game_history(db, table["id"], 1)
+        history = game_log(db, table["id"], 1)
         kept = db.execute("SELECT kind, base, packed FROM log WHERE packed IS NOT NULL "
                           "ORDER BY id").fetchall()
     assert [row[0] for row in kept] == ["start", "act", "act", "act"]
@@ -143,7 +143,7 @@ def test_an_old_database_is_migrated(tmp_path):
     db = connect(path)
     migrations.apply(db)
     assert tables.get_table(db, "ABCD")["state"]["total"] == 5
-    assert [e["state"]["total"] for e in tables.game_history(db, 1, 1)] == [0, 2, 5]
+    assert [e["state"]["total"] for e in game_log(db, 1, 1)] == [0, 2, 5]
     tables.undo(db, 1, 4)
     assert tables.get_table(db, "ABCD")["state"]["total"] == 2
     db.close()
@@ -156,12 +156,12 @@ def test_both_formats_round_trip_through_both_paths(app, tmp_path):
     with app.app_context():
         db = get_db()
         table = tables.get_table(db, laptop.code)
-        history = tables.game_history(db, table["id"], 1)
+        history = game_log(db, table["id"], 1)
     with app.app_context():
         db = get_db()
         log = []
         for game_no in (0, 1):
-            log += tables.game_history(db, table["id"], game_no)
+            log += game_log(db, table["id"], game_no)
         log.sort(key=lambda e: e["id"])
     old = {"format": "companion-table/1",
            "table": {**data["table"], "state": table["state"]}, "seats": data["seats"],
@@ -174,7 +174,7 @@ def test_both_formats_round_trip_through_both_paths(app, tmp_path):
         with app.app_context():
             copy_ = tables.get_table(get_db(), code)
             assert copy_["state"] == table["state"]
-            assert [e["state"] for e in tables.game_history(get_db(), copy_["id"], 1)] == [
+            assert [e["state"] for e in game_log(get_db(), copy_["id"], 1)] == [
                 e["state"] for e in history]
         assert cli_import(app, tmp_path, raw) == 0
     assert len(history) > 3

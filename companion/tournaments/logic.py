@@ -84,11 +84,6 @@ def meetings(history: Iterable[Sequence[Any]]) -> Counter:
     return met
 
 
-def repeat_meetings(history: Iterable[Sequence[Any]]) -> int:
-    """Repeat opponents over the tournament: every meeting of a pair after its first."""
-    return sum(times - 1 for times in meetings(history).values() if times > 1)
-
-
 def _pair_cost(met: Counter, a: Any, b: Any) -> int:
     # Squared so that a third meeting costs more than two second ones: repeats spread out.
     times = met.get((a, b) if a < b else (b, a), 0)

@@ -97,8 +97,8 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(jack.locator("[data-map-prompt]")).to_contain_text("closed to a normal move")
     destinations = {int(n) for n in jack.locator("a[data-to]").evaluate_all(
         "links => links.map(a => a.dataset.to)")}
-    assert destinations == (board.normal_moves(CRIME) | board.coach_destinations(CRIME)
-                            | board.alley_moves(CRIME))
+    coach_ends = {second for _, second in board.coach_routes(CRIME)}
+    assert destinations == board.normal_moves(CRIME) | coach_ends | board.alley_moves(CRIME)
     check_phone(jack, "whitechapel-board-jack-moves")
     tap_circle(jack, first)
     expect(jack.locator("[data-way='move']")).to_be_visible()

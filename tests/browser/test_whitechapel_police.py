@@ -141,7 +141,8 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     offered = {int(n) for n in jack.locator("a[data-to]").evaluate_all(
         "links => links.map(a => a.dataset.to)")}
     ends = {b for a, b in closed if a == first} | {a for a, b in closed if b == first}
-    coach_or_alley = board.coach_destinations(first) | board.alley_moves(first)
+    coach_ends = {second for _, second in board.coach_routes(first)}
+    coach_or_alley = coach_ends | board.alley_moves(first)
     assert not (ends - coach_or_alley) & offered
     assert board.normal_moves(first, closed) <= offered
     shot(jack, "whitechapel-police-jack")

@@ -13,7 +13,7 @@ from companion.db import get_db
 from companion.games.base import TABLE, RuleError
 from tests.support.campaign import NAMES, playable_games
 from tests.support.scripted import choose, parse_forms
-from tests.support.webflow import Device, seated_table
+from tests.support.webflow import Device, game_log, seated_table
 
 WRONG = [None, 0, -1, 10**6, True, "", "x", "tea", [], [0], [None], {}, {"a": 1}, 1.5]
 
@@ -43,7 +43,7 @@ def states_of_play(app, name: str, seed: int, actions: int = 30) -> list[dict]:
     with app.app_context():
         db = get_db()
         table = tables.get_table(db, laptop.code)
-        return [e["state"] for e in tables.game_history(db, table["id"], 1) if e["state"]]
+        return [e["state"] for e in game_log(db, table["id"], 1) if e["state"]]
 
 
 def damaged(state: dict, rng: random.Random) -> dict:

@@ -22,6 +22,7 @@ from typing import Any
 from companion import tables
 from companion.db import connect
 from companion.games.base import TABLE, Game, RuleError
+from tests.support.webflow import game_log
 
 FREE_TEXT = ("x", "Ann", "ü", "12")
 
@@ -228,7 +229,7 @@ def check_database(path: str, games: Mapping[str, Game]) -> int:
             if state is None:
                 continue
             game = games[name]
-            entries = [entry for entry in tables.game_history(db, table_id, game_no)
+            entries = [entry for entry in game_log(db, table_id, game_no)
                        if entry["kind"] in ("start", "act") and not entry["undone"]]
             assert entries and entries[0]["kind"] == "start", "a game without its deal"
             previous = entries[0]["state"]

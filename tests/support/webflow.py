@@ -97,3 +97,9 @@ def table_of(app: Flask, code: str) -> dict[str, Any]:
 
 def state_of(app: Flask, code: str) -> Any:
     return table_of(app, code)["state"]
+
+
+def game_log(db: Any, table_id: int, game_no: int) -> list[dict[str, Any]]:
+    """One game's log entries with their states: the table's history as its export reads
+    it (``tables.history``)."""
+    return [entry for entry in tables.history(db, table_id) if entry["game_no"] == game_no]

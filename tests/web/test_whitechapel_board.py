@@ -206,8 +206,8 @@ def test_jacks_phone_shows_the_map_with_his_legal_destinations(real_app):
     board = load_board(real_board_path())
     assert 'class="board-map zoomable"' in page
     tappable = set(map(int, re.findall(r'data-to="(\d+)"', page)))
-    assert tappable == (board.normal_moves(65) | board.coach_destinations(65)
-                        | board.alley_moves(65))
+    coach_ends = {second for _, second in board.coach_routes(65)}
+    assert tappable == board.normal_moves(65) | coach_ends | board.alley_moves(65)
     assert "closed to a normal move" in page  # the policemen's reminder
     picked = phones[0].get(f"/t/{phones[0].code}/me?to=82").text
     assert 'data-way="move"' in picked and 'name="circle" value="82"' in picked

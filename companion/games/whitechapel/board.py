@@ -165,10 +165,6 @@ class Board:
         """Whether a road link (a dotted line) joins circles ``a`` and ``b``."""
         return link(a, b) in self.roads
 
-    def is_alley(self, a: int, b: int) -> bool:
-        """Whether an alley link joins circles ``a`` and ``b`` across a block."""
-        return link(a, b) in self.alleys
-
     def neighbours(self, n: int) -> frozenset[int]:
         """The circles one road link (a dotted line) away from ``n``."""
         return self._road_map.get(n, frozenset())
@@ -198,10 +194,6 @@ class Board:
         """
         return self._coach_map.get(start, frozenset())
 
-    def coach_destinations(self, start: int) -> frozenset[int]:
-        """The circles a Coach from ``start`` can end on."""
-        return frozenset(second for _, second in self.coach_routes(start))
-
     def alley_moves(self, start: int) -> frozenset[int]:
         """Destinations of an Alley ("Special Movements, II. Alley").
 
@@ -209,11 +201,6 @@ class Board:
         alley crosses houses, not crossings, so policemen never block one.
         """
         return self.alley_neighbours(start)
-
-    def is_legal_move(self, start: int, kind: str, route: Iterable[int],
-                      blocked: Iterable[Iterable[int]] = ()) -> bool:
-        """Whether ``route`` (one circle, or two for a "coach") is a legal ``kind`` move."""
-        return self.move_problem(start, kind, route, blocked) is None
 
     def move_problem(self, start: int, kind: str, route: Iterable[int],
                      blocked: Iterable[Iterable[int]] = ()) -> str | None:

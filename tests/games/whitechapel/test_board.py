@@ -237,8 +237,6 @@ def test_a_coach_is_two_road_steps_never_back_to_the_start(tiny):
     expected = {(first, second) for first in tiny.neighbours(6)
                 for second in tiny.neighbours(first) if second != 6}
     assert routes == expected
-    assert tiny.coach_destinations(6) == {second for _, second in expected}
-    assert 6 not in tiny.coach_destinations(6)
 
 
 def test_an_alley_crosses_a_block_of_houses(tiny):
@@ -246,20 +244,23 @@ def test_an_alley_crosses_a_block_of_houses(tiny):
     assert tiny.alley_moves(4) == frozenset()
 
 
-def test_is_legal_move_checks_each_kind(tiny):
-    assert tiny.is_legal_move(6, "move", [7])
-    assert not tiny.is_legal_move(6, "move", [7], blocked=[[6, 7]])
-    assert not tiny.is_legal_move(6, "move", [8])
-    assert not tiny.is_legal_move(6, "move", [7, 8])
-    assert tiny.is_legal_move(6, "coach", (7, 8))
-    assert tiny.is_legal_move(6, "coach", (7, 8), blocked=[[6, 7], [7, 8]])
-    assert not tiny.is_legal_move(6, "coach", (7, 6))
-    assert not tiny.is_legal_move(6, "coach", (7,))
-    assert tiny.is_legal_move(1, "alley", [18])
-    assert tiny.is_legal_move(1, "alley", [18], blocked=[[1, 18]])
-    assert not tiny.is_legal_move(1, "alley", [9])
-    assert not tiny.is_legal_move(1, "walk", [2])
-    assert not tiny.is_legal_move(99, "move", [1])
+def test_move_problem_checks_each_kind(tiny):
+    def legal(start, kind, route, blocked=()):
+        return tiny.move_problem(start, kind, route, blocked) is None
+
+    assert legal(6, "move", [7])
+    assert not legal(6, "move", [7], blocked=[[6, 7]])
+    assert not legal(6, "move", [8])
+    assert not legal(6, "move", [7, 8])
+    assert legal(6, "coach", (7, 8))
+    assert legal(6, "coach", (7, 8), blocked=[[6, 7], [7, 8]])
+    assert not legal(6, "coach", (7, 6))
+    assert not legal(6, "coach", (7,))
+    assert legal(1, "alley", [18])
+    assert legal(1, "alley", [18], blocked=[[1, 18]])
+    assert not legal(1, "alley", [9])
+    assert not legal(1, "walk", [2])
+    assert not legal(99, "move", [1])
 
 
 def test_hideout_is_any_circle_but_a_red_one(tiny):
@@ -277,10 +278,11 @@ def test_a_crime_cannot_be_on_an_existing_crime_scene(tiny):
     assert not tiny.is_legal_crime_scene(99, [])
 
 
-def test_is_road_and_is_alley_in_either_order(tiny):
+def test_roads_and_alleys_join_in_either_order(tiny):
     assert tiny.is_road(6, 11) and tiny.is_road(11, 6)
     assert not tiny.is_road(14, 15)
-    assert tiny.is_alley(18, 1) and not tiny.is_alley(4, 8)
+    assert 18 in tiny.alley_moves(1) and 1 in tiny.alley_moves(18)
+    assert 8 not in tiny.alley_moves(4)
 
 
 def test_unknown_circles_have_no_destinations(tiny):
@@ -306,11 +308,10 @@ def test_real_board_move_and_coach_example(real):
     """"Jack makes his move from numbered circle 127 ... to numbered circle 103."
     "Jack is on numbered circle 103 and decides to use a Coach ... first 69,
     then 56.\""""
-    assert real.is_legal_move(127, "move", [103])
+    assert real.move_problem(127, "move", [103]) is None
     assert real.is_road(127, 103) and real.is_road(103, 69) and real.is_road(69, 56)
     assert (69, 56) in real.coach_routes(103)
-    assert real.is_legal_move(103, "coach", [69, 56])
-    assert 56 in real.coach_destinations(103)
+    assert real.move_problem(103, "coach", [69, 56]) is None
 
 
 def test_real_board_alley_example(real):
@@ -318,7 +319,7 @@ def test_real_board_alley_example(real):
     destinations on the block of houses to his south are 57, 73, 72, 71, 70,
     and 69. He chooses numbered circle 72.\""""
     assert {57, 69, 70, 71, 72, 73} <= real.alley_moves(56)
-    assert real.is_legal_move(56, "alley", [72])
+    assert real.move_problem(56, "alley", [72]) is None
 
 
 def test_real_board_hideout_and_double_event_examples(real):
@@ -387,7 +388,6 @@ def test_a_damaged_tiny_board_is_a_board_or_a_board_error(key, index, value):
 ])
 def test_an_illegal_move_is_explained(tiny, start, kind, route, blocked, message):
     assert message in tiny.move_problem(start, kind, route, blocked)
-    assert not tiny.is_legal_move(start, kind, route, blocked)
 
 
 def test_a_legal_move_has_no_problem_and_every_listed_destination_is_legal(tiny):
