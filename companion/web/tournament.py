@@ -67,7 +67,7 @@ def _require_organiser(tournament: dict[str, Any]) -> None:
                    "that.")
 
 
-def _as_organiser(tournament: dict[str, Any], token: str) -> Response:
+def _enter_as_organiser(tournament: dict[str, Any], token: str) -> Response:
     """To the tournament's page, this browser now holding its organiser token."""
     return set_private_cookie(
         redirect(url_for(".manage", tournament_id=tournament["id"]), 303),
@@ -102,7 +102,7 @@ def create() -> Response:
         return _index(error.status, error.message, {**request.form.to_dict(),
                                                     "tiebreaks": order})
     tournament, token = store.create_tournament(get_db(), settings)
-    return _as_organiser(tournament, token)
+    return _enter_as_organiser(tournament, token)
 
 
 @bp.post("/import")
@@ -117,7 +117,7 @@ def import_tournament() -> Response:
         return _index(422, error.message)
     except TournamentError as error:
         return _index(error.status, error.message)
-    return _as_organiser(tournament, token)
+    return _enter_as_organiser(tournament, token)
 
 
 # --- the organiser's page ---------------------------------------------------------------
