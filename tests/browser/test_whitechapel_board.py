@@ -221,7 +221,8 @@ class Route:
 
 def route_from(board, move: int, taken: set[int]) -> Route | None:
     """A night through ``move`` using none of the ``taken`` circles (the other table's)."""
-    for end in sorted(board.coach_destinations(move) - {CRIME, move} - taken):
+    coach_ends = {second for _, second in board.coach_routes(move)}
+    for end in sorted(coach_ends - {CRIME, move} - taken):
         # The map's first Coach way to ``end`` (its ways are sorted): the one a tap takes.
         via = min(first for first, second in board.coach_routes(move) if second == end)
         if via in taken | {CRIME}:
