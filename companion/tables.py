@@ -161,8 +161,21 @@ def is_host(table: Mapping[str, Any], host_token: str | None,
     """The laptop that created the table, or the seat it handed the controls to."""
     if table["host_seat"] is not None:
         return seat is not None and seat["position"] == table["host_seat"]
+    return holds_host_token(table, host_token)
+
+
+def holds_host_token(table: Mapping[str, Any], host_token: str | None) -> bool:
+    """The laptop that created (or imported) the table: it may take the controls back."""
     return bool(host_token) and secrets.compare_digest(
         hash_token(host_token), table["host_token_hash"])
+
+
+def was_sent(db: Database, table_id: int, sent: str | None) -> bool:
+    """Whether the form with key ``sent`` has already changed this table (it was sent
+    again: the connection dropped while its answer was on the way)."""
+    return sent is not None and next(iter(db.query(
+        "SELECT 1 FROM log WHERE table_id = ? AND sent = ?", [table_id, sent])), None) \
+        is not None
 
 
 def table_log(db: Database, table_id: int, limit: int = 8) -> list[dict[str, Any]]:
@@ -246,9 +259,10 @@ def remembered_options(db: Database, game: str) -> dict[str, Any] | None:
 
 def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind: str,
          action: Mapping[str, Any] | None = None, state: Any = None,
-         game_no: int | None = None, previous: Any = None) -> None:
+         game_no: int | None = None, previous: Any = None, sent: str | None = None) -> None:
     """Append one entry; a game's ``state`` is kept as a delta from ``previous``, the
-    state in force before it (a deal has none: it is kept whole)."""
+    state in force before it (a deal has none: it is kept whole). ``sent``: the key of
+    the form that asked for it (``was_sent``), written in the same transaction."""
     game_no = table["game_no"] if game_no is None else game_no
     base, depth, packed = None, 0, None
     if state is not None:
@@ -258,9 +272,9 @@ def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind:
             lambda: _first(db, table["id"], game_no))
     db.execute(
         "INSERT INTO log (table_id, version, game_no, actor, kind, action, base, depth, "
-        "packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "packed, sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [table["id"], version, game_no, actor, kind, json.dumps(action or {}, sort_keys=True),
-         base, depth, packed])
+         base, depth, packed, sent])
 
 
 def _first(db: Database, table_id: int, game_no: int) -> tuple[int, Any]:
@@ -392,7 +406,7 @@ def _players(db: Database, table_id: int) -> list[dict[str, Any]]:
 
 
 def start_game(db: Database, game: Game, table_id: int, seen_version: int,
-               rng: random.Random) -> int:
+               rng: random.Random, sent: str | None = None) -> int:
     """Deal a new game for the seated players (the first, or a fresh one)."""
     with immediate(db):
         table = _locked(db, table_id, seen_version)
@@ -413,7 +427,7 @@ def start_game(db: Database, game: Game, table_id: int, seen_version: int,
         game_no = table["game_no"] + 1
         version = _bump(db, table, state=state, status="playing", game_no=game_no,
                         options=options)
-        _log(db, table, version, "host", "start", {}, state, game_no=game_no)
+        _log(db, table, version, "host", "start", {}, state, game_no=game_no, sent=sent)
     return version
 
 
@@ -446,7 +460,7 @@ class ReadFields(Mapping[str, str]):
 
 
 def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int | str,
-        action: Mapping[str, str], rng: random.Random) -> int:
+        action: Mapping[str, str], rng: random.Random, sent: str | None = None) -> int:
     """Apply one game action: the heart of play. RuleError passes through unchanged.
     The log keeps the fields the game read; an action too long to keep is refused."""
     if len(json.dumps(dict(action))) > ACTION_MAX:
@@ -463,11 +477,11 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
         version = _bump(db, table, state=state, status=status)
         actor_name = TABLE if actor == TABLE else f"seat:{actor}"
         _log(db, table, version, actor_name, "act", fields.read(), state,
-             previous=table["state"])
+             previous=table["state"], sent=sent)
     return version
 
 
-def undo(db: Database, table_id: int, seen_version: int) -> int:
+def undo(db: Database, table_id: int, seen_version: int, sent: str | None = None) -> int:
     """Take back the last game action of the current game (host only, confirmed)."""
     with immediate(db):
         table = _locked(db, table_id, seen_version)
@@ -487,18 +501,34 @@ def undo(db: Database, table_id: int, seen_version: int) -> int:
         last, before = entries
         db.execute("UPDATE log SET undone = 1 WHERE id = ?", [last["id"]])
         version = _bump(db, table, state=_state_of(db, before["id"]), status="playing")
-        _log(db, table, version, "host", "undo", {"entry": last["id"], "by": last["actor"]})
+        _log(db, table, version, "host", "undo", {"entry": last["id"], "by": last["actor"]},
+             sent=sent)
     return version
 
 
-def hand_host(db: Database, table_id: int, seen_version: int, position: int) -> int:
+def hand_host(db: Database, table_id: int, seen_version: int, position: int,
+              sent: str | None = None) -> int:
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
         if seat is None or seat["token_hash"] is None:
             raise TableError("Host controls can only go to a seat someone has joined.", 422)
         version = _bump(db, table, host_seat=position)
-        _log(db, table, version, "host", "host", {"to": position})
+        _log(db, table, version, "host", "host", {"to": position}, sent=sent)
+    return version
+
+
+def take_host_back(db: Database, table_id: int, seen_version: int,
+                   sent: str | None = None) -> int:
+    """The host controls back on the laptop that created the table (its host cookie,
+    checked by the caller), from whichever seat holds them: a lost phone never takes
+    the controls with it."""
+    with immediate(db):
+        table = _locked(db, table_id, seen_version)
+        if table["host_seat"] is None:
+            raise TableError("The host controls are already on this laptop.", 409)
+        version = _bump(db, table, host_seat=None)
+        _log(db, table, version, "host", "host_back", {"from": table["host_seat"]}, sent=sent)
     return version
 
 
@@ -519,7 +549,7 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
 
 
 def remove_seat(db: Database, game: Game, table_id: int, seen_version: int,
-                position: int) -> int:
+                position: int, sent: str | None = None) -> int:
     """Remove an empty seat before the game starts; the others close up in order."""
     with immediate(db):
         table = _locked(db, table_id, seen_version)
@@ -548,17 +578,18 @@ def remove_seat(db: Database, game: Game, table_id: int, seen_version: int,
                        "WHERE table_id = ? AND position = ?",
                        [new_position, label, table_id, -1 - new_position])
         version = _bump(db, table)
-        _log(db, table, version, "host", "remove_seat", {"label": seat["label"]})
+        _log(db, table, version, "host", "remove_seat", {"label": seat["label"]}, sent=sent)
     return version
 
 
-def close_table(db: Database, table_id: int, seen_version: int) -> int:
+def close_table(db: Database, table_id: int, seen_version: int | None,
+                sent: str | None = None) -> int:
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         if table["status"] == "closed":
             raise TableError("This table has already ended.")
         version = _bump(db, table, status="closed")
-        _log(db, table, version, "host", "close")
+        _log(db, table, version, "host", "close", sent=sent)
     return version
 
 
@@ -628,7 +659,9 @@ def import_table(db: Database, export: Export,
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [code, info["game"], json.dumps(info["options"], sort_keys=True), info["status"],
              None if export.state is None else logstore.pack(export.state, STATE_LEVEL),
-             info["game_no"], info["version"], hash_token(host_token), info["host_seat"],
+             # The controls are with whoever imports it (its /h/ link): the seat that
+             # held them may be on a phone that is not in this room.
+             info["game_no"], info["version"], hash_token(host_token), None,
              info["created_at"], info["updated_at"]])
         table_id = cursor.lastrowid
         for seat in export.seats:

@@ -197,6 +197,14 @@ def m004_vacuum(db: Database) -> None:
         db.execute("VACUUM")
 
 
+@migrations()
+def m005_sent(db: Database) -> None:
+    """A log entry keeps the key of the form that asked for it (``tables.was_sent``), so
+    a form sent twice is answered as the first time, never stored twice."""
+    db.execute("ALTER TABLE log ADD COLUMN sent TEXT")
+    db.execute("CREATE INDEX log_by_sent ON log (table_id, sent) WHERE sent IS NOT NULL")
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the database file at ``path``."""
     db = connect(path)

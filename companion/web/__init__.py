@@ -53,6 +53,16 @@ def csrf_token() -> str:
     return session["csrf"]
 
 
+def form_key(*names: Any) -> str:
+    """A form's key of its own (``action_form``, ``host_form`` in templates/_macros.html),
+    from this device's session, the table's version and what the form posts to: the same
+    form drawn again for this device has the same key (a kept page is byte for byte the
+    page drawn afresh, companion/web/drawn.py), any other form, device or version another.
+    A form sent twice is so known for what it is (companion/web/pages.py ``change``)."""
+    message = "\x1f".join(map(str, (csrf_token(), *names))).encode()
+    return hmac.new(str(current_app.secret_key).encode(), message, "sha256").hexdigest()[:32]
+
+
 def check_csrf() -> None:
     if request.method != "POST":
         return
@@ -161,5 +171,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(DatabaseUnavailable, _handle_database_unavailable)
     app.register_error_handler(Exception, _handle_unexpected)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["form_key"] = form_key
     app.jinja_env.globals["game_titles"] = lambda: {
         name: game.TITLE for name, game in app.config["GAMES"].items()}

@@ -3,7 +3,9 @@ viewer, their private cookies, building the context of a page, and reading a for
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import secrets
 from typing import Any
 
@@ -66,6 +68,12 @@ def is_host(table: dict[str, Any], seat: dict[str, Any] | None) -> bool:
     return tables.is_host(table, request.cookies.get(host_cookie(table["code"])), seat)
 
 
+def is_host_home(table: dict[str, Any]) -> bool:
+    """This browser is the laptop that created (or imported) the table: it may take the
+    host controls back from a seat at any time."""
+    return tables.holds_host_token(table, request.cookies.get(host_cookie(table["code"])))
+
+
 def base_url() -> str:
     urls = current_app.config["PUBLIC_URLS"]
     return urls[0] if urls else request.host_url.rstrip("/")
@@ -108,6 +116,9 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
         "seats": seats,
         "me": seat,
         "host": host,
+        # The table screen of the laptop that gave the controls to a seat offers them back.
+        "host_home": viewer == TABLE and table["host_seat"] is not None
+        and is_host_home(table),
         "table_log": describe_log(log, seats),
         "undone": undone(log, table["version"], seats),
         "join_url": join_url(table),
@@ -142,7 +153,9 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
     names = _names(seats)
     words = {"create": "Table created", "join": "{who} joined", "start": "Game {game} dealt",
              "undo": "The host undid the last action (by {by})",
-             "host": "Host controls handed to {to}", "rejoin": "A new link was made for {seat}",
+             "host": "Host controls handed to {to}",
+             "host_back": "The host controls came back to the laptop (from {source})",
+             "rejoin": "A new link was made for {seat}",
              "remove_seat": "An empty seat was removed", "close": "The host ended the table"}
     described = []
     for entry in entries:
@@ -156,6 +169,7 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
             who=names.get(entry["actor"], "Someone"), game=entry["game_no"],
             by=names.get(str(action.get("by")), "the table"),
             to=names.get(f"seat:{action.get('to')}", "a seat"),
+            source=names.get(f"seat:{action.get('from')}", "a seat"),
             seat=names.get(f"seat:{action.get('seat')}", "a seat")))
     return described
 
@@ -182,4 +196,20 @@ def seat_field() -> int | None:
 def form_action() -> dict[str, str]:
     """A game action from the posted form: every field but the page's own."""
     return {key: value for key, value in request.form.items()
-            if key not in ("csrf", "version")}
+            if key not in ("csrf", "version", "key")}
+
+
+FORM_KEY = re.compile(r"[0-9a-f]{32}")
+
+
+def sent_key() -> str | None:
+    """What the posted form is known by once it has changed the table (``tables.was_sent``):
+    its key (companion.web.form_key) with everything it sent, so the very same form sent
+    again is known, and another choice made on the same form (a second tab) is not. None
+    for a form without a key of its own."""
+    key = request.form.get("key", "")
+    if not FORM_KEY.fullmatch(key):
+        return None
+    fields = sorted((name, value) for name, value in request.form.items(multi=True)
+                    if name != "csrf")
+    return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:32]

@@ -5,11 +5,13 @@ room fetching its view when its stream comes back after a Wi-Fi blip: bench/stor
 gets the same bytes without the page being drawn again. A page is kept under
 everything it was drawn from: the table's version and its last log entry (an undo, a
 new seat link: every change adds one or bumps the version), the viewer's seat, the host
-flag, whole page or component, the address the page was asked at (the join link and
-QR code name it) and the device's session CSRF token (its forms carry it), so nobody
+flag (and whether it is the laptop that may take the controls back), whole page or
+component, the address the page was asked at (the join link and QR code name it) and
+the device's session CSRF token (its forms carry it and their keys), so nobody
 is ever given a page drawn for someone else. Pages with query arguments (the Letters
 from Whitechapel map's chosen circle) or for a device without a session yet are drawn
-every time.
+every time. A table that has ended has its pages let go (``forget``), and its pages are
+not kept again: its devices read it a last time, nobody plays on it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 from flask import Response, current_app, request, session
 
 from companion.web import wants_component
-from companion.web.context import is_host, load
+from companion.web.context import is_host, is_host_home, load
 from companion.web.pages import page
 
 BUDGET = 24 * 1024 * 1024
@@ -49,6 +51,13 @@ class Drawn:
                 self.pages.move_to_end(key)
             return html
 
+    def forget(self, table: int) -> None:
+        """The table ended: its pages, and its entry among the newest, go."""
+        with self.lock:
+            _version, keys = self.newest.pop(table, (0, set()))
+            for key in keys:
+                self.size -= len(self.pages.pop(key, b""))
+
     def put(self, key: Hashable, html: bytes, table: int, version: int) -> None:
         with self.lock:
             newest, keys = self.newest.get(table, (version, set()))
@@ -72,15 +81,20 @@ def _key(table: dict[str, Any], last_log: int | None, viewer: Any,
     if request.args or "csrf" not in session:
         return None
     return (table["id"], table["version"], last_log, viewer,
-            None if seat is None else seat["position"], host, wants_component(),
-            request.host_url, session["csrf"])
+            None if seat is None else seat["position"], host, is_host_home(table),
+            wants_component(), request.host_url, session["csrf"])
+
+
+def kept_pages() -> Drawn:
+    """This app's kept pages."""
+    return current_app.extensions.setdefault("drawn", Drawn())
 
 
 def drawn(head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None) -> Response:
     """The page of ``viewer`` (TABLE: the table screen, else that seat's phone) at the
     table ``head`` (tables.table_head), with ``seat`` the device's own: the kept one,
     or drawn afresh and kept for next time under what was drawn."""
-    pages: Drawn = current_app.extensions.setdefault("drawn", Drawn())
+    pages = kept_pages()
     key = _key(head, head["last_log"], viewer, seat, is_host(head, seat))
     html = pages.get(key) if key is not None else None
     if html is not None:
@@ -91,6 +105,6 @@ def drawn(head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None) -> Res
     # Kept under the version that was drawn (a change may have landed meanwhile) and
     # the log entry read before it: a key never claims a newer table than its page.
     drawn_key = _key(table, head["last_log"], viewer, seat, host)
-    if drawn_key is not None and response.status_code == 200:
+    if drawn_key is not None and response.status_code == 200 and table["status"] != "closed":
         pages.put(drawn_key, response.get_data(), table["id"], table["version"])
     return response

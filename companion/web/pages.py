@@ -13,7 +13,7 @@ from companion.db import get_db
 from companion.games.base import TABLE, Game, RuleError
 from companion.net import public_qr_svg
 from companion.web import render
-from companion.web.context import current_seat, is_host, load, page_context
+from companion.web.context import current_seat, is_host, load, page_context, sent_key
 
 
 def render_screen(table_view: dict[str, Any], status: int = 200) -> Response:
@@ -58,16 +58,23 @@ def refused(code: str, on_phone: bool, message: str, status: int,
     return page(table, game, viewer, seat, is_host(table, seat), status, message, private)
 
 
-def change(run: Callable[[], int], table: dict[str, Any], back: str, on_phone: bool,
-           private: bool = False) -> Response:
-    """Run one change of ``table`` (``run`` returns the new version); on success tell
-    every device and go ``back`` (303), on a refusal answer with the page again and the
-    reason, nothing changed. ``private``: a rules refusal may hold the seat's secrets."""
+def change(run: Callable[[str | None], int], table: dict[str, Any], back: str,
+           on_phone: bool, private: bool = False) -> Response:
+    """Run one change of ``table`` (``run`` is given the form's ``sent_key`` to store with
+    it and returns the new version); on success tell every device and go ``back`` (303),
+    on a refusal answer with the page again and the reason, nothing changed. A form that
+    already changed the table, sent again (its answer was lost with the connection), is
+    answered as the first time: the same 303. ``private``: a rules refusal may hold the
+    seat's secrets."""
+    sent = sent_key()
     try:
-        version = run()
-    except RuleError as error:
-        return refused(table["code"], on_phone, error.message, 422, private)
-    except tables.TableError as error:
+        version = run(sent)
+    except (RuleError, tables.TableError) as error:
+        # Looked up only when refused: the resend finds the table moved on by itself.
+        if tables.was_sent(get_db(), table["id"], sent):
+            return redirect(back, code=303)
+        if isinstance(error, RuleError):
+            return refused(table["code"], on_phone, error.message, 422, private)
         return refused(table["code"], on_phone, error.message, error.status, private)
     current_app.extensions["broadcaster"].publish(table["id"], version)
     return redirect(back, code=303)

@@ -93,7 +93,8 @@ def act(code: str) -> Response:
     seat = current_seat(table)
     if seat is None:
         abort(404, NO_SEAT)
-    return change(lambda: tables.act(get_db(), game_of(table), table["id"], seen_version(),
-                                     seat["position"], form_action(), rng()),
+    return change(lambda sent: tables.act(get_db(), game_of(table), table["id"],
+                                          seen_version(), seat["position"], form_action(),
+                                          rng(), sent=sent),
                   table, url_for("seat.phone", code=table["code"]), on_phone=True,
                   private=True)

@@ -19,13 +19,14 @@ from companion.web.context import (
     form_action,
     game_of,
     is_host,
+    is_host_home,
     load,
     load_head,
     rng,
     seat_field,
     seen_version,
 )
-from companion.web.drawn import drawn
+from companion.web.drawn import drawn, kept_pages
 from companion.web.pages import change, refused
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code>")
@@ -52,11 +53,16 @@ def _host_page(table: dict[str, Any], on_phone: bool) -> str:
     return url_for("seat.phone" if on_phone else "table.screen", code=table["code"])
 
 
-def _host_change(code: str, run: Callable[[Database, Game, dict[str, Any]], int]) -> Response:
+Run = Callable[[Database, Game, dict[str, Any], "str | None"], int]
+"""A host control's change of the table, given the database, the game, the table and the
+form's key to store with it (companion/web/pages.py ``change``); the new version."""
+
+
+def _host_change(code: str, run: Run) -> Response:
     """A host control: one change, then back to the page the host used."""
     table, game, on_phone = _host_only(code)
-    return change(lambda: run(get_db(), game, table), table, _host_page(table, on_phone),
-                  on_phone)
+    return change(lambda sent: run(get_db(), game, table, sent), table,
+                  _host_page(table, on_phone), on_phone)
 
 
 def _position() -> int:
@@ -69,38 +75,54 @@ def _position() -> int:
 @bp.post("/act")
 def act(code: str) -> Response:
     """A game action made at the table screen (by the host)."""
-    return _host_change(code, lambda db, game, table: tables.act(
-        db, game, table["id"], seen_version(), TABLE, form_action(), rng()))
+    return _host_change(code, lambda db, game, table, sent: tables.act(
+        db, game, table["id"], seen_version(), TABLE, form_action(), rng(), sent=sent))
 
 
 @bp.post("/start")
 def start(code: str) -> Response:
-    return _host_change(code, lambda db, game, table: tables.start_game(
-        db, game, table["id"], seen_version(), rng()))
+    return _host_change(code, lambda db, game, table, sent: tables.start_game(
+        db, game, table["id"], seen_version(), rng(), sent=sent))
 
 
 @bp.post("/undo")
 def undo(code: str) -> Response:
-    return _host_change(code, lambda db, game, table: tables.undo(
-        db, table["id"], seen_version()))
+    return _host_change(code, lambda db, game, table, sent: tables.undo(
+        db, table["id"], seen_version(), sent=sent))
 
 
 @bp.post("/hand-host")
 def hand_host(code: str) -> Response:
-    return _host_change(code, lambda db, game, table: tables.hand_host(
-        db, table["id"], seen_version(), _position()))
+    return _host_change(code, lambda db, game, table, sent: tables.hand_host(
+        db, table["id"], seen_version(), _position(), sent=sent))
+
+
+@bp.post("/take-host")
+def take_host(code: str) -> Response:
+    """The laptop that created the table takes the host controls back from the seat it
+    handed them to (that phone may be lost): never refused to that laptop."""
+    table = load_head(code)
+    if not is_host_home(table):
+        abort(403, "Only the laptop that created the table can take the host controls back.")
+    return change(lambda sent: tables.take_host_back(get_db(), table["id"], seen_version(),
+                                                     sent=sent),
+                  table, url_for("table.screen", code=table["code"]), on_phone=False)
 
 
 @bp.post("/remove-seat")
 def remove_seat(code: str) -> Response:
-    return _host_change(code, lambda db, game, table: tables.remove_seat(
-        db, game, table["id"], seen_version(), _position()))
+    return _host_change(code, lambda db, game, table, sent: tables.remove_seat(
+        db, game, table["id"], seen_version(), _position(), sent=sent))
 
 
 @bp.post("/close")
 def close(code: str) -> Response:
-    return _host_change(code, lambda db, game, table: tables.close_table(
-        db, table["id"], seen_version()))
+    def run(db: Database, _game: Game, table: dict[str, Any], sent: str | None) -> int:
+        version = tables.close_table(db, table["id"], seen_version(), sent=sent)
+        # Nobody plays on an ended table: the pages kept for it go now.
+        kept_pages().forget(table["id"])
+        return version
+    return _host_change(code, run)
 
 
 @bp.post("/rejoin")

@@ -149,3 +149,32 @@ def test_only_a_tables_newest_version_is_kept():
     pages.put("bob@5", b"34", 1, 5)  # drawn from the older version, kept no more
     assert pages.get("bob@5") is None
     assert pages.size == 4
+
+
+def test_an_ended_tables_pages_are_let_go(app):
+    """Ending the table lets go of every page kept for it (and its newest version), and
+    the pages of an ended table are not kept again; another table's pages stay."""
+    laptop, phones = _setup(app, "london1888", 4)
+    other, _ = _setup(app, "london1888", 4)
+    for device, path in ((laptop, f"/t/{laptop.code}"), (phones[0], f"/t/{laptop.code}/me"),
+                         (other, f"/t/{other.code}")):
+        device.get(path)
+    pages: Drawn = app.extensions["drawn"]
+    kept_before = len(pages.pages)
+    assert len(pages.newest) == 2
+    assert laptop.host("close").status_code == 303
+    assert len(pages.newest) == 1 and len(pages.pages) == 1 < kept_before
+    for device, path in ((laptop, f"/t/{laptop.code}"), (phones[0], f"/t/{laptop.code}/me")):
+        assert "ended" in device.get(path).text
+    assert len(pages.newest) == 1 and len(pages.pages) == 1
+    assert other.get(f"/t/{other.code}").status_code == 200
+
+
+def test_forget_gives_back_the_tables_bytes():
+    pages = Drawn()
+    pages.put("ann@5", b"12", 1, 5)
+    pages.put("other", b"345", 2, 3)
+    pages.forget(1)
+    pages.forget(7)  # never kept: nothing to do
+    assert pages.get("ann@5") is None and pages.get("other") == b"345"
+    assert pages.size == 3 and list(pages.newest) == [2]
