@@ -17,7 +17,7 @@ from companion.db.migrations import migrate
 from companion.db.watch import DatabaseUnavailable
 from companion.games.whitechapel.board import BoardError
 from companion.net import base_urls, qr_ascii
-from companion.server import make_server
+from companion.server import PHONES_PER_ADDRESS, make_server
 
 DEFAULT_DB = str(ROOT / "instance" / "companion.sqlite")
 
@@ -36,6 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--devices", type=int, default=400,
                        help="phones and screens the room is sized for; twice as many live "
                        "pages are held (default: %(default)s)")
+    serve.add_argument("--phones-per-address", type=int, default=PHONES_PER_ADDRESS,
+                       metavar="N", help="phones that may share one address, behind a router "
+                       "doing NAT, a guest network's proxy or a hotspot: each gets a phone's "
+                       "share (default: %(default)s)")
     serve.add_argument("--no-browser", action="store_true",
                        help="do not open the lobby in this laptop's browser")
     serve.add_argument("--board", action="append", default=[], metavar="PATH",
@@ -75,7 +79,8 @@ def _serve(args: argparse.Namespace) -> int:
               "(see docs/boards.md).", file=sys.stderr)
         return 2
     try:
-        server = make_server(app, args.host, args.port, args.devices)
+        server = make_server(app, args.host, args.port, args.devices,
+                             max(1, args.phones_per_address))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             print(f"companion: port {args.port} is already in use (is companion already "

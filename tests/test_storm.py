@@ -348,3 +348,65 @@ def test_actions_are_served_before_page_fetches_already_waiting():
     for task in [*fetches[:3], action, *fetches[3:]]:
         dispatcher.add_task(task)
     assert list(dispatcher.queue) == [action, *fetches]
+
+
+async def _get(pair: list[Any], port: int, path: str, address: str, cookie: str) -> int:
+    """A GET on one of a browser's kept-alive connections (``pair``: reader, writer),
+    reopened as a browser does when the server closed it meanwhile; the status."""
+    for _attempt in range(2):
+        reader, writer = pair
+        try:
+            writer.write(fetch_request(path, port, cookie))
+            status, _body = await asyncio.wait_for(read_response(reader), 15)
+            return status
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            writer.close()
+            pair[:] = await connect(port, address)
+    return 0
+
+
+def fetch_request(path: str, port: int, cookie: str) -> bytes:
+    return (f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nCookie: {cookie}\r\n"
+            "HX-Request: true\r\n\r\n").encode()
+
+
+@needs_addresses
+def test_thirty_phones_behind_one_address_play_as_if_each_had_its_own(table):
+    """A travel router doing NAT: 30 browsers from one address, each with its live page
+    and 4 kept-alive connections (120 connections, past one device's 48), load their page
+    and its files twice over; every answer is 200. One greedy client, one cookie on
+    another address, still gets one device's share."""
+    server, host, _ann = table
+    shared = loopback(700)
+    phones = []
+    for _ in range(30):
+        phone = HttpDevice(server.url)
+        phone.get("/")  # a session cookie of its own, as each phone has
+        phones.append(phone.cookie())
+    paths = [f"/t/{host.code}", "/static/app.css", "/static/app.js",
+             "/static/htmx-2.0.11.min.js"]
+
+    async def room() -> None:
+        streams = await open_all([Stream(host.code, shared, cookie) for cookie in phones],
+                                 server.port)
+        assert [stream.status for stream in streams] == [200] * 30
+        browsers = [[list(await connect(server.port, shared)) for _ in range(4)]
+                    for _ in phones]
+        statuses: list[int] = []
+        for _round in range(2):
+            answers = await asyncio.gather(*(
+                _get(pair, server.port, path, shared, cookie)
+                for cookie, pairs in zip(phones, browsers, strict=True)
+                for pair, path in zip(pairs, paths, strict=True)))
+            statuses += answers
+        assert statuses == [200] * len(statuses)
+        # The greedy one next door: one device's streams, whatever it asks for.
+        greedy = [Stream(host.code, loopback(701), phones[0]) for _ in range(60)]
+        await open_all(greedy, server.port)
+        assert [s.status for s in greedy].count(200) == limits.PER_ADDRESS
+        for pairs in browsers:
+            for _reader, writer in pairs:
+                writer.close()
+        close_all(streams + greedy)
+
+    run(room())

@@ -63,7 +63,7 @@ import sys
 
 from flask import Flask
 
-from companion.server.limits import PER_ADDRESS, THIS_LAPTOP
+from companion.server.limits import PHONES_PER_ADDRESS, DeviceLimits, streams_per_address
 from companion.server.streamhub import stream_hub
 from companion.server.wsgi import THREADS, Dispatcher, Server
 
@@ -87,9 +87,11 @@ def raise_open_file_limit(wanted: int) -> None:
             return
 
 
-def make_server(app: Flask, host: str, port: int, devices: int) -> Server:
+def make_server(app: Flask, host: str, port: int, devices: int,
+                phones_per_address: int = PHONES_PER_ADDRESS) -> Server:
     """Waitress sized for ``devices`` phones and screens, each with its event stream
-    on the hub (twice as many streams fit before one is refused)."""
+    on the hub (twice as many streams fit before one is refused); up to
+    ``phones_per_address`` of them may share one address (companion/server/limits.py)."""
     streams = devices * 2
     # A connection per device plus room; past it, idle and slow ones make room for
     # newcomers, and a burst may go over up to the hard limit (on Windows select()
@@ -98,9 +100,11 @@ def make_server(app: Flask, host: str, port: int, devices: int) -> Server:
     hard = min(connections * 2, 500) if sys.platform == "win32" else connections * 2
     connections = min(connections, hard)
     raise_open_file_limit(streams + hard + 256)
-    hub = stream_hub(app, capacity=streams, per_address=PER_ADDRESS, exempt=THIS_LAPTOP)
+    hub = stream_hub(app, capacity=streams, per_address=streams_per_address(phones_per_address),
+                     exempt=lambda address: address in shares.laptop)
+    shares = DeviceLimits(phones_per_address, hub.phones_at)
     dispatcher = Dispatcher()
     dispatcher.set_thread_count(THREADS)
-    return Server(app, hub, hard, host=host, port=port, dispatcher=dispatcher, threads=THREADS,
-                  connection_limit=connections, asyncore_use_poll=True,
+    return Server(app, hub, shares, hard, host=host, port=port, dispatcher=dispatcher,
+                  threads=THREADS, connection_limit=connections, asyncore_use_poll=True,
                   channel_timeout=60, cleanup_interval=1, ident="companion")

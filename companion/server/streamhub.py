@@ -40,9 +40,10 @@ def _chunk(text: str) -> bytes:
 class _Stream(asyncio.Protocol):
     """One page's event stream on the hub's loop."""
 
-    def __init__(self, hub: StreamHub, address: str) -> None:
+    def __init__(self, hub: StreamHub, address: str, phone: str) -> None:
         self.hub = hub
         self.address = address
+        self.phone = phone
         self.table_id: int | None = None
         self.transport: asyncio.Transport | None = None
         self.last_write = time.monotonic()
@@ -85,8 +86,10 @@ class StreamHub:
     """Every open page's event stream, held on one asyncio loop in a thread of its own.
 
     ``adopt`` takes a connection whose request (``GET /t/<code>/events``) the web
-    server has read. A stream beyond ``capacity``, or beyond ``per_address`` from one
-    client address (except those in ``exempt``), is answered at once with a clear
+    server has read, with ``phone``: what its cookies say of the phone it comes from
+    (phones behind one address are told apart so, ``phones_at``). A stream beyond
+    ``capacity``, or beyond ``per_address`` from one client address (except those
+    ``exempt`` says are the laptop's), is answered at once with a clear
     refusal (the page then asks for the version now and then instead, see
     static/app.js). A change reaches each
     stream of its table; a quiet stream gets a heartbeat every ``heartbeat`` seconds
@@ -96,7 +99,8 @@ class StreamHub:
     MAX_BACKLOG = 64 * 1024
 
     def __init__(self, opener: Opener, head: bytes, capacity: int, per_address: int,
-                 exempt: frozenset[str] = frozenset(), heartbeat: float = 15.0,
+                 exempt: Callable[[str], bool] = lambda _address: False,
+                 heartbeat: float = 15.0,
                  lifetime: float = 300.0) -> None:
         self.opener = opener
         self.exempt = exempt
@@ -109,14 +113,22 @@ class StreamHub:
         self._streams: set[_Stream] = set()
         self._tables: dict[int, set[_Stream]] = collections.defaultdict(set)
         self._addresses: collections.Counter[str] = collections.Counter()
+        self._phones: dict[str, collections.Counter[str]] = collections.defaultdict(
+            collections.Counter)
         self._thread = threading.Thread(target=self._run, name="companion-streams",
                                         daemon=True)
         self._thread.start()
 
     # --- called from other threads -------------------------------------------------
 
-    def adopt(self, sock: socket.socket, address: str, code: str, head_only: bool) -> None:
-        self._loop.call_soon_threadsafe(self._start, sock, address, code, head_only)
+    def adopt(self, sock: socket.socket, address: str, code: str, head_only: bool,
+              phone: str = "") -> None:
+        self._loop.call_soon_threadsafe(self._start, sock, address, code, head_only, phone)
+
+    def phones_at(self, address: str) -> int:
+        """How many phones (cookies of their own) hold live pages from ``address``. Read
+        from the web server's threads: a moment's snapshot is enough."""
+        return len(self._phones.get(address) or ())
 
     def publish(self, table_id: int, version: int) -> None:
         # Once the hub has stopped with its server, no stream is left to tell.
@@ -146,12 +158,13 @@ class StreamHub:
             stream.end()
         self._loop.stop()
 
-    def _start(self, sock: socket.socket, address: str, code: str, head_only: bool) -> None:
-        self._loop.create_task(self._open(sock, address, code, head_only))
+    def _start(self, sock: socket.socket, address: str, code: str, head_only: bool,
+               phone: str) -> None:
+        self._loop.create_task(self._open(sock, address, code, head_only, phone))
 
     async def _open(self, sock: socket.socket, address: str, code: str,
-                    head_only: bool) -> None:
-        stream = _Stream(self, address)
+                    head_only: bool, phone: str) -> None:
+        stream = _Stream(self, address, phone)
         try:
             await self._loop.connect_accepted_socket(lambda: stream, sock)
         except OSError:
@@ -162,7 +175,7 @@ class StreamHub:
             self._refuse(stream, 503, "The laptop holds as many live pages as it can. "
                          "This page refreshes itself more slowly.")
             return
-        if self._addresses[address] >= self.per_address and address not in self.exempt:
+        if self._addresses[address] >= self.per_address and not self.exempt(address):
             self._refuse(stream, 429, "Too many live pages from this device. Close some "
                          "tabs; this page refreshes itself more slowly.")
             return
@@ -180,6 +193,7 @@ class StreamHub:
         self._streams.add(stream)
         self._tables[table_id].add(stream)
         self._addresses[address] += 1
+        self._phones[address][phone] += 1
         stream.write(self.head + _chunk(event(version, first=True)))
 
     def _refuse(self, stream: _Stream, status: int, message: str) -> None:
@@ -202,6 +216,12 @@ class StreamHub:
             self._addresses[stream.address] -= 1
             if self._addresses[stream.address] <= 0:
                 del self._addresses[stream.address]
+            phones = self._phones[stream.address]
+            phones[stream.phone] -= 1
+            if phones[stream.phone] <= 0:
+                del phones[stream.phone]
+            if not phones:
+                del self._phones[stream.address]
         if stream.transport is not None and not stream.transport.is_closing():
             stream.transport.close()
 
@@ -224,7 +244,7 @@ class StreamHub:
 
 
 def stream_hub(app: Flask, capacity: int, per_address: int,
-               exempt: frozenset[str] = frozenset()) -> StreamHub:
+               exempt: Callable[[str], bool]) -> StreamHub:
     """The hub that holds this app's event streams, told of every change."""
 
     def opener(code: str) -> tuple[int, int] | None:

@@ -12,6 +12,7 @@ for a newcomer.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import socket
 import threading
@@ -99,10 +100,11 @@ class Server(TcpWSGIServer):
 
     channel_class = Channel
 
-    def __init__(self, app: Flask, hub: StreamHub, hard_limit: int, **kw: Any) -> None:
+    def __init__(self, app: Flask, hub: StreamHub, devices: limits.DeviceLimits,
+                 hard_limit: int, **kw: Any) -> None:
         self.hub = hub
         self.hard_limit = hard_limit
-        self.devices = limits.DeviceLimits()
+        self.devices = devices
         self.loop_thread: int | None = None
         self.loop: quietloop.QuietLoop | None = None
         super().__init__(app, **kw)
@@ -121,9 +123,10 @@ class Server(TcpWSGIServer):
 
     def _admit(self, conn: socket.socket, addr: Any) -> None:
         addr = self.fix_addr(addr)
-        if not self.devices.connect(addr[0]):
+        if self.devices.over(addr[0]) and not self._idle_makes_room(addr[0]):
             _refuse(conn, 429, "Too many connections from this device.")
             return
+        self.devices.connect(addr[0])
         try:
             self.set_socket_options(conn)
             channel = self.channel_class(self, conn, addr, self.adj, map=self._map)
@@ -150,7 +153,8 @@ class Server(TcpWSGIServer):
             address = channel.addr[0]
             channel.del_channel()
             channel.connected = False
-            self.hub.adopt(sock, address, match.group(1), request.command == "HEAD")
+            self.hub.adopt(sock, address, match.group(1), request.command == "HEAD",
+                           _phone(request.headers.get("COOKIE", "")))
             return
         address = channel.addr[0]
         channel.queued = True
@@ -186,7 +190,20 @@ class Server(TcpWSGIServer):
             if since is not None and now - since > limit and not channel.requests:
                 # Slow or silent: the connection is dropped, its slot freed.
                 channel.will_close = True
-        self.devices.forget_quiet()
+        self.devices.upkeep()
+
+    def _idle_makes_room(self, address: str) -> bool:
+        """The device is at its share of connections: its kept-alive one idle the
+        longest closes (a browser keeps several open in case; it opens another when it
+        needs one), so only what a device really holds counts. False: none is idle."""
+        idle = [channel for channel in self.active_channels.values()
+                if channel.addr[0] == address and channel.waiting_since is None
+                and not channel.requests and not channel.total_outbufs_len
+                and not channel.will_close]
+        if not idle:
+            return False
+        min(idle, key=lambda channel: channel.last_activity).will_close = True
+        return True
 
     def _make_room(self, full: bool = False) -> bool:
         """Every connection is taken: close the kept-alive one idle the longest, else
@@ -236,6 +253,13 @@ class Server(TcpWSGIServer):
             self.next_channel_cleanup = now + self.adj.cleanup_interval
             self.maintenance(now)
         return self.accepting
+
+
+def _phone(cookies: str) -> str:
+    """What a stream's cookies say of the phone it comes from: phones behind one address
+    hold cookies of their own (their session, their seat). A digest: nothing of a cookie
+    is kept."""
+    return hashlib.blake2b(cookies.encode(), digest_size=8).hexdigest()
 
 
 def _refuse(conn: socket.socket, status: int, message: str) -> None:
