@@ -26,7 +26,7 @@ def test_serve_prints_addresses_and_a_qr_code_then_serves(tmp_path):
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--port", str(port), "--db",
-         str(tmp_path / "c.sqlite"), "--no-browser"],
+         str(tmp_path / "c.sqlite"), "--no-browser", "--phones-per-address", "60"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         lines = []
