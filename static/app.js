@@ -203,11 +203,14 @@
     return field.form ? keyOf(field.form) : null;
   }
   function keyOf(form) {
-    // A form is known by where it posts and what it does: its hidden fields but the
-    // page's own (its type, whom it questions, which policeman) and the actions its
-    // buttons name (a kill and a move both ask for a circle).
+    // A form is known by where it posts and what it does: its hidden fields (its type,
+    // whom it questions, which policeman) but the page's own (csrf, version and the
+    // form's key, new with each version), and the actions its buttons name (a kill and
+    // a move both ask for a circle).
     var hidden = Array.prototype.filter.call(form.querySelectorAll("input[type=hidden]"),
-      function (field) { return field.name !== "csrf" && field.name !== "version"; });
+      function (field) {
+        return field.name !== "csrf" && field.name !== "version" && field.name !== "key";
+      });
     var buttons = Array.prototype.map.call(
       form.querySelectorAll("button[name=type]"), function (button) { return button.value; });
     return (form.getAttribute("action") || "") + "|" +
