@@ -252,6 +252,18 @@ def test_the_door_speaks_plainly(server, laptop, phone):
     expect(ann.locator("[data-qr]")).to_be_visible()
     check_phone(ann, "platform-phone-rejoin")
 
+    # The laptop takes the controls back (the host's phone may be lost): its table screen
+    # offers it, and every page's table log says so.
+    laptop.reload()
+    # (Its streams were cut earlier in this test: those failures are allowed.)
+    check_screen(laptop, "platform-screen-take-host-back", allow=("net::ERR_FAILED",))
+    laptop.click("button:has-text('Take the host controls back')")
+    expect(laptop.locator("[data-host-controls]")).to_be_visible()
+    expect(cy.locator("#view")).to_contain_text("came back to the laptop (from Ann")
+    ann.goto(f"{server.url}/t/{code}/me")
+    expect(ann.locator("[data-host-controls]")).to_have_count(0)
+    check_phone(ann, "platform-phone-host-back")
+
     # An error page, on a phone.
     extra.goto(server.url + "/j/ZZZZ")
     expect(extra.locator("h1")).to_be_visible()
