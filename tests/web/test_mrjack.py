@@ -453,8 +453,9 @@ def redeal(app, code: str, state: dict) -> None:
 
 def glance_of(response, code: str) -> str:
     """What a neighbour sees of a phone page: the page at rest (no peek held, nothing
-    opened), the table's random code and the form's CSRF token masked."""
-    page = re.sub(r'name="csrf" value="[^"]*"', 'name="csrf" value="-"', response.text)
+    opened), the table's random code, the CSRF token and the forms' keys made from it
+    masked."""
+    page = re.sub(r'name="(csrf|key)" value="[^"]*"', r'name="\1" value="-"', response.text)
     return at_rest(page.replace(code, "CODE"))
 
 

@@ -53,10 +53,10 @@ class Side:
 
     def masked(self, html: str) -> str:
         """The page without what is random and public: the table code (and its QR
-        code on the table screen), the CSRF token."""
+        code on the table screen), the CSRF token and the forms' keys made from it."""
         html = html.replace(self.laptop.code, "CODE")
         html = re.sub(r"<div class=\"qr-box\" data-qr>.*?</div>", "QR", html, flags=re.S)
-        return re.sub(r'name="csrf" value="[^"]*"', 'name="csrf" value="-"', html)
+        return re.sub(r'name="(csrf|key)" value="[^"]*"', r'name="\1" value="-"', html)
 
     def state(self) -> dict:
         return state_of(self.app, self.laptop.code)
