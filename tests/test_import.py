@@ -251,6 +251,7 @@ def mutate(value, data: st.DataObject, depth: int = 0):
         [2**70, -1, 0, 1, "", "{0}", "ABCD", [], {}, None, True, "seat:9", "start", "act"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())

@@ -147,6 +147,7 @@ def test_a_pair_that_met_is_kept_apart_when_possible():
         assert counts == [2, 3]
 
 
+@pytest.mark.slow
 def test_seating_24_players_over_4_rounds_beats_random_seating():
     players = list(range(24))
     sizes = t.split_sizes(24)
