@@ -63,6 +63,7 @@ def test_choosing_a_code_is_bounded_and_codes_grow_a_letter(app):
     assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == len(codes)
 
 
+@pytest.mark.slow
 def test_when_every_four_letter_code_is_used_new_tables_get_five(app):
     assert fill_every_four_letter_code(app.config["DATABASE"]) == len(tables.CODE_LETTERS) ** 4
     started = time.monotonic()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -35,6 +36,8 @@ from tests.support import TEMPLATES, tally
 from tests.support.campaign import playable_games
 from tests.support.html import csrf_of
 from tests.support.scripted import parse_forms
+
+pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
 
 NASTY = ["", " ", "0", "1", "-1", "2", "3", "7", "9" * 25, "-" + "9" * 25, "1e9", "0x10",
          "NaN", "inf", "None", "null", "true", "on", "off", "[]", "{}", "١٢", "Ⅻ", "🙂",

@@ -225,6 +225,7 @@ def test_hostile_files_are_refused_on_both_paths(app, tmp_path):
 
 # --- import: mutated exports and random JSON ---------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())

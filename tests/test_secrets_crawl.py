@@ -31,6 +31,8 @@ from tests.support.campaign import NAMES, playable_games
 from tests.support.html import csrf_of
 from tests.support.scripted import choose, parse_forms
 
+pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
+
 Viewer = int | str
 CHECKPOINTS = (0, 3, 10, 25)
 PAGE_LIMIT = 40

@@ -605,7 +605,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     A seat's refusals are private while the game runs (``private_refusals``): the
     reason may tell its secret (an escape refused says that the character just played
     is not Jack's), so the phone says the same at the top and the reason waits behind
-    "Why?".
+    "Why?" (docs/RULINGS.md#mr-jack, "Refusals are private").
     """
     _check_viewer(viewer)
     over = state["phase"] == "over"

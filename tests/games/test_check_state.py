@@ -66,6 +66,7 @@ def damaged(state: dict, rng: random.Random) -> dict:
         return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(playable_games()))
 def test_played_states_pass_and_damaged_ones_are_refused_cleanly(app, name):
     game = playable_games()[name]

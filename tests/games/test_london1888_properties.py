@@ -10,12 +10,15 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import london1888 as game
 from companion.games.base import TABLE, RuleError
 from tests.support.contract import try_apply
+
+pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
 
 FAST = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

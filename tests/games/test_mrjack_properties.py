@@ -13,12 +13,15 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import mrjack
 from companion.games.base import TABLE, RuleError
 from tests.support.contract import try_apply
+
+pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
 
 JACK, DETECTIVE = mrjack.JACK, mrjack.DETECTIVE
 VIEWERS = (JACK, DETECTIVE, TABLE)

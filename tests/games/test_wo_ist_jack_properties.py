@@ -9,12 +9,15 @@ import copy
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import wo_ist_jack as game
 from companion.games.base import TABLE
 from tests.support.contract import try_apply
+
+pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
 
 FAST = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

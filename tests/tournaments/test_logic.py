@@ -153,6 +153,7 @@ def repeat_meetings(history) -> int:
     return sum(times - 1 for times in t.meetings(history).values() if times > 1)
 
 
+@pytest.mark.slow
 def test_seating_24_players_over_4_rounds_beats_random_seating():
     players = list(range(24))
     sizes = t.split_sizes(24)

@@ -99,6 +99,7 @@ def open_scripted_table(app, game) -> tuple[Device, list[Device]]:
     return laptop, phones
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(playable_games()))
 def test_every_game_logs_only_what_it_read_and_the_log_replays(app, name):
     """Scripted play of each game from the forms its pages show, every action padded

@@ -41,6 +41,7 @@ def _same_as_fresh(app, device: Device, path: str) -> None:
         assert kept_or_drawn.data == again.data == fresh.data, path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(discover()))
 def test_kept_pages_are_the_fresh_pages_through_a_whole_game(app, game):
     """Random legal play (the pages' own forms), a stranger and the host looking on,

@@ -15,6 +15,7 @@ import random
 import re
 from dataclasses import dataclass
 
+import pytest
 from flask import Flask
 
 from companion.games.base import TABLE
@@ -243,6 +244,7 @@ JACKS_FIELDS = {("hideout", "circle"), ("blood", "circle"), ("blood", "circle2")
 night 3), a move or a Coach, a false clue. Each tells a secret until it is played."""
 
 
+@pytest.mark.slow
 def test_every_field_jack_types_into_is_secret_and_no_detectives_is(tmp_path):
     """Random games, with a board and without (False clues on, so that the false clue's
     keypad shows): on every page Jack types only into secret fields, while what a

@@ -236,7 +236,8 @@ def _jack_actions(state: State) -> list[str]:
         if used < allowed and (kind == "alley" or left >= 2):
             found.append(kind)
     # Always offered: a button shown only next to his hideout, or away from it, would
-    # tell where both are. Whether a road leads home is checked when he taps it.
+    # tell where both are. Whether a road leads home is checked when he taps it
+    # (docs/RULINGS.md#letters-from-whitechapel, "Escape").
     found.append("escape")
     if state["trapped_claim"]:
         found += ["confirm_trapped", "deny_trapped"]

@@ -79,7 +79,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     if viewer == JACK:
         public["role"] = "jack"
         # A refusal's reason names his circles ("No road joins 147 and 90."): his phone
-        # keeps it behind "Why?" and says the same at the top whatever it is.
+        # keeps it behind "Why?" and says the same at the top whatever it is
+        # (docs/RULINGS.md#letters-from-whitechapel, "Jack's refusals are private").
         public["private_refusals"] = True
         public["sheet"] = _sheet(state)
         public["jack"] = _jack_private(state)

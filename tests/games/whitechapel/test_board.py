@@ -349,6 +349,7 @@ JSON = st.recursive(
     max_leaves=25)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(JSON)
 def test_any_json_is_a_board_or_a_board_error(data):
@@ -360,6 +361,7 @@ def test_any_json_is_a_board_or_a_board_error(data):
         assert board.numbers and all(board.neighbours(n) for n in board.numbers)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["circles", "roads", "alleys"]), st.integers(0, 40), JSON)
 def test_a_damaged_tiny_board_is_a_board_or_a_board_error(key, index, value):

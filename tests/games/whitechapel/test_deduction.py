@@ -271,6 +271,7 @@ FACTS = st.fixed_dictionaries({}, optional={
 })
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(FACTS)
 def test_any_facts_give_circles_of_the_board_or_a_facts_error(facts):

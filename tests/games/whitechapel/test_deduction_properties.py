@@ -24,6 +24,8 @@ from companion.games.whitechapel.deduction import candidate_hideouts, possible_p
 from tests.support import deduction_oracle
 from tests.support.boardfiles import real_board, shortest_road, tiny_board
 
+pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
+
 TOKENS = {"coach": 3, "alley": 2}  # the first night's allowance, the largest
 SEARCH_FACTS = ("clues", "searched_empty", "failed_arrests")
 

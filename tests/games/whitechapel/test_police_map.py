@@ -207,6 +207,7 @@ def _random_turn(state: dict, board: Board, r: random.Random) -> dict:
     return act(state, JACK, type=kind, **fields)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), crime=st.sampled_from(WOMEN))
 def test_jack_is_always_where_the_deduction_says_he_can_be(seed, crime):

@@ -44,6 +44,7 @@ def reachable(board, shown, depth=0, area=None) -> set[int]:
     return found
 
 
+@pytest.mark.slow
 def test_every_move_of_every_policeman_is_reachable_with_thumb_sized_targets(real):
     for start in sorted(real.crossing_ids):
         choices = sorted(real.police_moves(start))

@@ -228,6 +228,7 @@ FIELDS = st.dictionaries(
     st.one_of(st.text(max_size=8), st.integers(-5, 260).map(str)))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 60),
        actor=st.one_of(st.integers(-1, 3), st.just(TABLE)),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,8 @@ from tests.support.whitechapel_walks import (
     random_action,
     scenes,
 )
+
+pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
 
 CIRCLES = range(wc.FIRST_CIRCLE, wc.LAST_CIRCLE + 1)
 FAST = settings(max_examples=12, deadline=None,
