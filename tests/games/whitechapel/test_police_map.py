@@ -17,7 +17,7 @@ from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import possible_positions
 from tests.support.boardfiles import real_board, tiny_board
-from tests.support.whitechapel_play import act, board_game, head, refused
+from tests.support.whitechapel_play import act, board_game, head, refused, turn_of
 
 JACK = 0
 WOMEN = (3, 21, 27, 65, 84)
@@ -141,7 +141,7 @@ def test_a_policeman_moves_zero_one_or_two_crossings_never_onto_another(real):
     assert wc.view(state, TABLE)["cops"]["at"]["yellow"] == 109
     assert wc.view(state, TABLE)["cops"]["choices"]["yellow"] == sorted(real.police_moves(107))
     # The clues phase begins: no more moves this turn.
-    state = act(state, yellow, type="search", policeman="yellow", circle=99)
+    state = act(turn_of(state, "yellow"), yellow, type="search", policeman="yellow", circle=99)
     assert "move_policeman" not in wc.actions(state, yellow)
     assert "The policemen have moved" in refused(state, TABLE, type="move_policeman",
                                                  policeman="blue", crossing=44)
