@@ -63,6 +63,7 @@ from companion.games.whitechapel.state import (
     _police_order,
     _policemen_to_act,
     _row,
+    _speaking,
     actions,
     board_of,
     is_over,
@@ -94,7 +95,72 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "is_head": _head_colour(state) is not None
             and state["policemen"][_head_colour(state)] == viewer,
         }
+        public["now"] = _detective_now(state, viewer)
     return public
+
+
+WAIT_FOR_JACK = {
+    "hideout": "Jack is choosing his hideout: wait",
+    "women": "Jack is placing the women: wait",
+    "letter": "Jack may send a letter: wait",
+    "blood": "Jack kills or waits: wait",
+    "jack": "Jack is moving: wait",
+}
+"""What a detective's phone says while only Jack acts."""
+
+
+def _detective_now(state: State, seat: int) -> dict[str, Any]:
+    """The first line of a detective's phone: what happens now and who acts, in a
+    player's words ("Jack is moving: wait", "Your turn: move blue (Head of the
+    Investigation)", "Watson moves green"). ``mine`` says whether this phone acts now.
+    Public facts only, like the rest of a detective's page."""
+    phase = state["phase"]
+    players = state["players"]
+    head = _head_colour(state)
+    if phase == "over":
+        return {"text": _outcome(state)["text"], "mine": False}
+    if phase == "jack" and state["trapped_claim"]:
+        return {"text": "Jack says whether he is trapped: wait", "mine": False}
+    if phase in WAIT_FOR_JACK:
+        return {"text": WAIT_FOR_JACK[phase], "mine": False}
+    head_seat = state["policemen"][head]
+    you_head = " (Head of the Investigation)" if head_seat == seat else ""
+    if phase in ("patrols", "suspense"):
+        task = ("place the 7 patrol tokens" if phase == "patrols"
+                else "move every wretched one circle")
+        if head_seat == seat:
+            return {"text": f"Your turn: {task}{you_head}", "mine": True}
+        return {"text": f"{players[head_seat]} (Head of the Investigation) "
+                        f"{task.replace('place', 'places').replace('move ', 'moves ')}",
+                "mine": False}
+    if phase == "alarm":
+        mine = [c for c in _movable(state, seat) if state["cops"]["at"][c] is None]
+        if mine:
+            return {"text": f"Your turn: place {_colours(mine)}", "mine": True}
+        waiting = [c for c in POLICEMEN if state["cops"]["at"][c] is None]
+        return {"text": "Alarm whistles: "
+                        + "; ".join(f"{players[state['policemen'][c]]} places {c}"
+                                    for c in waiting), "mine": False}
+    # The police's turn: Hunting 2 (moves, each his own, at the same time), then 3.
+    speaker = _speaking(state)
+    moving = _movable(state, seat)
+    if speaker is None:
+        return {"text": "The police are done: Jack moves next", "mine": False}
+    speaker_seat = state["policemen"][speaker]
+    role = " (Head of the Investigation)" if speaker == head else ""
+    if speaker_seat == seat:
+        mine = _policemen_to_act(state, seat)
+        verb = "move and search with" if moving else "search or arrest with"
+        if state["police"]["searching"] == speaker:
+            verb = "search on with"
+        return {"text": f"Your turn: {verb} {_colours(mine)}{role}", "mine": True}
+    also = f"; move {_colours(moving)} meanwhile" if moving else ""
+    return {"text": f"{players[speaker_seat]} {'moves' if moving else 'searches with'} "
+                    f"{speaker}{role}{also}", "mine": bool(moving)}
+
+
+def _colours(colours: list[str]) -> str:
+    return colours[0] if len(colours) == 1 else ", ".join(colours[:-1]) + f" and {colours[-1]}"
 
 
 def _public_view(state: State) -> dict[str, Any]:
@@ -124,6 +190,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "police_order": _police_order(state) if state["phase"] == "police" else [],
         "police_done": list(state["police"]["done"]),
         "police_searching": state["police"]["searching"],
+        "police_searched": list(state["police"]["searched"]),
         "time": ROMAN[night["time"] - 1] if night["revealed"] else None,
         "track": _track(night),
         "tokens": _tokens_left(state),
