@@ -100,63 +100,75 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 
 WAIT_FOR_JACK = {
-    "hideout": "Jack is choosing his hideout: wait",
-    "women": "Jack is placing the women: wait",
+    "hideout": "Jack chooses his hideout: wait",
+    "women": "Jack places the women: wait",
     "letter": "Jack may send a letter: wait",
     "blood": "Jack kills or waits: wait",
     "jack": "Jack is moving: wait",
 }
 """What a detective's phone says while only Jack acts."""
 
+HEAD = "Head of the Investigation"
+
 
 def _detective_now(state: State, seat: int) -> dict[str, Any]:
-    """The first line of a detective's phone: what happens now and who acts, in a
-    player's words ("Jack is moving: wait", "Your turn: move blue (Head of the
-    Investigation)", "Watson moves green"). ``mine`` says whether this phone acts now.
-    Public facts only, like the rest of a detective's page."""
+    """The first lines of a detective's phone: what happens now and who acts, in a
+    player's words, short enough for one line of a 360 px phone ("Jack is moving:
+    wait", "Your turn: move blue", "Watson moves green"), then what it means in
+    ``detail``. ``mine`` says whether this phone has something to do now. Public facts
+    only, like the rest of a detective's page."""
     phase = state["phase"]
     players = state["players"]
-    head = _head_colour(state)
     if phase == "over":
-        return {"text": _outcome(state)["text"], "mine": False}
+        return {"text": "The game is over", "detail": _outcome(state)["text"], "mine": False}
     if phase == "jack" and state["trapped_claim"]:
-        return {"text": "Jack says whether he is trapped: wait", "mine": False}
+        return {"text": "Jack says if he is trapped: wait", "detail": "", "mine": False}
     if phase in WAIT_FOR_JACK:
-        return {"text": WAIT_FOR_JACK[phase], "mine": False}
+        return {"text": WAIT_FOR_JACK[phase], "detail": "", "mine": False}
+    head = _head_colour(state)
     head_seat = state["policemen"][head]
-    you_head = " (Head of the Investigation)" if head_seat == seat else ""
     if phase in ("patrols", "suspense"):
-        task = ("place the 7 patrol tokens" if phase == "patrols"
-                else "move every wretched one circle")
+        task, does = (("place the patrol tokens", "places the patrol tokens")
+                      if phase == "patrols" else ("move the wretched", "moves the wretched"))
         if head_seat == seat:
-            return {"text": f"Your turn: {task}{you_head}", "mine": True}
-        return {"text": f"{players[head_seat]} (Head of the Investigation) "
-                        f"{task.replace('place', 'places').replace('move ', 'moves ')}",
+            return {"text": f"Your turn: {task}", "detail": f"You are the {HEAD}.",
+                    "mine": True}
+        return {"text": f"{players[head_seat]} {does}", "detail": f"{HEAD}: {head}.",
                 "mine": False}
     if phase == "alarm":
         mine = [c for c in _movable(state, seat) if state["cops"]["at"][c] is None]
+        waiting = {state["policemen"][c] for c in POLICEMEN
+                   if state["cops"]["at"][c] is None} - {seat}
+        others = "; ".join(f"{players[s]} places "
+                           + _colours([c for c in POLICEMEN if state["policemen"][c] == s
+                                       and state["cops"]["at"][c] is None])
+                           for s in sorted(waiting))
         if mine:
-            return {"text": f"Your turn: place {_colours(mine)}", "mine": True}
-        waiting = [c for c in POLICEMEN if state["cops"]["at"][c] is None]
-        return {"text": "Alarm whistles: "
-                        + "; ".join(f"{players[state['policemen'][c]]} places {c}"
-                                    for c in waiting), "mine": False}
-    # The police's turn: Hunting 2 (moves, each his own, at the same time), then 3.
+            # The one his phone has picked first; the rest follow in the detail line.
+            then = f"Then {_colours(mine[1:])}. " if mine[1:] else ""
+            return {"text": f"Your turn: place {mine[0]}", "detail": then + others,
+                    "mine": True}
+        return {"text": f"Wait for {_colours([players[s] for s in sorted(waiting)])}",
+                "detail": others, "mine": False}
+    # The police's turn: Hunting 2 (each moves his own, at the same time), then 3.
     speaker = _speaking(state)
     moving = _movable(state, seat)
     if speaker is None:
-        return {"text": "The police are done: Jack moves next", "mine": False}
+        return {"text": "The police are done", "detail": "Jack moves next.", "mine": False}
     speaker_seat = state["policemen"][speaker]
-    role = " (Head of the Investigation)" if speaker == head else ""
+    role = f" ({HEAD})" if speaker == head else ""
     if speaker_seat == seat:
         mine = _policemen_to_act(state, seat)
-        verb = "move and search with" if moving else "search or arrest with"
         if state["police"]["searching"] == speaker:
-            verb = "search on with"
-        return {"text": f"Your turn: {verb} {_colours(mine)}{role}", "mine": True}
-    also = f"; move {_colours(moving)} meanwhile" if moving else ""
-    return {"text": f"{players[speaker_seat]} {'moves' if moving else 'searches with'} "
-                    f"{speaker}{role}{also}", "mine": bool(moving)}
+            return {"text": f"Your turn: {speaker} searches on", "detail": "",
+                    "mine": True}
+        how = "Move, then look for clues or arrest" if moving else "Look for clues or arrest"
+        return {"text": f"Your turn: {_colours(mine)}", "detail": f"{how}.", "mine": True}
+    verb = "moves" if moving else "searches with"
+    also = f" Meanwhile move {_colours(moving)}." if moving else ""
+    return {"text": f"{players[speaker_seat]} {verb} {speaker}",
+            "detail": f"Wait for {players[speaker_seat]}{role}.{also}",
+            "mine": bool(moving)}
 
 
 def _colours(colours: list[str]) -> str:
