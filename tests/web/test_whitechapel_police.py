@@ -18,6 +18,7 @@ from tests.support.noninterference import assert_indistinguishable, play_both
 from tests.support.realserver import Server
 from tests.support.webflow import Device, seated_table
 from tests.test_concurrency import Sender
+from tests.web.test_whitechapel import turn_of
 from tests.web.test_whitechapel_board import (
     NAME,
     head_phone,
@@ -48,7 +49,7 @@ def tap_path(device, colour: str, crossing: int) -> str:
         page = device.get(url).text
         if f'data-police-confirm="{colour}:{crossing}"' in page:
             return page
-        target = re.search(rf'href="(\?cop={colour}[^"]*to={crossing})#police-map"', page)
+        target = re.search(rf'href="(\?cop={colour}[^"]*to={crossing})"', page)
         if target:
             url = f"/t/{device.code}/me" + target.group(1).replace("&amp;", "&")
             continue
@@ -74,15 +75,20 @@ def test_the_detectives_tap_each_policeman_onto_his_crossing(tmp_path):
     assert 'data-cop="blue"' in laptop.screen().text  # the host may place them
     bystander = Device(app, laptop.code).screen().text  # another screen: no pickers
     assert "data-police-map" in bystander and "data-cop=" not in bystander
+    owners = state_of(app, laptop.code)["policemen"]
+    # Each detective places his own (Ann: blue, brown, green; Bob: yellow, red).
+    assert owners["yellow"] == 2
+    assert "not yours to place" in ann.act("place", policeman="yellow", crossing=107).text
     for colour, crossing in STARTS.items():
+        phone = phones[owners[colour]]
         if colour == "green":  # a refused placement says why and changes nothing
             before = laptop.version()
-            refused = ann.act("place", policeman="green", crossing=44)
+            refused = phone.act("place", policeman="green", crossing=44)
             assert refused.status_code == 422
             assert "The blue policeman stands on crossing 44" in refused.text
             assert laptop.version() == before
-        tap_path(ann, colour, crossing)
-        assert ann.act("place", policeman=colour, crossing=crossing).status_code == 303
+        tap_path(phone, colour, crossing)
+        assert phone.act("place", policeman=colour, crossing=crossing).status_code == 303
     state = state_of(app, laptop.code)
     assert state["phase"] == "jack" and state["cops"]["at"] == STARTS
     screen = laptop.screen().text
@@ -99,14 +105,17 @@ def test_a_wrong_police_move_is_refused_with_the_rule(tmp_path):
     state = state_of(app, laptop.code)
     yellow = phones[state["policemen"]["yellow"]]
     page = tap_path(yellow, "yellow", 109)
-    assert "Yellow policeman to crossing 109" in page
+    assert "Yellow to the crossing between 99, 100 and 120" in page
     assert yellow.act("move_policeman", policeman="yellow", crossing=109).status_code == 303
+    turn_of(app, laptop, phones, "yellow")
     before = laptop.version()
     refused = yellow.act("search", policeman="yellow", circle=83)
     assert refused.status_code == 422
     assert "he can look for clues or arrest only on 99, 100, 120" in refused.text
     assert laptop.version() == before
-    assert "yellow: 99, 100, 120" in yellow.phone().text
+    page = yellow.phone().text
+    for circle in (99, 100, 120):
+        assert f'aria-label="Circle {circle}"' in page
 
 
 def test_every_map_target_is_44_px_on_a_phone(tmp_path):

@@ -691,6 +691,8 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     policemen stood at the end of the night before (Hell 3). A policeman may be
     placed again until all five stand; then the hunt begins."""
     colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
+    require(colour in _movable(state, actor),
+            f"The {colour} policeman is not yours to place: each detective places his own.")
     crossing = _crossing(state, action.get("crossing"))
     board = board_of(state)
     cops = state["cops"]
