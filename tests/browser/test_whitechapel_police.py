@@ -74,6 +74,19 @@ def tap_crossing(page, board, colour: str, crossing: int, name: str = "",
     tap(page, f"[data-police-confirm='{colour}:{crossing}']")
 
 
+def bobs_turn(ann, bob) -> None:
+    """Hunting 3 from the Head of the Investigation clockwise: Ann's policemen that
+    speak before Bob's pass; then Bob speaks for yellow."""
+    for _ in range(4):
+        if bob.locator("[data-search-circles]").count():
+            break
+        confirm(ann, "button:has-text('does nothing')")
+        expect(ann.locator("button.armed")).to_have_count(0)
+    if bob.locator("a[data-speak='yellow']").count():
+        tap(bob, "a[data-speak='yellow']")
+    expect(bob.locator("[data-act-for='yellow']")).to_have_count(1)
+
+
 def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     board = load_board(SHIPPED_BOARDS[0])
     first = 82
@@ -104,8 +117,10 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     ann.set_viewport_size({"width": 360, "height": 780})
     tap_crossing(ann, board, "blue", STARTS["blue"], "whitechapel-police-alarm-360")
     ann.set_viewport_size({"width": 390, "height": 844})
-    for colour in ("yellow", "brown", "red", "green"):
-        tap_crossing(ann, board, colour, STARTS[colour])
+    # Each detective places his own (the even deal: Ann blue, brown, green; Bob the rest).
+    for page, colour in ((bob, "yellow"), (ann, "brown"), (bob, "red"), (ann, "green")):
+        tap_crossing(page, board, colour, STARTS[colour])
+        expect(laptop.locator(f"[data-cop-at='{colour}:{STARTS[colour]}']")).to_have_count(1)
     for colour, crossing in STARTS.items():
         expect(laptop.locator(f"[data-cop-at='{colour}:{crossing}']")).to_have_count(1)
     shot(laptop, "whitechapel-police-table")
@@ -119,7 +134,10 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     bob.set_viewport_size({"width": 360, "height": 780})
     tap_crossing(bob, board, "yellow", 109, "whitechapel-police-move-360")
     expect(laptop.locator("[data-cop-at='yellow:109']")).to_have_count(1)
-    expect(bob.locator("[data-next-to]")).to_contain_text("yellow: 99, 100, 120")
+    bobs_turn(ann, bob)
+    for circle in (99, 100, 120):
+        expect(bob.get_by_role("button", name=f"Circle {circle}", exact=True)).to_be_visible()
+    bob.locator("details.wc-typed summary").click()
     bob.locator("label.wc-pick:has-text('yellow')").click()
     bob.locator("[data-keypad] .keypad-display").first.fill("83")
     tap(bob, "[data-act=search]")
@@ -169,9 +187,10 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
         expect(laptop.locator(f"[data-cop-at^='{colour}:']")).to_have_count(0)
     check_phone(ann, "whitechapel-police-alarm-night2")
     tap_crossing(bob, board, "yellow", 109)
-    for colour in ("blue", "brown", "red", "green"):
-        tap_crossing(ann, board, colour, STARTS[colour])
     expect(laptop.locator("[data-cop-at='yellow:109']")).to_have_count(1)
+    for page, colour in ((ann, "blue"), (ann, "brown"), (bob, "red"), (ann, "green")):
+        tap_crossing(page, board, colour, STARTS[colour])
+        expect(laptop.locator(f"[data-cop-at='{colour}:{STARTS[colour]}']")).to_have_count(1)
     check_screen(laptop, "whitechapel-police-table-night2")
 
     # Jack walks next to the yellow policeman; Bob moves him on, still next to Jack,
@@ -181,11 +200,10 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     tap_crossing(bob, board, "yellow", 111, check="whitechapel-police-move-night2",
                  allow=("status of 422",))  # the refused search of night 1
     expect(laptop.locator("[data-cop-at='yellow:111']")).to_have_count(1)
-    expect(bob.locator("[data-next-to]")).to_contain_text(f"yellow: {CAUGHT}")
+    bobs_turn(ann, bob)
     check_phone(bob, "whitechapel-police-arrest")
-    bob.locator("label.wc-pick:has-text('yellow')").click()
-    bob.locator("[data-keypad] .keypad-display").first.fill(str(CAUGHT))
-    confirm(bob, "button:has-text('Arrest here')")
+    bob.locator("details[data-arrest-for='yellow'] summary").click()
+    confirm(bob, f"button:has-text('Arrest on {CAUGHT}')")
     for page in (laptop, jack, ann, bob):
         expect(page.locator("[data-outcome]").first).to_have_attribute(
             "data-outcome", "detectives")
