@@ -43,8 +43,11 @@ def to_alarm(board: Board, crime: int) -> dict:
 
 
 def placed(state: dict, starts=STARTS) -> dict:
+    """Each detective places his own (docs/RULINGS.md#letters-from-whitechapel,
+    "Policemen at the same time")."""
     for colour, crossing in starts.items():
-        state = act(state, 1, type="place", policeman=colour, crossing=crossing)
+        state = act(state, state["policemen"][colour], type="place", policeman=colour,
+                    crossing=crossing)
     return state
 
 
@@ -78,6 +81,8 @@ def test_at_the_alarm_the_policemen_stand_where_patrol_tokens_can_be(real):
     state = act(state, 1, type="place", policeman="blue", crossing=44)
     assert "The blue policeman stands on crossing 44" in refused(
         state, 2, type="place", policeman="red", crossing=44)
+    assert "not yours to place" in refused(state, 1, type="place", policeman="red",
+                                           crossing=75)
     state = act(state, 1, type="place", policeman="blue", crossing=75)  # a wrong tap, put right
     assert wc.view(state, TABLE)["cops"]["at"]["blue"] == 75
     state = placed(state)
@@ -95,7 +100,7 @@ def test_from_the_second_night_they_may_also_stand_where_they_ended(real):
     state = act(state, JACK, type="kill", circle=3)
     assert state["phase"] == "alarm" and state["cops"]["before"] == sorted(
         [109, *list(STARTS.values())[1:]])
-    assert act(state, 1, type="place", policeman="red", crossing=109)["cops"]["at"]["red"] == 109
+    assert act(state, TABLE, type="place", policeman="red", crossing=109)["cops"]["at"]["red"] == 109
     assert "where the policemen stood at the end of last night" in refused(
         state, 1, type="place", policeman="red", crossing=108)
 
