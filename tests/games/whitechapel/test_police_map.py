@@ -100,7 +100,8 @@ def test_from_the_second_night_they_may_also_stand_where_they_ended(real):
     state = act(state, JACK, type="kill", circle=3)
     assert state["phase"] == "alarm" and state["cops"]["before"] == sorted(
         [109, *list(STARTS.values())[1:]])
-    assert act(state, TABLE, type="place", policeman="red", crossing=109)["cops"]["at"]["red"] == 109
+    moved = act(state, TABLE, type="place", policeman="red", crossing=109)
+    assert moved["cops"]["at"]["red"] == 109
     assert "where the policemen stood at the end of last night" in refused(
         state, 1, type="place", policeman="red", crossing=108)
 
