@@ -103,7 +103,7 @@ def test_from_the_second_night_they_may_also_stand_where_they_ended(real):
     moved = act(state, TABLE, type="place", policeman="red", crossing=109)
     assert moved["cops"]["at"]["red"] == 109
     assert "where the policemen stood at the end of last night" in refused(
-        state, 1, type="place", policeman="red", crossing=108)
+        state, TABLE, type="place", policeman="red", crossing=108)
 
 
 # --- Jack's roads -------------------------------------------------------------------------
