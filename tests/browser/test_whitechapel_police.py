@@ -77,8 +77,15 @@ def tap_crossing(page, board, colour: str, crossing: int, name: str = "",
 def bobs_turn(ann, bob) -> None:
     """Hunting 3 from the Head of the Investigation clockwise: Ann's policemen that
     speak before Bob's pass; then Bob speaks for yellow."""
+    ready = "[data-search-circles], [data-act-for]"
     for _ in range(4):
-        if bob.locator("[data-search-circles]").count():
+        # Whoever speaks first: wait until one of the two phones shows it.
+        for _ in range(100):
+            if bob.locator(ready).count() or ann.locator(
+                    "button:has-text('does nothing')").count():
+                break
+            time.sleep(0.1)
+        if bob.locator(ready).count():
             break
         confirm(ann, "button:has-text('does nothing')")
         expect(ann.locator("button.armed")).to_have_count(0)
