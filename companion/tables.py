@@ -468,7 +468,10 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
                          "it. Reload the page and use its buttons.", 413)
     fields = ReadFields(action)
     with immediate(db):
-        table = _locked(db, table_id, seen_version)
+        table = _locked(db, table_id, None)
+        if seen_version != table["version"] and not _commutes(db, game, table, seen_version,
+                                                               actor, action):
+            raise StaleVersion()
         if table["status"] != "playing":
             raise TableError("The game is not running." if table["status"] == "lobby"
                              else "This game is over.", 409)
@@ -479,6 +482,28 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
         _log(db, table, version, actor_name, "act", fields.read(), state,
              previous=table["state"], sent=sent)
     return version
+
+
+def _commutes(db: Database, game: Game, table: Mapping[str, Any], seen_version: int,
+              actor: int | str, action: Mapping[str, str]) -> bool:
+    """Whether an action sent from a page ``seen_version`` shows may still be applied
+    to the table as it is now: the game says so (its optional ``commutes``, from the
+    state the page showed and the current one), and nothing but game actions happened
+    since (no undo, no seat or host change, no new game): two detectives placing their
+    own policemen at once are both accepted, anything else behind the table is refused."""
+    commutes = getattr(game, "commutes", None)
+    if commutes is None or table["status"] != "playing" or seen_version > table["version"]:
+        return False
+    since = list(db.query(
+        "SELECT id, version, kind, undone, game_no FROM log WHERE table_id = ? AND "
+        "version >= ? AND kind != 'rejoin' ORDER BY id", [table["id"], seen_version]))
+    if (not since or since[0]["version"] != seen_version
+            or since[0]["kind"] not in ("start", "act")
+            or any(row["kind"] != "act" for row in since[1:])
+            or any(row["undone"] or row["game_no"] != table["game_no"] for row in since)):
+        return False
+    seen = _state_of(db, since[0]["id"])
+    return seen is not None and bool(commutes(seen, table["state"], actor, dict(action)))
 
 
 def undo(db: Database, table_id: int, seen_version: int, sent: str | None = None) -> int:

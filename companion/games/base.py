@@ -40,6 +40,12 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     and its invariants (counts, seats and cards in range, a known phase). Raises
     ``RuleError`` naming what is wrong. An imported file's every state must pass it
     (``companion/importing.py``); ``check_shape`` below does the shape part.
+``commutes(seen, state, actor, action) -> bool`` (optional)
+    Whether ``action``, sent from a page that showed ``seen``, means the same on
+    ``state``, the table as it is now: only other players' actions happened since and
+    none of them touched what it asks (a detective placing his own policeman while
+    another places his). ``apply`` still checks it against ``state``. Without it, an
+    action from a page behind the table is refused ("the table moved on").
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.

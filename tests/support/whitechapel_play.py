@@ -40,3 +40,12 @@ def refused(state: dict, actor, **fields) -> str:
 def head(state: dict) -> int:
     """The seat of tonight's head of the investigation."""
     return state["policemen"][state["head_tiles"][state["night"] - 1]]
+
+
+def turn_of(state: dict, colour: str) -> dict:
+    """Hunting 3 up to ``colour``'s detective: each detective who speaks before him
+    (from the Head of the Investigation clockwise) lets his policemen pass."""
+    seat = state["policemen"][colour]
+    while (speaker := wc._speaking(state)) and state["policemen"][speaker] != seat:
+        state = act(state, state["policemen"][speaker], type="done", policeman=speaker)
+    return state

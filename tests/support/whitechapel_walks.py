@@ -94,7 +94,11 @@ def police_action(state: dict, r: random.Random) -> tuple[object, dict[str, str]
         return TABLE, {"type": "end_turn"}
     todo = wc.view(state, TABLE)["police_order"]
     todo = [c for c in todo if c not in state["police"]["done"]]
-    colour = r.choice(todo)
+    # Mostly the detective who speaks now (Hunting 3, from the Head clockwise), now and
+    # then another, whose turn it is not.
+    speaker = wc._speaking(state)
+    speaking = [c for c in todo if speaker and state["policemen"][c] == state["policemen"][speaker]]
+    colour = r.choice(speaking if speaking and r.random() < 0.9 else todo)
     actor = r.choice([TABLE, state["policemen"][colour]])
     path = wc.view(state, JACK)["sheet"]["nights"][state["night"] - 1]
     on_row = [sq["circle"] for sq in path["row"] if sq["circle"]]

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import load_board
 from companion.games.whitechapel.policemap import PHONE_WIDTH, TAP
 from tests.support.boardfiles import TINY_BOARD, real_board_path
+from tests.support.httpdevice import HttpDevice
 from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.realserver import Server
 from tests.support.webflow import Device, seated_table
+from tests.test_concurrency import Sender
+from tests.web.test_whitechapel import turn_of
 from tests.web.test_whitechapel_board import (
     NAME,
     head_phone,
@@ -44,7 +49,7 @@ def tap_path(device, colour: str, crossing: int) -> str:
         page = device.get(url).text
         if f'data-police-confirm="{colour}:{crossing}"' in page:
             return page
-        target = re.search(rf'href="(\?cop={colour}[^"]*to={crossing})#police-map"', page)
+        target = re.search(rf'href="(\?cop={colour}[^"]*to={crossing})"', page)
         if target:
             url = f"/t/{device.code}/me" + target.group(1).replace("&amp;", "&")
             continue
@@ -70,15 +75,20 @@ def test_the_detectives_tap_each_policeman_onto_his_crossing(tmp_path):
     assert 'data-cop="blue"' in laptop.screen().text  # the host may place them
     bystander = Device(app, laptop.code).screen().text  # another screen: no pickers
     assert "data-police-map" in bystander and "data-cop=" not in bystander
+    owners = state_of(app, laptop.code)["policemen"]
+    # Each detective places his own (Ann: blue, brown, green; Bob: yellow, red).
+    assert owners["yellow"] == 2
+    assert "not yours to place" in ann.act("place", policeman="yellow", crossing=107).text
     for colour, crossing in STARTS.items():
+        phone = phones[owners[colour]]
         if colour == "green":  # a refused placement says why and changes nothing
             before = laptop.version()
-            refused = ann.act("place", policeman="green", crossing=44)
+            refused = phone.act("place", policeman="green", crossing=44)
             assert refused.status_code == 422
             assert "The blue policeman stands on crossing 44" in refused.text
             assert laptop.version() == before
-        tap_path(ann, colour, crossing)
-        assert ann.act("place", policeman=colour, crossing=crossing).status_code == 303
+        tap_path(phone, colour, crossing)
+        assert phone.act("place", policeman=colour, crossing=crossing).status_code == 303
     state = state_of(app, laptop.code)
     assert state["phase"] == "jack" and state["cops"]["at"] == STARTS
     screen = laptop.screen().text
@@ -95,14 +105,17 @@ def test_a_wrong_police_move_is_refused_with_the_rule(tmp_path):
     state = state_of(app, laptop.code)
     yellow = phones[state["policemen"]["yellow"]]
     page = tap_path(yellow, "yellow", 109)
-    assert "Yellow policeman to crossing 109" in page
+    assert "Yellow to the crossing between 99, 100 and 120" in page
     assert yellow.act("move_policeman", policeman="yellow", crossing=109).status_code == 303
+    turn_of(app, laptop, phones, "yellow")
     before = laptop.version()
     refused = yellow.act("search", policeman="yellow", circle=83)
     assert refused.status_code == 422
     assert "he can look for clues or arrest only on 99, 100, 120" in refused.text
     assert laptop.version() == before
-    assert "yellow: 99, 100, 120" in yellow.phone().text
+    page = yellow.phone().text
+    for circle in (99, 100, 120):
+        assert f'aria-label="Circle {circle}"' in page
 
 
 def test_every_map_target_is_44_px_on_a_phone(tmp_path):
@@ -152,3 +165,102 @@ def test_a_board_without_crossings_is_refused_for_the_police_at_creation(tmp_pat
     page = refused_creation(make_app(tmp_path, TINY_BOARD), {
         "players": "3", "board": "Tiny test district", "police_map": "on"})
     assert "has no police crossings" in page
+
+
+# --- two detectives at the same moment (docs/RULINGS.md#letters-from-whitechapel,
+# "Policemen at the same time") ----------------------------------------------------------
+
+def test_two_detectives_placing_from_the_same_page_are_both_accepted(tmp_path):
+    """At the alarm Ann and Bob both tap from the page of one version: both stand. A
+    detective's other actions from a stale page, and another's policeman, are refused."""
+    app = make_app(tmp_path)
+    laptop, phones = police_table(app)
+    seen = laptop.version()
+    state = state_of(app, laptop.code)
+    mine = {seat: [c for c in wc.POLICEMEN if state["policemen"][c] == seat] for seat in (1, 2)}
+    first, second = mine[1][0], mine[2][0]
+    assert phones[1].act("place", policeman=first, crossing=STARTS[first],
+                         version=seen).status_code == 303
+    assert phones[2].act("place", policeman=second, crossing=STARTS[second],
+                         version=seen).status_code == 303
+    at = state_of(app, laptop.code)["cops"]["at"]
+    assert (at[first], at[second]) == (STARTS[first], STARTS[second])
+    # Bob's page is behind again: Ann's other policeman on Bob's colour's crossing is
+    # checked against the table as it is now.
+    taken = phones[1].act("place", policeman=mine[1][1], crossing=STARTS[second], version=seen)
+    assert taken.status_code == 422 and f"The {second} policeman stands" in taken.text
+    # Another's policeman from a stale page: the table moved on (and it is not his).
+    stale = phones[1].act("place", policeman=mine[2][1], crossing=STARTS[mine[2][1]],
+                          version=seen)
+    assert stale.status_code == 409 and "moved on" in stale.text
+    # A policeman placed since the page was drawn, placed again from it: refused too.
+    again = phones[1].act("place", policeman=first, crossing=STARTS[mine[1][1]], version=seen)
+    assert again.status_code == 409
+    assert state_of(app, laptop.code)["cops"]["at"][first] == STARTS[first]
+
+
+def test_a_stale_search_is_refused(tmp_path):
+    """Hunting 3 answers questions: a search from a page behind the table may have been
+    asked without the answer before it, so it is refused as before."""
+    app = make_app(tmp_path)
+    laptop, phones = police_table(app)
+    state = state_of(app, laptop.code)
+    for colour, crossing in STARTS.items():
+        phones[state["policemen"][colour]].act("place", policeman=colour, crossing=crossing)
+    assert phones[0].act("move", circle=66).status_code == 303
+    state = state_of(app, laptop.code)
+    speaker = wc._speaking(state)
+    seat = state["policemen"][speaker]
+    seen = laptop.version()
+    other = next(c for c in wc.POLICEMEN if state["policemen"][c] != seat)
+    assert phones[state["policemen"][other]].act(
+        "move_policeman", policeman=other, crossing=STARTS[other]).status_code == 303
+    near = sorted(load_board(real_board_path()).circles_next_to(STARTS[speaker]))
+    stale = phones[seat].act("search", policeman=speaker, circle=near[0], version=seen)
+    assert stale.status_code == 409
+
+
+def test_two_detectives_placing_at_the_same_instant_through_the_real_server(tmp_path):
+    """Two phones post their placements at the same instant from pages of one version,
+    to the real server (waitress, SQLite): both are accepted."""
+    server = Server(tmp_path / "companion.sqlite").start()
+    try:
+        laptop = HttpDevice(server.url)
+        code = laptop.create("whitechapel", 3, board=NAME, police_map="on")
+        phones = []
+        for seat, name in enumerate(["Jack", "Ann", "Bob"]):
+            phone = HttpDevice(server.url)
+            assert phone.join(code, seat, name).status == 303
+            phones.append(phone)
+        assert laptop.host("start", laptop.version()).status == 303
+        jack = phones[0]
+        assert jack.act("hideout", laptop.version(), circle=90).status == 303
+        assert jack.act("women", laptop.version(), circles="3 21 27 65 84").status == 303
+        head = next(p for p in phones[1:] if 'data-act="patrols_placed"' in
+                    p.get(f"/t/{code}/me").text)
+        assert head.act("patrols_placed", laptop.version()).status == 303
+        assert jack.act("kill", laptop.version(), circle=65).status == 303
+        own = {}
+        for seat in (1, 2):
+            page = phones[seat].get(f"/t/{code}/me").text
+            own[seat] = re.search(r'data-policemen="([a-z ]+)"', page).group(1).split()
+        version = laptop.version()
+        senders = [Sender(phones[seat], server.port) for seat in (1, 2)]
+        forms = [{"type": "place", "policeman": own[seat][0],
+                  "crossing": STARTS[own[seat][0]], "version": version} for seat in (1, 2)]
+        barrier = threading.Barrier(2)
+        path = f"/t/{code}/me/act"
+        threads = [threading.Thread(target=s.post, args=(path, f, barrier))
+                   for s, f in zip(senders, forms, strict=True)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert [s.result[0] for s in senders] == [303, 303], [s.result for s in senders]
+        table = laptop.get(f"/t/{code}").text
+        for seat in (1, 2):
+            colour = own[seat][0]
+            assert f'data-cop-at="{colour}:{STARTS[colour]}"' in table
+        assert laptop.version() == version + 2
+    finally:
+        server.stop()

@@ -199,11 +199,12 @@ def test_a_detectives_refusal_is_public_and_the_same_on_both_tables(tmp_path):
     sides = twins(tmp_path, board=NAME)
     through_hell(sides)
     each(sides, lambda side, i: side.jack.act("move", circle=FIRST_MOVES[i]))
-    colour = next(c for c in wc.POLICEMEN if sides[0].state()["policemen"][c] == 1)
-    each(sides, lambda side, i: side.phones[1].act("search", policeman=colour, circle=150))
+    colour = wc._speaking(sides[0].state())  # the first to speak (Hunting 3)
+    seat = sides[0].state()["policemen"][colour]
+    each(sides, lambda side, i: side.phones[seat].act("search", policeman=colour, circle=150))
     pages = []
     for side in sides:
-        response = side.phones[1].act("search", policeman=colour, circle=150)
+        response = side.phones[seat].act("search", policeman=colour, circle=150)
         assert response.status_code == 422
         assert f"The {colour} policeman has already searched 150 this turn." in response.text
         assert "data-why" not in response.text

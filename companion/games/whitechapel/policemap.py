@@ -164,26 +164,79 @@ def police_map(board: Board, view: Mapping[str, Any],
     if target is None and to.isdigit() and int(to) in choices:
         target = int(to)  # a tap remembered from another zoom: still a legal choice
     action = "place" if view.get("phase") == "alarm" else "move_policeman"
+    names = crossing_names(board)
+    pawns = dict(standing)
+    if target is not None:
+        # The pick shown before it is sent: the last placement shows all five.
+        pawns[picked] = target
     return {
         "board": board.name,
         "viewbox": " ".join(f"{v:.1f}" for v in box),
         "crossings": [{"id": c.id, "x": c.x, "y": c.y, "start": c.start}
                       for c in board.crossings if _inside(_grow(box, 20), (c.x, c.y))],
         "policemen": [{"colour": c, "crossing": x, "x": at[x][0], "y": at[x][1],
-                       "letter": c[0].upper() if c != "brown" else "Br"}
-                      for c, x in standing.items()],
+                       "letter": c[0].upper() if c != "brown" else "Br",
+                       "preview": c == picked and x == target and standing.get(c) != x}
+                      for c, x in pawns.items()],
         "movable": movable,
         "picked": picked,
         "from": started.get(picked),
-        "targets": [{"id": x, "x": at[x][0], "y": at[x][1],
+        "from_name": names.get(started.get(picked)),
+        "names": {c: names[x] for c, x in standing.items()},
+        "all_placed": action == "place" and target is not None
+        and all(c in pawns for c in POLICEMEN),
+        "targets": [{"id": x, "x": at[x][0], "y": at[x][1], "name": names[x],
                      "here": standing.get(picked) == x} for x in frame["targets"]],
         "regions": frame["regions"],
         "radius": frame["radius"],
         "area": query.get("area") if frame["targets"] and _area(query.get("area")) else None,
         "to": target,
+        "to_name": names.get(target),
         "action": action,
         "unit": box[2] / PHONE_WIDTH,
     }
+
+
+def _listed(numbers: list[int]) -> str:
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+
+
+@lru_cache(maxsize=8)
+def crossing_names(board: Board) -> dict[int, str]:
+    """Every crossing named in words, as a detective says it at the table: the real
+    board prints no number on a crossing, only on the circles around it ("the
+    crossing between 29, 30 and 50", the circles a policeman there may search). Where
+    those circles name two crossings (or only one circle), the nearest other circles
+    on the drawing tell them apart ("the crossing by 21, towards 35")."""
+    at = board.crossing_positions
+    circles = board.positions
+    towards: dict[int, list[int]] = {}
+    for x in board.crossing_ids:
+        near = board.circles_next_to(x)
+        towards[x] = sorted((c for c in circles if c not in near),
+                            key=lambda c: math.dist(circles[c], at[x]))
+
+    def name(x: int, extra: int) -> str:
+        near = sorted(board.circles_next_to(x))
+        if extra == 0 and len(near) >= 2:
+            return f"the crossing between {_listed(near)}"
+        more = towards[x][:max(extra, 2 - len(near) if near else 2)]
+        return (f"the crossing by {_listed(near)}, towards {_listed(more)}" if near
+                else f"the crossing among {_listed(more)}")
+
+    extras = dict.fromkeys(board.crossing_ids, 0)
+    for _ in range(4):
+        names = {x: name(x, extras[x]) for x in board.crossing_ids}
+        seen: dict[str, list[int]] = {}
+        for x, text in names.items():
+            seen.setdefault(text, []).append(x)
+        clashes = [x for same in seen.values() if len(same) > 1 for x in same]
+        if not clashes:
+            break
+        for x in clashes:
+            extras[x] += 1
+    return names
 
 
 def _grow(box: Box, by: float) -> Box:

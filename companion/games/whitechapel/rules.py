@@ -123,10 +123,12 @@ from companion.games.whitechapel.state import (
     _letters_left,
     _location,
     _marked_roads,
+    _may_speak,
     _movable,
     _night,
     _path,
     _policed,
+    _speaking,
     actions,
     board_of,
     is_over,
@@ -408,7 +410,10 @@ def _explained(state: State, actor: Viewer) -> list[str]:
     """Jack's actions that the buttons hide but that deserve a precise refusal
     (a Coach with no token left, waiting at V, "no legal move" without a board)."""
     if actor != JACK:
-        return ["move_policeman"] if state.get("cops") and state["phase"] == "police" else []
+        if state["phase"] != "police":
+            return []
+        # Out of turn in Hunting 3: told whom they wait for.
+        return ["search", "arrest", "done"] + (["move_policeman"] if state.get("cops") else [])
     police = ["false_clue"] if state["options"]["false_clues"] else []
     return {"blood": ["wait"], "jack": ["coach", "alley", "trapped"],
             "police": police}.get(state["phase"], [])
@@ -686,6 +691,8 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     policemen stood at the end of the night before (Hell 3). A policeman may be
     placed again until all five stand; then the hunt begins."""
     colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
+    require(colour in _movable(state, actor),
+            f"The {colour} policeman is not yours to place: each detective places his own.")
     crossing = _crossing(state, action.get("crossing"))
     board = board_of(state)
     cops = state["cops"]
@@ -737,6 +744,35 @@ def _next_to(state: State, colour: str, circle: int) -> None:
             f"look for clues or arrest only on {', '.join(map(str, near))}.")
 
 
+def commutes(seen: State, state: State, actor: Viewer, action: Mapping[str, str]) -> bool:
+    """Whether a detective's placement or move, sent from a page that showed ``seen``,
+    stands on ``state``, the table now (``companion.games.base``, ``commutes``).
+
+    At the alarm and in the police's move each detective puts his own pawns on the
+    board, and the others theirs at the same moment, as at the real table ("after
+    consulting together, the detectives move their Policeman pawns", Hunting 2). What
+    one of them did since cannot change what another's placement means: a move is
+    counted from where the policeman stood when the turn began, not from the page; his
+    own pawn is only his to move; and the one thing two pawns share, a crossing,
+    ``apply`` checks against the table as it is now ("cannot end its move in the same
+    crossing as another Policeman pawn"). So it stands while the table is still in the
+    same phase of the same turn and nobody moved that policeman since. Anything else
+    (a search, an arrest, Jack's move, the end of the turn in between) is refused as
+    before: its meaning may depend on an answer the page did not show.
+    (docs/RULINGS.md#letters-from-whitechapel, "Policemen at the same time".)"""
+    kind = action.get("type")
+    colour = action.get("policeman")
+    if (kind not in ("place", "move_policeman") or not isinstance(actor, int)
+            or actor == JACK or colour not in POLICEMEN
+            or seen.get("cops") is None or state.get("cops") is None):
+        return False
+    same_turn = (seen["night"] == state["night"] and seen["phase"] == state["phase"]
+                 and len(_night(seen)["moves"]) == len(_night(state)["moves"])
+                 and seen["cops"]["from"] == state["cops"]["from"])
+    return (same_turn and state["policemen"][colour] == actor
+            and seen["cops"]["at"][colour] == state["cops"]["at"][colour])
+
+
 def _false_clue(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Optional rule: Jack places a False clue in the clues phase; it shows
     exactly like a clue."""
@@ -759,6 +795,11 @@ def _policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> str:
             f"The {colour} policeman is not yours to move.")
     require(colour not in state["police"]["done"],
             f"The {colour} policeman has already acted this turn.")
+    if not _may_speak(state, actor):
+        speaker = _speaking(state)
+        raise RuleError(f"{state['players'][state['policemen'][speaker]]} speaks first, for "
+                        f"the {speaker} policeman: the detectives look for clues or arrest "
+                        "from the Head of the Investigation clockwise (Hunting 3).")
     turn = state["police"]
     if turn["searching"] not in (None, colour):
         # Another policeman speaking up ends the previous one's search.

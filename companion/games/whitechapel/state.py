@@ -220,7 +220,7 @@ def actions(state: State, viewer: Viewer) -> list[str]:
             marks = ["move_policeman"] if _movable(state, viewer) else []
         else:
             marks = ["block", "unblock"] if board_of(state) is not None else []
-        if _policemen_to_act(state, viewer):
+        if _policemen_to_act(state, viewer) and _may_speak(state, viewer):
             return list(POLICE_ACTIONS) + marks
         return ["end_turn"] + marks
     return []
@@ -253,15 +253,17 @@ def _trapped_action(state: State) -> list[str]:
 
 
 def _movable(state: State, viewer: Viewer) -> list[str]:
-    """The policemen ``viewer`` may put on a crossing now (police on the map):
-    any, for the detectives at the alarm ("They replace the color-marked tokens
-    with the corresponding Policeman pawns"); his own in the police's move
-    (Hunting 2: "Each player moves the pawn(s) whose policemen he controls"),
-    until the first search or arrest of the turn (Hunting 3 follows 2)."""
+    """The policemen ``viewer`` may put on a crossing now (police on the map): his
+    own, at the alarm ("They replace the color-marked tokens with the corresponding
+    Policeman pawns", each detective his own pawns, in any order: see
+    docs/RULINGS.md#letters-from-whitechapel, "Policemen at the same time") and in the
+    police's move (Hunting 2: "Each player moves the pawn(s) whose policemen he
+    controls"), until the first search or arrest of the turn (Hunting 3 follows 2).
+    The table screen's host may place or move any."""
     if state.get("cops") is None or viewer == JACK:
         return []
     if state["phase"] == "alarm":
-        return list(POLICEMEN)
+        return [c for c in POLICEMEN if _controls(state, viewer, c)]
     turn = state["police"]
     if state["phase"] != "police" or turn["done"] or turn["searching"]:
         return []
@@ -273,3 +275,23 @@ def _policemen_to_act(state: State, viewer: Viewer) -> list[str]:
         return []
     return [c for c in _police_order(state)
             if c not in state["police"]["done"] and _controls(state, viewer, c)]
+
+
+def _speaking(state: State) -> str | None:
+    """The policeman whose detective speaks now in Hunting 3 ("Starting with the head
+    of the investigation and proceeding clockwise around the table, each detective
+    states, for each policeman pawn he controls..."): the one searching, else the first
+    in the order who has not acted. His detective may speak for any of his own that
+    have not acted (he chooses their order, as in Hunting 2)."""
+    if state["phase"] != "police":
+        return None
+    turn = state["police"]
+    if turn["searching"]:
+        return turn["searching"]
+    return next((c for c in _police_order(state) if c not in turn["done"]), None)
+
+
+def _may_speak(state: State, viewer: Viewer) -> bool:
+    """Whether ``viewer`` (a detective or the table) speaks now in Hunting 3."""
+    colour = _speaking(state)
+    return colour is not None and _controls(state, viewer, colour)

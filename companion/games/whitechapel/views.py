@@ -63,6 +63,7 @@ from companion.games.whitechapel.state import (
     _police_order,
     _policemen_to_act,
     _row,
+    _speaking,
     actions,
     board_of,
     is_over,
@@ -95,7 +96,84 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "is_head": _head_colour(state) is not None
             and state["policemen"][_head_colour(state)] == viewer,
         }
+        public["now"] = _detective_now(state, viewer)
     return public
+
+
+WAIT_FOR_JACK = {
+    "hideout": "Jack chooses his hideout: wait",
+    "women": "Jack places the women: wait",
+    "letter": "Jack may send a letter: wait",
+    "blood": "Jack kills or waits: wait",
+    "jack": "Jack is moving: wait",
+}
+"""What a detective's phone says while only Jack acts."""
+
+HEAD = "Head of the Investigation"
+
+
+def _detective_now(state: State, seat: int) -> dict[str, Any]:
+    """The first lines of a detective's phone: what happens now and who acts, in a
+    player's words, short enough for one line of a 360 px phone ("Jack is moving:
+    wait", "Your turn: move blue", "Watson moves green"), then what it means in
+    ``detail``. ``mine`` says whether this phone has something to do now. Public facts
+    only, like the rest of a detective's page."""
+    phase = state["phase"]
+    players = state["players"]
+    if phase == "over":
+        return {"text": "The game is over", "detail": _outcome(state)["text"], "mine": False}
+    if phase == "jack" and state["trapped_claim"]:
+        return {"text": "Jack says if he is trapped: wait", "detail": "", "mine": False}
+    if phase in WAIT_FOR_JACK:
+        return {"text": WAIT_FOR_JACK[phase], "detail": "", "mine": False}
+    head = _head_colour(state)
+    head_seat = state["policemen"][head]
+    if phase in ("patrols", "suspense"):
+        task, does = (("place the patrol tokens", "places the patrol tokens")
+                      if phase == "patrols" else ("move the wretched", "moves the wretched"))
+        if head_seat == seat:
+            return {"text": f"Your turn: {task}", "detail": f"You are the {HEAD}.",
+                    "mine": True}
+        return {"text": f"{players[head_seat]} {does}", "detail": f"{HEAD}: {head}.",
+                "mine": False}
+    if phase == "alarm":
+        mine = [c for c in _movable(state, seat) if state["cops"]["at"][c] is None]
+        waiting = {state["policemen"][c] for c in POLICEMEN
+                   if state["cops"]["at"][c] is None} - {seat}
+        others = "; ".join(f"{players[s]} places "
+                           + _colours([c for c in POLICEMEN if state["policemen"][c] == s
+                                       and state["cops"]["at"][c] is None])
+                           for s in sorted(waiting))
+        if mine:
+            # The one his phone has picked first; the rest follow in the detail line.
+            then = f"Then {_colours(mine[1:])}. " if mine[1:] else ""
+            return {"text": f"Your turn: place {mine[0]}", "detail": then + others,
+                    "mine": True}
+        return {"text": f"Wait for {_colours([players[s] for s in sorted(waiting)])}",
+                "detail": others, "mine": False}
+    # The police's turn: Hunting 2 (each moves his own, at the same time), then 3.
+    speaker = _speaking(state)
+    moving = _movable(state, seat)
+    if speaker is None:
+        return {"text": "The police are done", "detail": "Jack moves next.", "mine": False}
+    speaker_seat = state["policemen"][speaker]
+    role = f" ({HEAD})" if speaker == head else ""
+    if speaker_seat == seat:
+        mine = _policemen_to_act(state, seat)
+        if state["police"]["searching"] == speaker:
+            return {"text": f"Your turn: {speaker} searches on", "detail": "",
+                    "mine": True}
+        how = "Move, then look for clues or arrest" if moving else "Look for clues or arrest"
+        return {"text": f"Your turn: {_colours(mine)}", "detail": f"{how}.", "mine": True}
+    verb = "moves" if moving else "searches with"
+    also = f" Meanwhile move {_colours(moving)}." if moving else ""
+    return {"text": f"{players[speaker_seat]} {verb} {speaker}",
+            "detail": f"Wait for {players[speaker_seat]}{role}.{also}",
+            "mine": bool(moving)}
+
+
+def _colours(colours: list[str]) -> str:
+    return colours[0] if len(colours) == 1 else ", ".join(colours[:-1]) + f" and {colours[-1]}"
 
 
 def _public_view(state: State) -> dict[str, Any]:
@@ -125,6 +203,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "police_order": _police_order(state) if state["phase"] == "police" else [],
         "police_done": list(state["police"]["done"]),
         "police_searching": state["police"]["searching"],
+        "police_searched": list(state["police"]["searched"]),
         "time": ROMAN[night["time"] - 1] if night["revealed"] else None,
         "track": _track(night),
         "tokens": _tokens_left(state),

@@ -17,7 +17,7 @@ from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import possible_positions
 from tests.support.boardfiles import real_board, tiny_board
-from tests.support.whitechapel_play import act, board_game, head, refused
+from tests.support.whitechapel_play import act, board_game, head, refused, turn_of
 
 JACK = 0
 WOMEN = (3, 21, 27, 65, 84)
@@ -43,8 +43,11 @@ def to_alarm(board: Board, crime: int) -> dict:
 
 
 def placed(state: dict, starts=STARTS) -> dict:
+    """Each detective places his own (docs/RULINGS.md#letters-from-whitechapel,
+    "Policemen at the same time")."""
     for colour, crossing in starts.items():
-        state = act(state, 1, type="place", policeman=colour, crossing=crossing)
+        state = act(state, state["policemen"][colour], type="place", policeman=colour,
+                    crossing=crossing)
     return state
 
 
@@ -78,6 +81,8 @@ def test_at_the_alarm_the_policemen_stand_where_patrol_tokens_can_be(real):
     state = act(state, 1, type="place", policeman="blue", crossing=44)
     assert "The blue policeman stands on crossing 44" in refused(
         state, 2, type="place", policeman="red", crossing=44)
+    assert "not yours to place" in refused(state, 1, type="place", policeman="red",
+                                           crossing=75)
     state = act(state, 1, type="place", policeman="blue", crossing=75)  # a wrong tap, put right
     assert wc.view(state, TABLE)["cops"]["at"]["blue"] == 75
     state = placed(state)
@@ -95,9 +100,10 @@ def test_from_the_second_night_they_may_also_stand_where_they_ended(real):
     state = act(state, JACK, type="kill", circle=3)
     assert state["phase"] == "alarm" and state["cops"]["before"] == sorted(
         [109, *list(STARTS.values())[1:]])
-    assert act(state, 1, type="place", policeman="red", crossing=109)["cops"]["at"]["red"] == 109
+    moved = act(state, TABLE, type="place", policeman="red", crossing=109)
+    assert moved["cops"]["at"]["red"] == 109
     assert "where the policemen stood at the end of last night" in refused(
-        state, 1, type="place", policeman="red", crossing=108)
+        state, TABLE, type="place", policeman="red", crossing=108)
 
 
 # --- Jack's roads -------------------------------------------------------------------------
@@ -141,7 +147,7 @@ def test_a_policeman_moves_zero_one_or_two_crossings_never_onto_another(real):
     assert wc.view(state, TABLE)["cops"]["at"]["yellow"] == 109
     assert wc.view(state, TABLE)["cops"]["choices"]["yellow"] == sorted(real.police_moves(107))
     # The clues phase begins: no more moves this turn.
-    state = act(state, yellow, type="search", policeman="yellow", circle=99)
+    state = act(turn_of(state, "yellow"), yellow, type="search", policeman="yellow", circle=99)
     assert "move_policeman" not in wc.actions(state, yellow)
     assert "The policemen have moved" in refused(state, TABLE, type="move_policeman",
                                                  policeman="blue", crossing=44)

@@ -11,6 +11,8 @@ import pytest
 
 from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel.state import _police_order, _speaking
+from tests.support.whitechapel_play import turn_of
 
 JACK = 0
 
@@ -319,7 +321,7 @@ def test_worked_example_alley_56_to_72(hunting):
 
 def test_worked_example_searching_99_then_100(hunting):
     state = move(hunting, "move", 100)
-    state = act(state, JACK, type="move", circle="120")
+    state = turn_of(act(state, JACK, type="move", circle="120"), "yellow")
     yellow = seat_of(state, "yellow")
     state = act(state, yellow, type="search", policeman="yellow", circle="99")
     table = wc.view(state, TABLE)
@@ -340,7 +342,7 @@ def test_worked_example_searching_99_then_100(hunting):
 
 
 def test_worked_example_arrest_at_99_fails(hunting):
-    state = act(hunting, JACK, type="move", circle="103")
+    state = turn_of(act(hunting, JACK, type="move", circle="103"), "yellow")
     yellow = seat_of(state, "yellow")
     state = act(state, yellow, type="arrest", policeman="yellow", circle="99")
     assert not wc.is_over(state)
@@ -356,15 +358,16 @@ def test_the_answer_to_a_search_or_an_arrest_stands_until_the_next_action(huntin
     state = act(hunting, JACK, type="move", circle="103")
     assert wc.view(state, TABLE)["answer"] is None
     yellow, red = seat_of(state, "yellow"), seat_of(state, "red")
-    state = act(state, yellow, type="search", policeman="yellow", circle="99")
+    state = act(turn_of(state, "yellow"), yellow, type="search", policeman="yellow", circle="99")
     for viewer in (TABLE, JACK, 1, 2):
         assert wc.view(state, viewer)["answer"] == wc.view(state, TABLE)["log"][-1]
     assert wc.view(state, TABLE)["answer"]["result"] == "no clue"
-    state = act(state, red, type="arrest", policeman="red", circle="98")
+    state = act(turn_of(state, "red"), red, type="arrest", policeman="red", circle="98")
     assert wc.view(state, TABLE)["answer"]["result"] == "not here"
-    refused(state, JACK, type="move", circle="104")  # a refusal changes nothing
+    refused(state, JACK, type="hideout", circle="98")  # a refusal changes nothing
     assert wc.view(state, TABLE)["answer"]["result"] == "not here"
-    state = act(state, TABLE, type="end_turn")
+    # Red was the last to speak: Jack moves, and that clears the answer.
+    state = act(state, JACK, type="move", circle="104")
     assert wc.view(state, TABLE)["answer"] is None  # any next action clears it
 
 
@@ -514,10 +517,29 @@ def test_next_policeman_ends_the_previous_search(hunting):
 
 def test_all_policemen_acting_gives_jack_the_move(hunting):
     state = act(hunting, JACK, type="move", circle="103")
-    for colour in wc.POLICEMEN:
+    order = _police_order(state)
+    spoken = []
+    for _ in wc.POLICEMEN:
         assert state["phase"] == "police"
+        colour = _speaking(state)
+        spoken.append(colour)
         state = act(state, seat_of(state, colour), type="done", policeman=colour)
     assert state["phase"] == "jack"
+    assert spoken == order  # from the Head of the Investigation clockwise
+
+
+def test_hunting_3_from_the_head_clockwise_and_the_others_told_whom_they_wait_for(hunting):
+    """Hunting 3: "Starting with the head of the investigation and proceeding clockwise
+    around the table, each detective states, for each policeman pawn he controls..."."""
+    state = act(hunting, JACK, type="move", circle="103")
+    first = _speaking(state)
+    waiting = next(c for c in wc.POLICEMEN if seat_of(state, c) != seat_of(state, first))
+    assert "search" not in wc.actions(state, seat_of(state, waiting))
+    message = refused(state, seat_of(state, waiting), type="search", policeman=waiting,
+                      circle="99")
+    assert message.startswith(f"{state['players'][seat_of(state, first)]} speaks first, "
+                              f"for the {first} policeman")
+    assert "search" in wc.actions(state, seat_of(state, first))
 
 
 def test_detective_views_their_own_policemen(hunting):
