@@ -530,6 +530,7 @@ def test_a_hostile_tournament_file_is_refused_with_a_reason_and_nothing_written(
 TOURNAMENT_ODD = [*ODD_VALUES, 10**30, 2**63, -2**63, 1.5, "present", "imported", "Ann"]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
