@@ -41,6 +41,9 @@ def head_of(phones, laptop):
 def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> None:
     """Hell: the marked women, the patrols, maybe a letter."""
     expect(jack.locator("[data-woman]")).to_have_count(len(women))
+    typed = jack.locator("details.wc-typed:has([data-woman])")
+    if typed.count():  # with a map, typing is the folded fallback
+        typed.locator("summary").click()
     for field, circle in zip(jack.locator("[data-woman]").all(), women, strict=True):
         field.fill(circle)
     tap(jack, "[data-act=women]")
@@ -68,9 +71,13 @@ def key_in(page, circle: int | str, scope: str = "") -> None:
 
 
 def kill_typed(jack, circle: int | str) -> None:
-    """The victim's circle on the keypad, then Kill: a tap a digit and one more."""
+    """The victim's circle on the keypad, then Kill twice: a tap a digit and two more."""
+    typed = jack.locator("details.wc-typed:has([data-act=kill])")
+    if typed.count():  # with a map, typing is the folded fallback
+        typed.locator("summary").click()
     key_in(jack, circle)
     tap(jack, "[data-act=kill]")
+    tap(jack, "[data-act=kill].armed")  # irreversible: a second tap
 
 
 def tap_circle(page, circle: int) -> None:
