@@ -18,7 +18,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
 
 from companion.games.base import RuleError
-from companion.games.whitechapel.board import Board
+from companion.games.whitechapel.board import SHIPPED_NAME, Board
 from companion.games.whitechapel.boardmap import base_layer, map_context
 from companion.games.whitechapel.policemap import police_map
 
@@ -35,6 +35,13 @@ def loaded() -> Mapping[str, Board]:
 def board_names() -> list[str]:
     """The names of the loaded boards, for a setup form's board select."""
     return sorted(loaded())
+
+
+def default_board() -> str:
+    """The board a new table plays on unless its setup says otherwise: the shipped one
+    (docs/RULINGS.md#letters-from-whitechapel, "Board mode"), else the first loaded."""
+    names = board_names()
+    return SHIPPED_NAME if SHIPPED_NAME in names else (names[0] if names else "")
 
 
 def with_board(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -105,5 +112,6 @@ def register(app: Flask) -> None:
     """The drawing's route and the templates' board helpers."""
     app.register_blueprint(bp)
     app.jinja_env.globals["boards"] = board_names
+    app.jinja_env.globals["default_board"] = default_board
     app.jinja_env.globals["board_map_for"] = board_map_for
     app.jinja_env.globals["police_map_for"] = police_map_for

@@ -21,7 +21,12 @@ from companion import create_app, importing, tables
 from companion.games import discover
 from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
-from companion.games.whitechapel.board import BoardError, board_from_graph, load_board
+from companion.games.whitechapel.board import (
+    SHIPPED_NAME,
+    BoardError,
+    board_from_graph,
+    load_board,
+)
 from tests.support import TEMPLATES, tally
 from tests.support.boardfiles import TINY_BOARD, real_board_path
 from tests.support.html import at_rest
@@ -135,10 +140,16 @@ def test_setup_without_boards_says_numbers_only(tmp_path):
     assert 'name="board"' not in page and 'name="deduction_map"' not in page
 
 
-def test_a_fresh_install_offers_the_shipped_board(client):
-    """The board ships with the app: no file of the user's own is needed."""
-    page = client.get("/new/whitechapel").text
-    assert f'<option value="{NAME}">{NAME}</option>' in page
+def test_a_fresh_install_offers_the_shipped_board_as_the_default(app):
+    """The board ships with the app: no file of the user's own is needed, and a first
+    setup plays on it unless "no board" is chosen (kept when the form is refused)."""
+    assert NAME == SHIPPED_NAME
+    laptop = Device(app)
+    assert f'<option value="{NAME}" selected>{NAME}</option>' in laptop.get(
+        "/new/whitechapel").text
+    refused = laptop.post("/new/whitechapel", {"players": "99", "board": ""})
+    assert refused.status_code == 422
+    assert f'<option value="{NAME}">{NAME}</option>' in refused.text  # not selected
 
 
 def test_setup_offers_the_loaded_boards_and_remembers_the_choice(tmp_path):
