@@ -75,8 +75,11 @@ def board_map_for(name: Any, view: Mapping[str, Any]) -> dict[str, Any] | None:
     if board is None:
         return None
     context = map_context(board, view, request.args)
-    context["drawing"] = url_for("boards.drawing", fingerprint=_fingerprint(board),
-                                 name=board.name)
+    # A phone lays its marks over the drawing, fetched once; the table screen draws
+    # every circle itself, numbers large enough to read from a chair (static/app.css).
+    if view.get("role") != "table":
+        context["drawing"] = url_for("boards.drawing", fingerprint=_fingerprint(board),
+                                     name=board.name)
     return context
 
 

@@ -370,7 +370,16 @@ def map_context(board: Board, view: Mapping[str, Any],
         "ways": turn["choices"].get(turn["picked"], []) if turn["picked"] is not None else [],
         "women": turn["women"],
         "layers": layers,
+        "cops": _cops(board, view),
     }
+
+
+def _cops(board: Board, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The policemen on their crossings (police on the map: public, like the pawns)."""
+    at = (view.get("cops") or {}).get("at") or {}
+    spots = board.crossing_positions
+    return [{"colour": colour, "x": spots[x][0], "y": spots[x][1]}
+            for colour, x in at.items() if x is not None and x in spots]
 
 
 def _public_marks(board: Board, view: Mapping[str, Any]) -> Marks:
