@@ -373,3 +373,23 @@ def test_the_kill_buttons_ask_for_a_second_tap(app, real):
     html = render(app, map_context(real, view_of(state, JACK), {"to": "84"}))
     assert 'class="confirm big danger" data-confirm="Kill on 84?"' in html
     assert 'name="circle" value="84"' in html
+
+
+# --- the end of a night and the table's events -----------------------------------------
+
+def test_the_end_of_a_night_is_public_and_names_the_square_not_the_circle(real):
+    """Issue 22, point 8: every page, until Jack has placed the next night's women."""
+    state = to_hell(real, {1: "65 3 21 27 84", 2: None}, hideout=90)
+    first = state["nights"][0]
+    square = 1 + len(shortest_road(real, 65, 90))  # the crime on I, then a move a square
+    ends = [view_of(state, viewer)["night_end"] for viewer in (JACK, TABLE, 1)]
+    assert ends[0] == ends[1] == ends[2] == {
+        "night": 1, "date": ends[0]["date"], "square": square, "crimes": [65],
+        "clues": [c["circle"] for c in first["clues"]], "arrests": []}
+    assert 90 not in ends[0].values()  # the hideout's circle stays Jack's
+    events = view_of(state, TABLE)["events"]
+    assert events[0] == f"Night 1: Jack reached his hideout on square {square}"
+    assert events[-1] == "Night 1: a crime on 65"
+    placed = act(state, JACK, type="women", circles="3 21 27 147")
+    assert view_of(placed, TABLE)["night_end"] is None
+    assert view_of(to_hell(real, {1: None}), TABLE)["night_end"] is None
