@@ -96,6 +96,29 @@ def tap_circle(page, circle: int) -> None:
     assert page.url == address  # htmx swapped the map's body: no ?to=N, no reload
 
 
+def tap_women(page, circles: list[int]) -> int:
+    """Jack taps the marked women on the red circles of his map, then "These are marked";
+    returns the taps: 1 to open the map (if closed), 1 to zoom in from the whole board
+    (if it opens there), 1 a woman, 1 to confirm."""
+    taps = 0
+    if not page.locator(MAP).evaluate("details => details.open"):
+        taps += 1
+    open_map(page)
+    for number, circle in enumerate(circles, start=1):
+        link = page.locator(f"a[data-to='{circle}']")
+        if page.locator(".board-map.overview").count():
+            box = link.bounding_box()
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            expect(page.locator(".board-map.overview")).to_have_count(0)
+            taps += 1
+        link.click()
+        taps += 1
+        expect(page.locator("[data-women-picked]")).to_have_attribute(
+            "data-women-picked", " ".join(map(str, circles[:number])))
+    tap(page, "[data-way='women']")
+    return taps + 1
+
+
 TARGETS = """links => links.map(a => {
   const box = a.getBoundingClientRect(), text = a.querySelector('text');
   return {n: a.dataset.to, width: box.width, height: box.height,
