@@ -193,8 +193,8 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     # top, the map across the screen with numbers of 14 px or more; at 1920x1080 the
     # night's facts beside it.
     laptop.set_viewport_size({"width": 1280, "height": 800})
+    assert_on_screen(laptop, ["[data-track]", ".wc-now [data-prompt]"])  # scrolled to the top
     laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1280x800.png"))
-    assert_on_screen(laptop, ["[data-track]", ".wc-now [data-prompt]"])
     assert laptop.locator("[data-table-map] .board-map").bounding_box()["y"] < 400
     assert circle_number_px(laptop, "[data-table-map]") >= 14
     expect(laptop.locator("[data-table-map] .circle.clue")).to_have_count(1)
@@ -202,8 +202,8 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     assert_not_clipped(laptop, "[data-track] .wc-token")
     check_screen(laptop, "whitechapel-board-table")
     laptop.set_viewport_size({"width": 1920, "height": 1080})
-    laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1920x1080.png"))
     assert_on_screen(laptop, ["[data-track]", "[data-clues]", "[data-log]"])
+    laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1920x1080.png"))
     assert circle_number_px(laptop, "[data-table-map]") >= 14
     laptop.set_viewport_size({"width": 1280, "height": 800})
     confirm(laptop, "button:has-text('The police are done')")
