@@ -31,6 +31,7 @@ from tests.support.whitechapel_pages import (
     tap,
     tap_circle,
     tap_women,
+    zoom_to,
 )
 
 CRIME = 65
@@ -122,14 +123,11 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     # then the victim tapped, with a second tap.
     now_on_top(jack, "Your turn: mark the women")
     open_map(jack)  # 1 tap
-    tap_circle_only = jack.locator("a[data-to='147']")
-    if jack.locator(".board-map.overview").count():
-        box = tap_circle_only.bounding_box()
-        jack.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    tap_circle_only.click()
+    zoom_to(jack, 147)  # 0-1 tap
+    jack.locator("a[data-to='147']").click()
     expect(jack.locator("[data-women-picked]")).to_have_attribute("data-women-picked", "147")
     expect(jack.locator("[data-way='women']")).to_have_count(0)  # 1 of 5: nothing to send
-    tap_circle_only.click()  # unmarked again
+    jack.locator("a[data-to='147']").click()  # unmarked again
     expect(jack.locator("[data-women-picked]")).to_have_attribute("data-women-picked", "")
     check_phone(jack, "whitechapel-board-jack-women")
     taps = tap_women(jack, [3, 21, 27, CRIME, 84])
@@ -439,10 +437,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
         # left a minute: the map closes and the phones are the same again.
         for game, pair in zip(twins.games, ([3, 21], [27, 84]), strict=True):
             open_map(game.jack)
-            if game.jack.locator(".board-map.overview").count():
-                box = game.jack.locator(f"a[data-to='{pair[0]}']").bounding_box()
-                game.jack.touchscreen.tap(box["x"] + box["width"] / 2,
-                                          box["y"] + box["height"] / 2)
+            zoom_to(game.jack, pair[0])
             for number, circle in enumerate(pair, start=1):
                 game.jack.locator(f"a[data-to='{circle}']").click()
                 expect(game.jack.locator("[data-women-picked]")).to_have_attribute(

@@ -80,15 +80,22 @@ def kill_typed(jack, circle: int | str) -> None:
     tap(jack, "[data-act=kill].armed")  # irreversible: a second tap
 
 
+def zoom_to(page, circle: int) -> int:
+    """On the whole board, tap the part around ``circle`` to zoom in: the taps it took."""
+    if not page.locator(".board-map.overview").count():
+        return 0
+    box = page.locator(f"a[data-to='{circle}']").bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(".board-map.overview")).to_have_count(0)
+    return 1
+
+
 def tap_circle(page, circle: int) -> None:
     """Tap a circle of Jack's map: on the whole board, first the part to zoom into."""
     link = page.locator(f"a[data-to='{circle}']")
     expect(link).to_have_count(1)  # the page has caught up with the table
     open_map(page)
-    if page.locator(".board-map.overview").count():
-        box = link.bounding_box()
-        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        expect(page.locator(".board-map.overview")).to_have_count(0)
+    zoom_to(page, circle)
     assert_thumb_sized(page)
     address = page.url
     link.click()
@@ -105,13 +112,8 @@ def tap_women(page, circles: list[int]) -> int:
         taps += 1
     open_map(page)
     for number, circle in enumerate(circles, start=1):
-        link = page.locator(f"a[data-to='{circle}']")
-        if page.locator(".board-map.overview").count():
-            box = link.bounding_box()
-            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            expect(page.locator(".board-map.overview")).to_have_count(0)
-            taps += 1
-        link.click()
+        taps += zoom_to(page, circle)
+        page.locator(f"a[data-to='{circle}']").click()
         taps += 1
         expect(page.locator("[data-women-picked]")).to_have_attribute(
             "data-women-picked", " ".join(map(str, circles[:number])))
