@@ -114,19 +114,38 @@
     if (event.target.closest && event.target.closest("[data-peek]")) { event.preventDefault(); }
   });
 
-  /* Tap again to confirm: the first tap arms the button for a few seconds. */
+  /* Tap again to confirm: the first tap arms the button for a few seconds, the same in
+     every game. Armed, it says so and how long is left (a bar shrinking under the
+     question, the seconds after it: static/app.css); running out, it goes back to its
+     label and says for a moment that nothing was sent. */
   var ARMED_MS = 5000;
+  var DISARMED_NOTE_MS = 2500;
+  function showLeft(button) {
+    var left = Number(button.dataset.armedUntil) - Date.now();
+    button.dataset.left = Math.max(1, Math.ceil(left / 1000)) + " s";
+  }
   function arm(button, until) {
     button.dataset.label = button.textContent;
     button.dataset.armedUntil = String(until);
+    button.classList.remove("disarmed");
     button.classList.add("armed");
     button.textContent = button.dataset.confirm + " Tap again.";
-    setTimeout(function () {
-      if (button.isConnected && button.classList.contains("armed")) {
+    // The bar starts as full as the time left (a button re-armed after a refresh).
+    button.style.setProperty("--armed-ms", ARMED_MS + "ms");
+    button.style.setProperty("--armed-gone", (until - Date.now() - ARMED_MS) + "ms");
+    showLeft(button);
+    var tick = setInterval(function () {
+      if (!button.isConnected || !button.classList.contains("armed")) { clearInterval(tick); return; }
+      if (Date.now() >= until) {
+        clearInterval(tick);
         button.classList.remove("armed");
         button.textContent = button.dataset.label;
+        button.classList.add("disarmed");
+        setTimeout(function () { button.classList.remove("disarmed"); }, DISARMED_NOTE_MS);
+        return;
       }
-    }, until - Date.now());
+      showLeft(button);
+    }, 200);
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-confirm]");

@@ -82,7 +82,7 @@ class World:
         form = next(f for f in parse_forms(laptop.client.get(f"/new/{game.NAME}").text)
                     if f.action.endswith(f"/new/{game.NAME}"))
         created = laptop.client.post(f"/new/{game.NAME}",
-                                     data={**form.defaults(), "players": str(players)})
+                                     data={**form.scripted_setup(), "players": str(players)})
         assert created.status_code == 303, created.text
         code = created.headers["Location"].rsplit("/", 1)[-1]
         laptop.code, laptop.act_path = code, f"/t/{code}/act"

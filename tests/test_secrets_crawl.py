@@ -177,7 +177,7 @@ def _open(app: Flask, game: Game) -> tuple[str, Browser, list[Browser]]:
     form = next(f for f in parse_forms(laptop.client.get(f"/new/{game.NAME}").text)
                 if f.action.endswith(f"/new/{game.NAME}"))
     count = game.DEFAULT_PLAYERS
-    created = laptop.client.post(f"/new/{game.NAME}", data={**form.defaults(),
+    created = laptop.client.post(f"/new/{game.NAME}", data={**form.scripted_setup(),
                                                            "players": str(count)})
     assert created.status_code == 303, created.text
     code = created.headers["Location"].rsplit("/", 1)[-1]

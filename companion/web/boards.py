@@ -18,7 +18,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
 
 from companion.games.base import RuleError
-from companion.games.whitechapel.board import Board
+from companion.games.whitechapel.board import SHIPPED_NAME, Board
 from companion.games.whitechapel.boardmap import base_layer, map_context
 from companion.games.whitechapel.policemap import police_map
 
@@ -35,6 +35,13 @@ def loaded() -> Mapping[str, Board]:
 def board_names() -> list[str]:
     """The names of the loaded boards, for a setup form's board select."""
     return sorted(loaded())
+
+
+def default_board() -> str:
+    """The board a new table plays on unless its setup says otherwise: the shipped one
+    (docs/RULINGS.md#letters-from-whitechapel, "Board mode"), else the first loaded."""
+    names = board_names()
+    return SHIPPED_NAME if SHIPPED_NAME in names else (names[0] if names else "")
 
 
 def with_board(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -68,8 +75,11 @@ def board_map_for(name: Any, view: Mapping[str, Any]) -> dict[str, Any] | None:
     if board is None:
         return None
     context = map_context(board, view, request.args)
-    context["drawing"] = url_for("boards.drawing", fingerprint=_fingerprint(board),
-                                 name=board.name)
+    # A phone lays its marks over the drawing, fetched once; the table screen draws
+    # every circle itself, numbers large enough to read from a chair (static/app.css).
+    if view.get("role") != "table":
+        context["drawing"] = url_for("boards.drawing", fingerprint=_fingerprint(board),
+                                     name=board.name)
     return context
 
 
@@ -105,5 +115,6 @@ def register(app: Flask) -> None:
     """The drawing's route and the templates' board helpers."""
     app.register_blueprint(bp)
     app.jinja_env.globals["boards"] = board_names
+    app.jinja_env.globals["default_board"] = default_board
     app.jinja_env.globals["board_map_for"] = board_map_for
     app.jinja_env.globals["police_map_for"] = police_map_for

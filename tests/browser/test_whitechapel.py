@@ -39,6 +39,7 @@ def escape(jack) -> None:
 def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     laptop.goto(server.url + "/new/whitechapel")
     laptop.select_option("select[name=players]", "3")
+    laptop.select_option("select[name=board]", "")  # the shipped board is the default
     laptop.check("input[name=letters]")
     check_screen(laptop, "whitechapel-setup")
     jack, ann, bob = phone(), phone(), phone()

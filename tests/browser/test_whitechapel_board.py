@@ -4,6 +4,7 @@ clues are found (issue #4, "How it is checked")."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -29,6 +30,8 @@ from tests.support.whitechapel_pages import (
     open_map,
     tap,
     tap_circle,
+    tap_women,
+    zoom_to,
 )
 
 CRIME = 65
@@ -48,9 +51,30 @@ def possible(page) -> set[int]:
 
 
 def go(page, circle: int, way: str) -> None:
-    """Tap a circle of Jack's map, then the button of the way to get there."""
+    """Tap a circle of Jack's map, then the button of the way to get there (twice for
+    an irreversible one: the escape)."""
     tap_circle(page, circle)
-    tap(page, f"[data-way='{way}']")
+    button = page.locator(f"[data-way='{way}']").first
+    irreversible = "confirm" in (button.get_attribute("class") or "").split()
+    button.click()
+    if irreversible:
+        page.locator(f"[data-way='{way}'].armed").click()
+
+
+def now_on_top(page, words: str) -> None:
+    """The phone says what happens now in its first 150 px (issue 22, point 2)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    line = page.locator("[data-now]")
+    expect(line).to_contain_text(words)
+    box = line.bounding_box()
+    assert box and box["y"] + box["height"] <= 150, box
+
+
+def circle_number_px(page, scope: str) -> float:
+    """The smallest circle number's height on screen (font size times the map's scale)."""
+    return page.locator(f"{scope} .circle text").evaluate_all(
+        "texts => Math.min(...texts.map(t => t.getScreenCTM().a *"
+        " parseFloat(getComputedStyle(t).fontSize)))")
 
 
 def search(page, circle: int) -> None:
@@ -79,7 +103,15 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     ann.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone
     create_and_seat(laptop, board_server.url, [jack, ann, bob])
 
+    # Every seat taken: the QR code is a corner box that a tap opens and closes again.
+    expect(laptop.locator("[data-qr]")).to_be_hidden()
+    laptop.locator("[data-join-box] > summary").click()
+    expect(laptop.locator("[data-qr]")).to_be_visible()
+    laptop.locator("[data-join-box] > summary").click()
+    expect(laptop.locator("[data-qr]")).to_be_hidden()
+
     # The hideout: tapped on the map (red circles are not offered).
+    now_on_top(jack, "Your turn: your hideout")
     open_map(jack)
     expect(jack.locator("[data-map-prompt]")).to_contain_text("hideout")
     expect(jack.locator("a[data-to='3']")).to_have_count(0)
@@ -87,8 +119,28 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     go(jack, hideout, "hideout")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
 
-    # Hell: the women from the keypad, then the victim tapped, with a second tap.
-    hell(jack, [ann, bob], laptop, ["3", "21", "27", str(CRIME), "84"])
+    # Hell: the women tapped on the red circles (a second tap unmarks one), the patrols,
+    # then the victim tapped, with a second tap.
+    now_on_top(jack, "Your turn: mark the women")
+    open_map(jack)  # 1 tap
+    zoom_to(jack, 147)  # 0-1 tap
+    jack.locator("a[data-to='147']").click()
+    expect(jack.locator("[data-women-picked]")).to_have_attribute("data-women-picked", "147")
+    expect(jack.locator("[data-way='women']")).to_have_count(0)  # 1 of 5: nothing to send
+    jack.locator("a[data-to='147']").click()  # unmarked again
+    expect(jack.locator("[data-women-picked]")).to_have_attribute("data-women-picked", "")
+    check_phone(jack, "whitechapel-board-jack-women")
+    taps = tap_women(jack, [3, 21, 27, CRIME, 84])
+    assert taps <= 6, taps  # 5 women, 1 confirm (the map already open and zoomed)
+    expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "patrols")
+    now_on_top(jack, "Wait: the patrols are placed")
+    expect(laptop.locator("[data-prompt]").first).to_contain_text("Head of the Investigation")
+    laptop.click("[data-act=patrols_placed]")
+    expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
+    now_on_top(jack, "Your turn: kill or wait")
+    # Only where a wretched stands at time I: the marked women's circles (1-2 taps, then 2).
+    assert {int(n) for n in jack.locator("a[data-to]").evaluate_all(
+        "links => links.map(a => a.dataset.to)")} == {3, 21, 27, CRIME, 84}
     tap_circle(jack, CRIME)
     confirm(jack, "[data-picked] button.confirm")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
@@ -135,12 +187,23 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(laptop.locator("[data-closed-public]").first).to_contain_text(
         f"{min(first, closed)}–{max(first, closed)}")
     check_phone(bob, "whitechapel-board-detective-closed")
-    # The table screen on a 1280x800 laptop: track, clues and map without scrolling.
+    # The table screen is a board: on a 1280x800 laptop the track and the now line on
+    # top, the map across the screen with numbers of 14 px or more; at 1920x1080 the
+    # night's facts beside it.
     laptop.set_viewport_size({"width": 1280, "height": 800})
+    assert_on_screen(laptop, ["[data-track]", ".wc-now [data-prompt]"])  # scrolled to the top
     laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1280x800.png"))
-    assert_on_screen(laptop, ["[data-track]", "[data-clues]", ".wc-deduction .board-map"])
+    assert laptop.locator("[data-table-map] .board-map").bounding_box()["y"] < 400
+    assert circle_number_px(laptop, "[data-table-map]") >= 14
+    expect(laptop.locator("[data-table-map] .circle.clue")).to_have_count(1)
+    expect(laptop.locator("[data-table-map] .circle.searched")).to_have_count(1)
     assert_not_clipped(laptop, "[data-track] .wc-token")
     check_screen(laptop, "whitechapel-board-table")
+    laptop.set_viewport_size({"width": 1920, "height": 1080})
+    assert_on_screen(laptop, ["[data-track]", "[data-clues]", "[data-log]"])
+    laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1920x1080.png"))
+    assert circle_number_px(laptop, "[data-table-map]") >= 14
+    laptop.set_viewport_size({"width": 1280, "height": 800})
     confirm(laptop, "button:has-text('The police are done')")
     expect(jack.locator(".board-map line.closed")).to_have_count(1)
     if jack.locator(f"a[data-to='{closed}']").count():
@@ -165,21 +228,35 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(jack.locator(MAP)).not_to_have_attribute("open", "")
     expect(laptop.locator("[data-tokens]").first).to_contain_text("squares left: 12")
     confirm(laptop, "button:has-text('The police are done')")
-    go(jack, hideout, "escape")
+    go(jack, hideout, "escape")  # 1-2 taps on the circle, 2 on the escape
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
+    # The night's end, on every screen until the next night's women are placed: the
+    # square (the hideout's circle stays Jack's), the crime, the clue.
+    for page in (laptop, jack, ann, bob):
+        end = page.locator("[data-night-end='1']")
+        expect(end).to_contain_text("square 4 of 15")
+        expect(end).to_contain_text(str(first))
+        expect(end).not_to_contain_text(re.compile(rf"\b{hideout}\b"))
+    laptop.locator(".table-log > summary").click()
+    expect(laptop.locator("[data-game-events] li").first).to_have_text(
+        "Night 1: Jack reached his hideout on square 4")
+    expect(laptop.locator("[data-game-events]")).to_contain_text(f"a crime on {CRIME}")
+    laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-night-end.png"))
     expect(ann.locator("[data-deduction]")).to_contain_text("His hideout is one of")
     check_phone(ann, "whitechapel-board-detective-hideouts")
     check_phone(jack, "whitechapel-board-jack-night2")
 
     # Night 2: after a wait the victim may be anywhere: the whole board, then a part of
     # it zoomed in (tap_circle checks every circle offered there is a thumb wide).
-    hell(jack, [ann, bob], laptop, ["3", "21", "27", "84"])
+    hell(jack, [ann, bob], laptop, ["3", "21", "27", "84"])  # typed: the folded fallback
+    expect(laptop.locator("[data-night-end]")).to_have_count(0)
     confirm(jack, "button:has-text('Wait')")
     laptop.click("[data-act=wretched_moved]")
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
-    expect(jack.locator("a[data-to='150']")).to_have_count(1)  # far from every woman
-    open_map(jack)
-    expect(jack.locator(".board-map.overview")).to_have_count(1)
+    # After one wait, only within one road of a marked woman's circle.
+    reach = board.circles_within([3, 21, 27, 84], 1) - {CRIME}
+    assert {int(n) for n in jack.locator("a[data-to]").evaluate_all(
+        "links => links.map(a => a.dataset.to)")} == reach
     tap_circle(jack, 84)
     confirm(jack, "[data-picked] button.confirm")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
@@ -356,7 +433,22 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
             game.jack.locator("[data-open-map]").click()
 
         # Hell: a marked woman typed on his hideout (not red), then the real ones.
+        # Two women tapped on the map, other ones at each table (1 + 1-2 + 2 taps), then
+        # left a minute: the map closes and the phones are the same again.
+        for game, pair in zip(twins.games, ([3, 21], [27, 84]), strict=True):
+            open_map(game.jack)
+            zoom_to(game.jack, pair[0])
+            for number, circle in enumerate(pair, start=1):
+                game.jack.locator(f"a[data-to='{circle}']").click()
+                expect(game.jack.locator("[data-women-picked]")).to_have_attribute(
+                    "data-women-picked", " ".join(map(str, pair[:number])))
+        with pytest.raises(AssertionError, match="differ"):
+            assert_same_glance(a.jack, b.jack, "whitechapel-jack-women-tapped")
+        twins.untouched()
+        twins.glance("women-tapped-untouched")
+
         def wrong_women(game, route):
+            game.jack.locator(f"{TYPED}:has([data-woman]) > summary").click()
             for field, circle in zip(game.jack.locator("[data-woman]").all(),
                                      [3, 21, 27, CRIME, route.home], strict=True):
                 field.fill(str(circle))

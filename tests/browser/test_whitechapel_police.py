@@ -180,7 +180,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
 
     # Jack goes home: a normal move onto his hideout ends the night.
     tap_circle(jack, HIDEOUT)
-    tap(jack, "[data-way='escape']")
+    confirm(jack, "[data-way='escape']")
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
 
     # Night 2: the alarm puts the policemen back where they stood at the end of last

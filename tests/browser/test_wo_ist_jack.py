@@ -57,13 +57,15 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
 
     # A negative value never leaves the phone (the field refuses it), nothing changes.
     ann = phones["Ann"]
+    # Printing is irreversible: the first tap arms the button, the second is refused
+    # by the field, and nothing changes.
     ann.fill("input[name=points]", "-3")
-    ann.click("[data-print-button]")
+    confirm(ann, "[data-print-button]")
     expect(ann.locator("input[name=points]:invalid")).to_have_count(1)
     expect(laptop.locator("[data-current] .wij-name")).to_have_text(current)
 
     ann.fill("input[name=points]", "4")
-    ann.click("[data-print-button]")
+    ann.locator("[data-print-button].armed").click()  # still armed: the second tap
     expect(laptop.locator("[data-current] .wij-name")).to_have_text(upcoming)
     expect(laptop.locator("[data-deck-left]")).to_contain_text("7 face-down")
     for page in (laptop, *phones.values()):
@@ -116,7 +118,7 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
         expect(page.locator("[data-prompt]")).to_contain_text("Your turn")
         if printed[name] < quota[name]:
             page.fill("input[name=points]", points[name])
-            page.click("[data-print-button]")
+            confirm(page, "[data-print-button]")
             printed[name] += 1
             total += 1
             expect(laptop.locator("[data-printed] li")).to_have_count(total)
@@ -198,7 +200,7 @@ class Twins(TwinTables):
 
         def printed(screen, phones):
             phones[NAMES.index(name)].fill("input[name=points]", points)
-            phones[NAMES.index(name)].click("[data-print-button]")
+            confirm(phones[NAMES.index(name)], "[data-print-button]")
         self.both(printed)
         first, second = self.decks()
         assert first != second or len(first) <= 1, "the face-down stories differ"
@@ -228,7 +230,7 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     def too_many(screen, phones):
         phones[0].locator("[data-print-form] form").evaluate("form => form.noValidate = true")
         phones[0].fill("input[name=points]", "16")
-        phones[0].click("[data-print-button]")
+        confirm(phones[0], "[data-print-button]")
         expect(phones[0].locator("[data-error]")).to_contain_text("16 is not")
     twins.both(too_many)
     check_phone(twins.phones(0)[0], "wo_ist_jack-phone-refused", allow=("status of 422",))

@@ -63,11 +63,12 @@ class ScriptedTable:
 
 
 def open_table(url: str, game: Game, players: int) -> ScriptedTable:
-    """Create a table with the setup form's defaults, seat everyone, deal."""
+    """Create a table with the setup form's defaults (numbers only: Form.scripted_setup), seat
+    everyone, deal."""
     laptop = HttpDevice(url)
     form = next(f for f in parse_forms(laptop.get(f"/new/{game.NAME}").text)
                 if f.action.endswith(f"/new/{game.NAME}"))
-    laptop.create(game.NAME, players, **{k: v for k, v in form.defaults().items()
+    laptop.create(game.NAME, players, **{k: v for k, v in form.scripted_setup().items()
                                          if k not in ("csrf", "players")})
     phones = []
     for seat in range(players):

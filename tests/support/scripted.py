@@ -64,6 +64,15 @@ class Form:
             data[name] = value
         return data
 
+    def scripted_setup(self) -> dict[str, str]:
+        """A setup form's defaults for a table scripted players drive: numbers only,
+        where the form offers a board (the shipped one is its default), since circles
+        tapped about at random are nearly all refused on a board."""
+        data = self.defaults()
+        if "board" in self.selects:
+            data["board"] = ""
+        return data
+
     def sample(self, rng: random.Random, kind: str | None = None) -> dict[str, str]:
         """A random filling, as a player tapping about would send it."""
         data = dict(self.fixed)

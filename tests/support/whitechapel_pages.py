@@ -41,6 +41,9 @@ def head_of(phones, laptop):
 def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> None:
     """Hell: the marked women, the patrols, maybe a letter."""
     expect(jack.locator("[data-woman]")).to_have_count(len(women))
+    typed = jack.locator("details.wc-typed:has([data-woman])")
+    if typed.count():  # with a map, typing is the folded fallback
+        typed.locator("summary").click()
     for field, circle in zip(jack.locator("[data-woman]").all(), women, strict=True):
         field.fill(circle)
     tap(jack, "[data-act=women]")
@@ -68,9 +71,23 @@ def key_in(page, circle: int | str, scope: str = "") -> None:
 
 
 def kill_typed(jack, circle: int | str) -> None:
-    """The victim's circle on the keypad, then Kill: a tap a digit and one more."""
+    """The victim's circle on the keypad, then Kill twice: a tap a digit and two more."""
+    typed = jack.locator("details.wc-typed:has([data-act=kill])")
+    if typed.count():  # with a map, typing is the folded fallback
+        typed.locator("summary").click()
     key_in(jack, circle)
     tap(jack, "[data-act=kill]")
+    tap(jack, "[data-act=kill].armed")  # irreversible: a second tap
+
+
+def zoom_to(page, circle: int) -> int:
+    """On the whole board, tap the part around ``circle`` to zoom in: the taps it took."""
+    if not page.locator(".board-map.overview").count():
+        return 0
+    box = page.locator(f"a[data-to='{circle}']").bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(".board-map.overview")).to_have_count(0)
+    return 1
 
 
 def tap_circle(page, circle: int) -> None:
@@ -78,15 +95,30 @@ def tap_circle(page, circle: int) -> None:
     link = page.locator(f"a[data-to='{circle}']")
     expect(link).to_have_count(1)  # the page has caught up with the table
     open_map(page)
-    if page.locator(".board-map.overview").count():
-        box = link.bounding_box()
-        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        expect(page.locator(".board-map.overview")).to_have_count(0)
+    zoom_to(page, circle)
     assert_thumb_sized(page)
     address = page.url
     link.click()
     expect(page.locator("[data-picked]")).to_have_attribute("data-picked", str(circle))
     assert page.url == address  # htmx swapped the map's body: no ?to=N, no reload
+
+
+def tap_women(page, circles: list[int]) -> int:
+    """Jack taps the marked women on the red circles of his map, then "These are marked";
+    returns the taps: 1 to open the map (if closed), 1 to zoom in from the whole board
+    (if it opens there), 1 a woman, 1 to confirm."""
+    taps = 0
+    if not page.locator(MAP).evaluate("details => details.open"):
+        taps += 1
+    open_map(page)
+    for number, circle in enumerate(circles, start=1):
+        taps += zoom_to(page, circle)
+        page.locator(f"a[data-to='{circle}']").click()
+        taps += 1
+        expect(page.locator("[data-women-picked]")).to_have_attribute(
+            "data-women-picked", " ".join(map(str, circles[:number])))
+    tap(page, "[data-way='women']")
+    return taps + 1
 
 
 TARGETS = """links => links.map(a => {

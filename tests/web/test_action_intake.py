@@ -90,7 +90,7 @@ def open_scripted_table(app, game) -> tuple[Device, list[Device]]:
                 if f.action.endswith(f"/new/{game.NAME}"))
     players = game.DEFAULT_PLAYERS
     created = laptop.post(f"/new/{game.NAME}", {
-        **{k: v for k, v in form.defaults().items() if k not in ("csrf", "players")},
+        **{k: v for k, v in form.scripted_setup().items() if k not in ("csrf", "players")},
         "players": str(players)})
     assert created.status_code == 303, created.text
     laptop.code = created.headers["Location"].rsplit("/", 1)[-1]

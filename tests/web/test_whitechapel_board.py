@@ -21,7 +21,12 @@ from companion import create_app, importing, tables
 from companion.games import discover
 from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
-from companion.games.whitechapel.board import BoardError, board_from_graph, load_board
+from companion.games.whitechapel.board import (
+    SHIPPED_NAME,
+    BoardError,
+    board_from_graph,
+    load_board,
+)
 from tests.support import TEMPLATES, tally
 from tests.support.boardfiles import TINY_BOARD, real_board_path
 from tests.support.html import at_rest
@@ -135,10 +140,16 @@ def test_setup_without_boards_says_numbers_only(tmp_path):
     assert 'name="board"' not in page and 'name="deduction_map"' not in page
 
 
-def test_a_fresh_install_offers_the_shipped_board(client):
-    """The board ships with the app: no file of the user's own is needed."""
-    page = client.get("/new/whitechapel").text
-    assert f'<option value="{NAME}">{NAME}</option>' in page
+def test_a_fresh_install_offers_the_shipped_board_as_the_default(app):
+    """The board ships with the app: no file of the user's own is needed, and a first
+    setup plays on it unless "no board" is chosen (kept when the form is refused)."""
+    assert NAME == SHIPPED_NAME
+    laptop = Device(app)
+    assert f'<option value="{NAME}" selected>{NAME}</option>' in laptop.get(
+        "/new/whitechapel").text
+    refused = laptop.post("/new/whitechapel", {"players": "99", "board": ""})
+    assert refused.status_code == 422
+    assert f'<option value="{NAME}">{NAME}</option>' in refused.text  # not selected
 
 
 def test_setup_offers_the_loaded_boards_and_remembers_the_choice(tmp_path):
@@ -448,3 +459,53 @@ def test_the_answer_to_a_search_stands_until_the_next_action(real_app):
     assert laptop.table_act("end_turn").status_code == 303
     for page in (laptop.screen().text, ann.phone().text, jack.phone().text):
         assert "data-answer" not in page
+
+
+# --- issue 22: the end of a night, Jack's taps on the women --------------------------------
+
+def escaped_to(hideout: int, route: list[int]) -> dict:
+    """Night 1 played to Jack's escape on ``hideout`` along ``route`` (the crime on 65,
+    ``route`` ending on the hideout), the police passing each turn: night 2's women."""
+    state = board_state(str(hideout), [{"type": "move", "circle": str(c)} for c in route[:-1]])
+    state = wc.apply(state, 0, {"type": "escape", "circle": str(hideout)}, random.Random(0))
+    assert state["night"] == 2 and state["phase"] == "women"
+    return state
+
+
+def test_the_end_of_a_night_tells_the_square_never_the_hideout(real_app):
+    """Two nights home on other hideouts by other roads in as many squares: the table
+    screen and the detectives see the same end of the night, and the same events."""
+    board = load_board(real_board_path())
+    starts = sorted(board.normal_moves(65) - board.red)
+    homes = [next(n for n in sorted(board.normal_moves(s) - {65} - board.red)
+                  if board.is_legal_hideout(n)) for s in (starts[0], starts[-1])]
+    first = escaped_to(homes[0], [starts[0], homes[0]])
+    second = escaped_to(homes[1], [starts[-1], homes[1]])
+    assert homes[0] != homes[1]
+    assert_indistinguishable(real_app, wc, first, second, NOT_JACK)
+    table = render_component(real_app, wc, first, TABLE)
+    assert 'data-night-end="1"' in table and "square 3</b> of 15" in table
+    jack = render_component(real_app, wc, first, 0)
+    assert 'data-night-end="1"' in jack and jack.count("data-night-end=") == 1
+
+
+def test_jacks_women_tapped_stay_behind_his_map(real_app):
+    """The women Jack taps ride in the map's own links (?women=...): the page at rest is
+    the same whatever he tapped, the map is sent closed, and a detective's page ignores
+    the query."""
+    laptop, phones = board_table(real_app)
+    jack = phones[0]
+    assert jack.act("hideout", circle=90).status_code == 303
+    pages = [jack.get(f"/t/{jack.code}/me?women={picked}").text
+             for picked in ("3.21", "27.84.147", "")]
+    assert 'data-women-picked="3 21"' in pages[0]
+    assert 'data-women-picked="27 84 147"' in pages[1]
+    assert at_rest(pages[0]) == at_rest(pages[1]) == at_rest(pages[2])
+    for page in pages:
+        assert '<details class="wc-secret" data-secret>' in page
+    full = jack.get(f"/t/{jack.code}/me?women=3.21.27.65.84").text
+    assert 'name="circles" value="3 21 27 65 84"' in full
+    detective = phones[1].get(f"/t/{jack.code}/me?women=3.21").text
+    assert "data-women-picked" not in detective
+    assert jack.act("women", circles="3 21 27 65 84").status_code == 303
+    assert state_of(real_app, laptop.code)["nights"][0]["women"] == [3, 21, 27, 65, 84]

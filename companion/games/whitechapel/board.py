@@ -61,6 +61,9 @@ SHIPPED_BOARDS = (Path(__file__).resolve().parent / "boards" / "whitechapel-cros
 companion ships the Letters from Whitechapel board); ``--board`` and ``instance/boards/`` add
 others."""
 
+SHIPPED_NAME = "Letters from Whitechapel"
+"""The name the shipped board's file gives it: the setup page's default board."""
+
 POLICE_STEPS = 2
 """Hunting 2: "a policeman can move up to a distance of two (0, 1, or 2) crossings"."""
 

@@ -34,6 +34,7 @@ from typing import Any
 from companion.games.base import int_or_none
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import FactsError, candidate_hideouts, possible_positions
+from companion.games.whitechapel.state import ROMAN
 
 MARGIN = 40
 """Room around the circles a close-up frames, in board units."""
@@ -178,18 +179,46 @@ def _victims(board: Board, view: Mapping[str, Any]) -> set[int]:
     Head of the Investigation has moved them, only the table knows where.
     """
     scenes = {c for night in view.get("crime_scenes", []) for c in night["circles"]}
-    if view.get("time") == "I" and view.get("wretched_at_start"):
-        found = set(view["wretched_at_start"])
+    women = view.get("wretched_at_start") or []
+    if women and view.get("time") in ROMAN:
+        # Each wait moved each wretched one road at most (Hell 6; docs/RULINGS.md
+        # #letters-from-whitechapel, "The victim after waiting"): after k waits a
+        # victim stands within k roads of a marked woman's circle.
+        found = set(board.circles_within(women, ROMAN.index(view["time"])))
     else:
         found = set(board.numbers)
     return {n for n in found if board.is_legal_crime_scene(n, scenes)}
 
 
-def _jack_choices(board: Board, view: Mapping[str, Any],
-                  first: int | None) -> dict[int, list[dict[str, Any]]]:
-    """Jack's choices on the map now: circle -> the actions that reach it.
+def _women_picked(board: Board, view: Mapping[str, Any], pick: Mapping[str, Any]) -> list[int]:
+    """The marked women Jack has tapped so far (``?women=3.21``): red circles, never a
+    crime scene (Hell 2), in the order tapped, no more than the night's count."""
+    free = _women_circles(board, view)
+    picked: list[int] = []
+    for text in str(pick.get("women", "") or "").split("."):
+        n = _picked(text)
+        if n in free and n not in picked:
+            picked.append(n)
+    return picked[:(view.get("jack") or {}).get("marked_count", 0)]
 
-    ``first`` is the double event's first victim, once tapped.
+
+def _women_circles(board: Board, view: Mapping[str, Any]) -> set[int]:
+    """Where a marked woman may go: a red circle that is no crime scene."""
+    scenes = {c for night in view.get("crime_scenes", []) for c in night["circles"]}
+    return set(board.red) - scenes
+
+
+def _women_query(picked: Iterable[int]) -> str:
+    return "women=" + ".".join(map(str, picked))
+
+
+def _jack_choices(board: Board, view: Mapping[str, Any], first: int | None,
+                  women: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Jack's choices on the map now: circle -> the actions that reach it, or the link
+    a tap follows.
+
+    ``first`` is the double event's first victim, once tapped; ``women`` the marked
+    women tapped so far.
     """
     actions = view.get("actions", [])
     jack = view.get("jack") or {}
@@ -213,6 +242,12 @@ def _jack_choices(board: Board, view: Mapping[str, Any],
             for n in sorted(victims):
                 choices[n] = [{"href": f"?first={n}", "label": f"First victim on {n}"}]
         return choices
+    if "women" in actions:
+        # A tap marks a red circle, or unmarks it: each link is the pick with it toggled.
+        for n in sorted(_women_circles(board, view)):
+            toggled = [c for c in women if c != n] if n in women else [*women, n]
+            choices[n] = [{"href": "?" + _women_query(toggled), "label": f"Woman on {n}"}]
+        return choices
     if "hideout" in actions:
         for n in board.numbers:
             if board.is_legal_hideout(n):
@@ -227,7 +262,8 @@ def _jack_choices(board: Board, view: Mapping[str, Any],
             offer(n, "move", {"circle": n}, f"Move to {n}")
     if "escape" in actions and jack.get("hideout") in board.normal_moves(here, closed):
         hideout = jack["hideout"]
-        offer(hideout, "escape", {"circle": hideout}, f"Escape: move to my hideout {hideout}")
+        offer(hideout, "escape", {"circle": hideout}, f"Escape: move to my hideout {hideout}",
+              confirm=True)
     if "coach" in actions:
         for first, second in sorted(board.coach_routes(here)):
             offer(second, "coach", {"circle": first, "circle2": second},
@@ -256,6 +292,9 @@ def _prompt(view: Mapping[str, Any], choices: Mapping[int, Any], first: int | No
         if view.get("night") == DOUBLE_EVENT:
             return "Tap the circle of your first victim."
         return "Tap the circle of your victim."
+    if "women" in actions:
+        return ("Tap the red circle of each marked woman (a second tap unmarks it), then "
+                "confirm below the map.")
     if "hideout" in actions:
         return "Tap the circle of your hideout: any circle but a red one."
     return ("Tap the circle to go to. A road through a crossing held by a policeman is "
@@ -318,7 +357,9 @@ def map_context(board: Board, view: Mapping[str, Any],
         "roads": roads,
         "box": dict(zip(("x", "y", "width", "height"), _box(board, ()), strict=True)),
         "circles": [{"n": n, "x": x, "y": y, "red": red,
-                     "marks": " ".join(sorted(marks[n])), "tappable": n in turn["choices"]}
+                     "marks": " ".join(sorted(marks[n])), "tappable": n in turn["choices"],
+                     "href": turn["choices"].get(n, [{}])[0].get("href")
+                     if turn["women"] is not None else None}
                     for n, x, y, red in circles],
         "trail": trail,
         "exits": turn["exits"],
@@ -327,8 +368,18 @@ def map_context(board: Board, view: Mapping[str, Any],
         "picked": turn["picked"],
         "query": f"first={turn['first']}&" if turn["first"] is not None else "",
         "ways": turn["choices"].get(turn["picked"], []) if turn["picked"] is not None else [],
+        "women": turn["women"],
         "layers": layers,
+        "cops": _cops(board, view),
     }
+
+
+def _cops(board: Board, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The policemen on their crossings (police on the map: public, like the pawns)."""
+    at = (view.get("cops") or {}).get("at") or {}
+    spots = board.crossing_positions
+    return [{"colour": colour, "x": spots[x][0], "y": spots[x][1]}
+            for colour, x in at.items() if x is not None and x in spots]
 
 
 def _public_marks(board: Board, view: Mapping[str, Any]) -> Marks:
@@ -382,8 +433,9 @@ def _jacks_turn(board: Board, view: Mapping[str, Any], pick: Mapping[str, Any],
     out of his circle (``exits``) for a normal move or the escape."""
     jack = view.get("jack") or {}
     first = _picked(pick.get("first"))
-    choices = (_jack_choices(board, view, first)
-               if view.get("role") == "jack" and not view.get("reveal") else {})
+    mine = view.get("role") == "jack" and not view.get("reveal")
+    women = _women_picked(board, view, pick) if mine and "women" in view.get("actions", []) else []
+    choices = _jack_choices(board, view, first, women) if mine else {}
     if not any("circle2" in way.get("fields", {}) and way["type"] == "kill"
                for ways in choices.values() for way in ways):
         first = None
@@ -393,14 +445,19 @@ def _jacks_turn(board: Board, view: Mapping[str, Any], pick: Mapping[str, Any],
     if picked not in choices:
         picked = None
     _mark(marks, [n for n in (first, picked) if n is not None], "picked")
+    _mark(marks, women, "picked")
     exits = []
     if choices and jack.get("location") is not None:
         focus |= set(choices)
         here = jack["location"]
         exits = [_segment(board, here, n) for n in sorted(choices)
                  if any(way["type"] in ("move", "escape") for way in choices[n])]
+    marked = jack.get("marked_count", 0)
     return {"choices": choices, "first": first, "picked": picked, "prompt": prompt,
-            "exits": exits}
+            "exits": exits,
+            "women": {"picked": women, "needed": marked, "query": _women_query(women),
+                      "circles": " ".join(map(str, women)) if len(women) == marked else None}
+            if "women" in view.get("actions", []) and mine else None}
 
 
 def _deduction_layers(board: Board, view: Mapping[str, Any], marks: Marks,

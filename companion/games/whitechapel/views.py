@@ -227,9 +227,48 @@ def _public_view(state: State) -> dict[str, Any]:
                     "board": _board_label(state)},
         "trapped_claim": state["trapped_claim"],
         "outcome": _outcome(state),
+        # The night just ended, in sight until Jack has placed the next night's women.
+        "night_end": (_night_end(state["nights"][number - 2])
+                      if number > 1 and state["phase"] == "women" and not is_over(state)
+                      else None),
+        "events": _events(state),
         "reveal": _sheet(state) if is_over(state) else None,
         "public_facts": public_facts(state),
     }
+
+
+def _night_end(night: Mapping[str, Any]) -> dict[str, Any]:
+    """How a night ended, in public words: the square (never the circle) where Jack
+    reached his hideout, the crime scenes (ascending: the double event's order stays
+    his), the clues found and the arrests tried."""
+    return {"night": night["number"], "date": NIGHTS[night["number"]]["date"],
+            "square": _filled(night), "crimes": sorted(night["crimes"]),
+            "clues": [c["circle"] for c in night["clues"]],
+            "arrests": [e["circle"] for e in night["log"] if e["action"] == "arrest"]}
+
+
+EVENTS_SHOWN = 12
+"""The table screen's "Table events" lists this many of the game's latest events."""
+
+
+def _events(state: State) -> list[str]:
+    """The game's public events, newest first: each night's crime, every search and
+    arrest with its answer, and the escape (as a square)."""
+    events = []
+    for night in state["nights"]:
+        number = night["number"]
+        if night["crimes"]:
+            scenes = " and ".join(map(str, sorted(night["crimes"])))
+            events.append(f"Night {number}: a crime on {scenes}")
+        for entry in night["log"]:
+            line = _log_line(state, entry)
+            verb = "searches" if line["action"] == "search" else "tries an arrest on"
+            events.append(f"Night {number}: the {line['policeman']} policeman {verb} "
+                          f"{line['circle']}: {line['result']}")
+        if night["escaped"]:
+            events.append(f"Night {number}: Jack reached his hideout on square "
+                          f"{_filled(night)}")
+    return events[::-1][:EVENTS_SHOWN]
 
 
 def _cops_view(state: State) -> dict[str, Any] | None:

@@ -268,12 +268,15 @@ def test_the_detectives_map_renders_the_deduction(app, real):
 
 
 
-def to_hell(board: Board, night_women: dict[int, str], hideout: int = 90):
-    """Nights before the last of ``night_women`` end in an escape; the last is in Hell 5."""
+def to_hell(board: Board, night_women: dict[int, str | None], hideout: int = 90):
+    """Nights before the last of ``night_women`` end in an escape; the last is in Hell 5,
+    or in Hell 2 (the women to place) when its women are None."""
     options = {**whitechapel.default_options(), "board": board.name}
     state = whitechapel.setup(options, ["Jack", "Ann"], random.Random(7))
     state = act(state, JACK, type="hideout", circle=hideout)
     for number, women in sorted(night_women.items()):
+        if women is None:
+            return state
         state = act(state, JACK, type="women", circles=women)
         state = act(state, TABLE, type="patrols_placed")
         if number == max(night_women):
@@ -301,13 +304,51 @@ def test_jack_taps_a_wretched_at_time_one_then_confirms(real):
     assert act(state, JACK, type="kill", circle=65)["nights"][0]["crimes"] == [65]
 
 
-def test_after_waiting_any_circle_but_a_crime_scene_may_be_the_victim(real):
+def test_after_waiting_the_victim_is_tapped_where_a_wretched_can_be(real):
+    """docs/RULINGS.md#letters-from-whitechapel, "The victim after waiting": after k
+    waits, within k roads of a marked woman's circle, never on a crime scene; every
+    circle offered is a kill the rules accept."""
     state = to_hell(real, {1: "65 3 21 27 84", 2: "3 21 27 147"})
-    state = act(state, JACK, type="wait")
-    state = act(state, TABLE, type="wretched_moved")
-    context = map_context(real, view_of(state, JACK))
-    scenes = set(state["nights"][0]["crimes"])
-    assert tappable(context) == set(real.numbers) - scenes
+    for waits in (1, 2):
+        state = act(state, JACK, type="wait")
+        state = act(state, TABLE, type="wretched_moved")
+        context = map_context(real, view_of(state, JACK))
+        scenes = set(state["nights"][0]["crimes"])
+        reach = real.circles_within([3, 21, 27, 147], waits)
+        assert tappable(context) == set(reach) - scenes
+        assert tappable(context) < set(real.numbers) - scenes
+        for circle in tappable(context):
+            assert act(state, JACK, type="kill", circle=circle)["nights"][1]["crimes"] == [circle]
+
+
+def test_jack_taps_the_marked_women_on_red_circles_then_confirms(real):
+    state = to_hell(real, {1: None})
+    view = view_of(state, JACK)
+    context = map_context(real, view)
+    assert tappable(context) == set(real.red)
+    assert "red circle" in context["prompt"]
+    assert context["women"] == {"picked": [], "needed": 5, "query": "women=", "circles": None}
+    # A tap toggles: each circle's link is the pick with that circle added or taken out.
+    picked = map_context(real, view, {"women": "3.21.999.3.2"})
+    assert picked["women"]["picked"] == [3, 21]  # a repeat, a non-circle, a non-red: dropped
+    links = {c["n"]: c["href"] for c in picked["circles"] if c["tappable"]}
+    assert links[3] == "?women=21" and links[27] == "?women=3.21.27"
+    assert marked(picked, "picked") == {3, 21}
+    full = map_context(real, view, {"women": "3.21.27.65.84.147"})
+    assert full["women"]["picked"] == [3, 21, 27, 65, 84]  # no more than the night's five
+    after = act(state, JACK, type="women", circles=full["women"]["circles"])
+    assert after["nights"][0]["women"] == [3, 21, 27, 65, 84]
+
+
+def test_the_women_are_never_offered_on_a_crime_scene_and_only_to_jack(real):
+    state = to_hell(real, {1: "65 3 21 27 84", 2: None})
+    assert state["phase"] == "women" and state["night"] == 2
+    context = map_context(real, view_of(state, JACK), {"women": "65.3"})
+    assert tappable(context) == set(real.red) - {65}
+    assert context["women"]["picked"] == [3]
+    for viewer in (TABLE, 1):
+        other = map_context(real, view_of(state, viewer), {"women": "3"})
+        assert other["women"] is None and not tappable(other)
 
 
 def test_double_event_jack_taps_the_first_victim_then_the_second(real):
@@ -332,3 +373,23 @@ def test_the_kill_buttons_ask_for_a_second_tap(app, real):
     html = render(app, map_context(real, view_of(state, JACK), {"to": "84"}))
     assert 'class="confirm big danger" data-confirm="Kill on 84?"' in html
     assert 'name="circle" value="84"' in html
+
+
+# --- the end of a night and the table's events -----------------------------------------
+
+def test_the_end_of_a_night_is_public_and_names_the_square_not_the_circle(real):
+    """Issue 22, point 8: every page, until Jack has placed the next night's women."""
+    state = to_hell(real, {1: "65 3 21 27 84", 2: None}, hideout=90)
+    first = state["nights"][0]
+    square = 1 + len(shortest_road(real, 65, 90))  # the crime on I, then a move a square
+    ends = [view_of(state, viewer)["night_end"] for viewer in (JACK, TABLE, 1)]
+    assert ends[0] == ends[1] == ends[2] == {
+        "night": 1, "date": ends[0]["date"], "square": square, "crimes": [65],
+        "clues": [c["circle"] for c in first["clues"]], "arrests": []}
+    assert 90 not in ends[0].values()  # the hideout's circle stays Jack's
+    events = view_of(state, TABLE)["events"]
+    assert events[0] == f"Night 1: Jack reached his hideout on square {square}"
+    assert events[-1] == "Night 1: a crime on 65"
+    placed = act(state, JACK, type="women", circles="3 21 27 147")
+    assert view_of(placed, TABLE)["night_end"] is None
+    assert view_of(to_hell(real, {1: None}), TABLE)["night_end"] is None
