@@ -94,6 +94,12 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     expect(jack.locator("[data-questions]")).to_contain_text("83: clue")
     expect(bob.locator("[data-answer]")).to_contain_text("Search 83: CLUE!")
     check_phone(ann, "whitechapel-detective-search")
+    # The order of play (the Head of the Investigation first, then clockwise): Ann's other
+    # policemen pass before Bob speaks, 2 taps each (the one confirm pattern).
+    while ann.locator("button:has-text('does nothing')").count():
+        before = ann.locator("#view").get_attribute("data-version")
+        confirm(ann, "button:has-text('does nothing')")
+        expect(ann.locator("#view")).not_to_have_attribute("data-version", before)
     bob.locator("label.wc-pick").first.click()
     key_in(bob, "84")
     confirm(bob, "button:has-text('Arrest here')")
@@ -145,7 +151,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     jack.fill("[data-crime='2']", "3")
     confirm(jack, "button:has-text('Kill both')")
     expect(laptop.locator("[data-crime-scenes]").first).to_contain_text("night 3: 3 & 27")
-    expect(ann.locator("[data-act=search]")).to_be_visible()  # the detectives act first
+    expect(bob.locator("[data-act=search]")).to_be_visible()  # the police first: Bob leads night 3
     check_phone(jack, "whitechapel-jack-night3")
     confirm(ann, "button:has-text('The police are done')")
     escape(jack)
