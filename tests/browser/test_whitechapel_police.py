@@ -446,7 +446,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     # Jack goes home: the night ends, and every detective's phone says what comes next.
     now_on_top(detectives, "Hunting: escape in the night")
     tap_circle(jack, HIDEOUT)
-    tap(jack, "[data-way='escape']")
+    confirm(jack, "[data-way='escape']")  # 2 taps: the one confirm pattern
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
     now_on_top(detectives, "Hell: the targets")
     shot(ann, "wc22-detective-night2-360")
