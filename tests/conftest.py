@@ -48,9 +48,10 @@ def client(app):
 
 @pytest.fixture(autouse=True, scope="session")
 def shipped_board_parsed_once():
-    """Every app a test makes parses the shipped board again (25 ms of CPU, a third of
-    create_app). It is package data no test writes, and a Board is frozen: the session parses
-    it once and every app gets that Board. Any other file is read and checked for real."""
+    """Every app a test makes parses the shipped board again (25 ms of CPU, nearly as much as
+    the rest of create_app). It is package data no test writes, and a Board is frozen: the
+    session parses it once and every app gets that Board. Any other file is read and checked
+    for real."""
     from companion.games.whitechapel import board
 
     shipped = {path.resolve() for path in board.SHIPPED_BOARDS}

@@ -94,6 +94,7 @@ def test_a_log_kind_is_never_a_template(app, kind):
 
 # --- the lean log --------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values, json_values)
 def test_a_delta_rebuilds_the_state_exactly(old, new):

@@ -16,6 +16,8 @@ from tests.support.httpdevice import HttpDevice
 from tests.support.realserver import Server
 from tests.support.scripted import parse_forms
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def served(tmp_path):

@@ -200,6 +200,7 @@ def csv_rows(organiser, kind: str) -> list[dict]:
     return list(csv.DictReader(io.StringIO(response.text)))
 
 
+@pytest.mark.slow
 def test_a_three_round_tournament_of_13_players_to_final_standings(app):
     organiser = new_tournament(app)
     register(app, organiser)

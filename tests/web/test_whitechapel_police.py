@@ -8,6 +8,8 @@ import random
 import re
 import threading
 
+import pytest
+
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import load_board
@@ -220,6 +222,7 @@ def test_a_stale_search_is_refused(tmp_path):
     assert stale.status_code == 409
 
 
+@pytest.mark.slow
 def test_two_detectives_placing_at_the_same_instant_through_the_real_server(tmp_path):
     """Two phones post their placements at the same instant from pages of one version,
     to the real server (waitress, SQLite): both are accepted."""
