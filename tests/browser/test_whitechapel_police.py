@@ -94,17 +94,22 @@ def bobs_turn(ann, bob) -> None:
     expect(bob.locator("[data-act-for='yellow']")).to_have_count(1)
 
 
-def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
-    board = load_board(SHIPPED_BOARDS[0])
-    first = 82
-    laptop.goto(shipped_server.url + "/new/whitechapel")
-    laptop.select_option("select[name=players]", "3")
+def police_table(server, laptop, board, players: int) -> str:
+    """A table with police and deduction on the shipped board, made on the laptop: its
+    join address."""
+    laptop.goto(server.url + "/new/whitechapel")
+    laptop.select_option("select[name=players]", str(players))
     laptop.select_option("select[name=board]", board.name)
     laptop.check("input[name=police_map]")
     laptop.check("input[name=deduction_map]")
     laptop.click("button:has-text('Create the table')")
-    code = laptop.locator(".code-big").inner_text().strip()
-    url = f"{shipped_server.url}/j/{code}"
+    return f"{server.url}/j/{laptop.locator('.code-big').inner_text().strip()}"
+
+
+def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
+    board = load_board(SHIPPED_BOARDS[0])
+    first = 82
+    url = police_table(shipped_server, laptop, board, 3)
     jack, ann, bob = phone(), phone(), phone()
     sit(jack, url, "Jack", 0)
     sit(ann, url, "Ann", 1)
@@ -293,14 +298,7 @@ def pick_crossing(taps: Taps, step: str, page, board, colour: str, crossing: int
 
 def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, laptop, phone):
     board = load_board(SHIPPED_BOARDS[0])
-    laptop.goto(shipped_server.url + "/new/whitechapel")
-    laptop.select_option("select[name=players]", "4")
-    laptop.select_option("select[name=board]", board.name)
-    laptop.check("input[name=police_map]")
-    laptop.check("input[name=deduction_map]")
-    laptop.click("button:has-text('Create the table')")
-    code = laptop.locator(".code-big").inner_text().strip()
-    url = f"{shipped_server.url}/j/{code}"
+    url = police_table(shipped_server, laptop, board, 4)
     jack, ann, bob, cy = phone(), phone(), phone(), phone()
     detectives = [ann, bob, cy]
     for seat, (page, name) in enumerate(zip([jack, *detectives], ["Jack", "Ann", "Bob", "Cy"],
