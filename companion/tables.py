@@ -558,18 +558,26 @@ def take_host_back(db: Database, table_id: int, seen_version: int,
 
 
 def replace_seat_token(db: Database, table_id: int, seen_version: int,
-                       position: int) -> str:
-    """A new private link for a seat whose phone was lost; the old one stops working."""
-    token = new_token()
+                       position: int, token: str | None = None,
+                       sent: str | None = None) -> str:
+    """A new private link for a seat whose phone was lost; the old one stops working.
+    ``token``: the new link's token (random if None). A form sent again (``sent`` already
+    logged) gets back the same ``token``, as long as it is still the seat's: the host then
+    sees the same link, not one more that replaces the link he may already have shown."""
+    token = token or new_token()
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
         if seat is None or seat["token_hash"] is None:
             raise TableError("That seat has nobody in it yet: they can join normally.", 422)
+        if was_sent(db, table_id, sent):
+            if seat["token_hash"] != hash_token(token):
+                raise TableError("That link was replaced since: make a new one.", 409)
+            return token
         db.execute("UPDATE seats SET token_hash = ? WHERE table_id = ? AND position = ?",
                    [hash_token(token), table_id, position])
         # No new version: the game did not change, so nobody's open form goes stale.
-        _log(db, table, table["version"], "host", "rejoin", {"seat": position})
+        _log(db, table, table["version"], "host", "rejoin", {"seat": position}, sent=sent)
     return token
 
 

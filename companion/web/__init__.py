@@ -59,8 +59,13 @@ def form_key(*names: Any) -> str:
     form drawn again for this device has the same key (a kept page is byte for byte the
     page drawn afresh, companion/web/drawn.py), any other form, device or version another.
     A form sent twice is so known for what it is (companion/web/pages.py ``change``)."""
-    message = "\x1f".join(map(str, (csrf_token(), *names))).encode()
-    return hmac.new(str(current_app.secret_key).encode(), message, "sha256").hexdigest()[:32]
+    return signed("\x1f".join(map(str, (csrf_token(), *names))))[:32]
+
+
+def signed(message: str) -> str:
+    """``message`` signed with the app's secret (hex): what only this laptop can draw."""
+    return hmac.new(str(current_app.secret_key).encode(), message.encode(),
+                    "sha256").hexdigest()
 
 
 def check_csrf() -> None:

@@ -42,6 +42,7 @@ class Drawn:
         self.size = 0
         self.pages: OrderedDict[Hashable, bytes] = OrderedDict()
         self.newest: dict[int, tuple[int, set[Hashable]]] = {}  # table: version, its keys
+        self.ended: set[int] = set()  # tables let go: a page drawn before the end stays out
         self.lock = threading.Lock()
 
     def get(self, key: Hashable) -> bytes | None:
@@ -52,8 +53,10 @@ class Drawn:
             return html
 
     def forget(self, table: int) -> None:
-        """The table ended: its pages, and its entry among the newest, go."""
+        """The table ended: its pages, and its entry among the newest, go, and none of its
+        pages is kept again (one drawn just before it ended may be put after this)."""
         with self.lock:
+            self.ended.add(table)
             _version, keys = self.newest.pop(table, (0, set()))
             for key in keys:
                 self.size -= len(self.pages.pop(key, b""))
@@ -61,7 +64,7 @@ class Drawn:
     def put(self, key: Hashable, html: bytes, table: int, version: int) -> None:
         with self.lock:
             newest, keys = self.newest.get(table, (version, set()))
-            if version < newest or key in self.pages:
+            if version < newest or key in self.pages or table in self.ended:
                 return
             if version > newest:
                 for old in keys:

@@ -12,7 +12,7 @@ from companion import tables
 from companion.db import get_db
 from companion.games.base import TABLE, Game
 from companion.net import qr_svg
-from companion.web import render
+from companion.web import render, signed
 from companion.web.context import (
     base_url,
     current_seat,
@@ -25,6 +25,7 @@ from companion.web.context import (
     rng,
     seat_field,
     seen_version,
+    sent_key,
 )
 from companion.web.drawn import drawn, kept_pages
 from companion.web.pages import change, refused
@@ -125,13 +126,22 @@ def close(code: str) -> Response:
     return _host_change(code, run)
 
 
+def _rejoin_token(sent: str | None) -> str | None:
+    """The token of the link a re-join form makes: drawn from the form's key with the
+    app's secret, so that the same form sent again (its answer lost with the connection)
+    shows the same link; random for a form without a key."""
+    return None if sent is None else signed("rejoin " + sent)
+
+
 @bp.post("/rejoin")
 def rejoin(code: str) -> Response:
     """A fresh private link for a seat whose phone was lost, shown once to the host."""
     table, _game, on_phone = _host_only(code)
     position = _position()
+    sent = sent_key()
     try:
-        token = tables.replace_seat_token(get_db(), table["id"], seen_version(), position)
+        token = tables.replace_seat_token(get_db(), table["id"], seen_version(), position,
+                                          _rejoin_token(sent), sent)
     except tables.TableError as error:
         return refused(table["code"], on_phone, error.message, error.status)
     link = base_url() + url_for("seat.rejoin", token=token)

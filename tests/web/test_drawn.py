@@ -179,3 +179,5 @@ def test_forget_gives_back_the_tables_bytes():
     pages.forget(7)  # never kept: nothing to do
     assert pages.get("ann@5") is None and pages.get("other") == b"345"
     assert pages.size == 3 and list(pages.newest) == [2]
+    pages.put("ann@5", b"12", 1, 5)  # drawn just before the table ended, put after
+    assert pages.get("ann@5") is None and pages.size == 3
