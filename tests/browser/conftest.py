@@ -47,6 +47,15 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
+@pytest.fixture
+def dealt_server(tmp_path: Path) -> Iterator[Server]:
+    """A server that deals from random.Random(7): for a test that plays one given deal
+    (tonight's Head of the Investigation, who is Jack), the same on every run."""
+    running = Server(tmp_path / "companion.sqlite", seed=7).start()
+    yield running
+    running.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     _require_chromium()

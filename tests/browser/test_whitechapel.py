@@ -16,6 +16,7 @@ from tests.support.whitechapel_pages import (
     hell,
     key_in,
     kill_typed,
+    phone_with,
     tap,
 )
 
@@ -36,7 +37,8 @@ def escape(jack) -> None:
     confirm(jack, "button:has-text('Escape')")
 
 
-def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
+def test_a_whole_game_with_three_phones_and_the_table(dealt_server, laptop, phone):
+    server = dealt_server  # Ann leads the police on night 1
     laptop.goto(server.url + "/new/whitechapel")
     laptop.select_option("select[name=players]", "3")
     laptop.select_option("select[name=board]", "")  # the shipped board is the default
@@ -151,7 +153,7 @@ def test_a_whole_game_with_three_phones_and_the_table(server, laptop, phone):
     jack.fill("[data-crime='2']", "3")
     confirm(jack, "button:has-text('Kill both')")
     expect(laptop.locator("[data-crime-scenes]").first).to_contain_text("night 3: 3 & 27")
-    expect(bob.locator("[data-act=search]")).to_be_visible()  # the police first: Bob leads night 3
+    phone_with((ann, bob), "[data-act=search]")  # the police first, the Head leading
     check_phone(jack, "whitechapel-jack-night3")
     confirm(ann, "button:has-text('The police are done')")
     escape(jack)

@@ -29,13 +29,19 @@ def create_and_seat(laptop, server_url: str, players) -> None:
 def head_of(phones, laptop):
     """The detective phone that shows the Head of the Investigation's button."""
     expect(laptop.locator("[data-phase]").first).to_have_attribute("data-phase", "patrols")
+    return phone_with(phones, "[data-act=patrols_placed]")
+
+
+def phone_with(phones, selector: str):
+    """The first of ``phones`` that shows ``selector``: the detective whose turn it is
+    (the Head of the Investigation is dealt, and changes each night)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         for page in phones:
-            if page.locator("[data-act=patrols_placed]").count():
+            if page.locator(selector).count():
                 return page
         time.sleep(0.1)
-    raise AssertionError("no detective phone offers the patrols button")
+    raise AssertionError(f"no phone shows {selector}")
 
 
 def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> None:
