@@ -165,6 +165,13 @@ def parse_names(text: Any, count: int, what: str) -> list[str]:
     return names
 
 
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st: where a card lies, in a default name."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
+
+
 def require(condition: bool, message: str) -> None:
     """Refuse an action with ``message`` unless ``condition`` holds."""
     if not condition:

@@ -13,7 +13,14 @@ keeps what paper does badly:
   another reporter on the one about to print, who then cannot print until his
   next turn (docs/RULINGS.md#wo-ist-jack-the-ripper, "Druckmaschine defekt");
 - who printed which story for how many points, and the final score
-  ("End of the Game").
+  ("End of the Game");
+- the moment "as he is about to print" (Action Cards, Druckmaschine defekt): a print
+  is announced to every phone and stands open for ``PRINT_WINDOW_SECONDS``, or until
+  every other reporter has passed, before it is printed
+  (docs/RULINGS.md#wo-ist-jack-the-ripper, "About to print"). The window's end is a
+  deadline kept in the state, so that it survives a restart of the laptop; the time
+  comes in with each action as ``clock`` (the laptop's clock in seconds, set by the web
+  layer, never by the phone).
 
 The setup form (what ``parse_options`` reads and ``form_from`` writes, so
 that ``parse_options(form_from(options), count) == options``):
@@ -22,7 +29,8 @@ that ``parse_options(form_from(options), count) == options``):
     The 12 Story cards, one per line, each ``Name`` or ``Name = points``
     (its value once known, so it need not be typed again). The four names
     the rulebook gives must be among them, since "Special Rules for 2 or 3
-    Players" removes them by name; the other eight are the table's to name.
+    Players" removes them by name; the other eight are named once per laptop
+    (its decks, ``DECK_FIELDS``), and until then say how to find the card.
 
 Options are ``{"story_names": [12 names], "story_points": {name: points}}``;
 they do not depend on the number of players, since a table may lose an empty
@@ -37,6 +45,7 @@ once everyone is seated: the game's first action, ``start_player``.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -53,6 +62,7 @@ from companion.games.base import (
     evolve,
     is_seat,
     next_seat,
+    ordinal,
     parse_choice,
     parse_int,
     parse_names,
@@ -80,8 +90,15 @@ RULEBOOK_STORIES = (POLIZEI, ANNIE, AMERIKA, MORDSERIE)
 """The only Story cards the rulebook names (Special Rules for 2 or 3 Players)."""
 
 DEFAULT_STORIES = RULEBOOK_STORIES + tuple(
-    f"Story {number}" for number in range(len(RULEBOOK_STORIES) + 1, STORY_CARD_COUNT + 1))
-"""The rulebook's names, then placeholders the table renames after its cards."""
+    f"Story {place} of the row ({ordinal(place)} from the left)"
+    for place in range(1, STORY_CARD_COUNT - len(RULEBOOK_STORIES) + 1))
+"""The rulebook's names, then names that say how to find a card not named yet: the
+table lays the eight other Story cards face up in a row at setup
+(docs/RULINGS.md#wo-ist-jack-the-ripper, "Story names")."""
+
+DECK_FIELDS = ("stories",)
+"""The setup form's fields that name this game's cards: typed once on the laptop's
+decks page and used for every later table (companion/decks.py)."""
 
 REMOVED_STORIES: dict[int, tuple[str, ...]] = {
     3: (POLIZEI, ANNIE),
@@ -118,9 +135,14 @@ GLOSSES: dict[str, str] = {
 """English glosses the rulebook gives for German card names (Action Cards).
 It glosses no Story card, so story names are shown in German only."""
 
+PRINT_WINDOW_SECONDS = 8
+"""How long the other reporters have to play Druckmaschine defekt on a print announced:
+"a few seconds", enough to take the card from the hand and tap twice
+(docs/RULINGS.md#wo-ist-jack-the-ripper, "About to print")."""
+
 RANDOM_START = "random"
-ACTION_TYPES = ("start_player", "print", "end_turn", "u_haft", "reporterteam", "took_back",
-                "druckmaschine")
+ACTION_TYPES = ("start_player", "print", "pass", "settle", "end_turn", "u_haft",
+                "reporterteam", "druckmaschine")
 
 
 # --- seats and options -----------------------------------------------------
@@ -219,7 +241,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "u_haft": [0] * count,
         "reporterteam": None,
         "press_broken": None,
-        "takeback": [[] for _ in range(count)],
+        "about_to_print": None,
         "log": [],
         "over": False,
     }
@@ -233,8 +255,10 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
-    """One action: start_player, print, end_turn, u_haft, reporterteam, took_back or
-    druckmaschine."""
+    """One action: start_player, print (announced), pass, settle, druckmaschine,
+    end_turn, u_haft or reporterteam. A print whose window has run out is printed
+    first, whatever the action (its deadline is in the state, so a laptop restarted
+    meanwhile prints it all the same)."""
     check_call(actor, action, len(state["players"]))
     state = evolve(state)
     seat = _seat(state, actor)
@@ -246,17 +270,34 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
                 else "First choose the start player (for example, the youngest).")
         _start_player(state, action, rng)
         return state
-    if kind == "took_back":
-        _took_back(state, seat)
-        return state
-    # A print's answer stands until the next action (a take-back is a private note).
+    pending = _about_to_print(state)
+    if pending is not None:
+        if _clock(action) >= pending["deadline"]:
+            require(kind != "druckmaschine",
+                    f"Too late: the seconds to play {DRUCKMASCHINE} on "
+                    f"{_name(state, pending['seat'])} are over, and “{pending['story']}” "
+                    "is printed.")
+            # The window is over: the story is printed before anything else happens.
+            _print_now(state)
+            if kind in ("settle", "pass") or state["over"]:
+                return state
+        elif kind not in ("pass", "druckmaschine", "settle"):
+            raise RuleError(_waiting(state, seat))
+    elif kind in ("pass", "settle"):
+        raise RuleError("Nobody is about to print a story right now.")
+    # A print's answer stands until the next action.
     state["answer"] = None
     if kind == "druckmaschine":
         _druckmaschine(state, seat, action)
         return state
+    if kind == "pass":
+        _pass(state, seat)
+        return state
+    if kind == "settle":
+        raise RuleError(_waiting(state, seat))
     _require_turn(state, seat, kind)
     if kind == "print":
-        _print(state, action)
+        _announce_print(state, action)
     elif kind == "end_turn":
         _pass_turn(state)
     elif kind == "u_haft":
@@ -264,6 +305,32 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     else:
         _reporterteam(state)
     return state
+
+
+def _clock(action: Mapping[str, str]) -> float:
+    """The laptop's clock in seconds, as the web layer sent it with the action; an
+    action without one (a test, an old log) counts as far past any deadline."""
+    try:
+        clock = float(action.get("clock") or "inf")
+    except ValueError:
+        return math.inf
+    return clock if math.isfinite(clock) else math.inf
+
+
+def _about_to_print(state: State) -> dict[str, Any] | None:
+    """The print announced and still open to Druckmaschine defekt, or None (states saved
+    before the window existed have none)."""
+    return state.get("about_to_print")
+
+
+def _waiting(state: State, seat: int | None) -> str:
+    pending = _about_to_print(state)
+    assert pending is not None
+    return (f"Wait a few seconds: {_name(state, pending['seat'])} is about to print "
+            f"“{pending['story']}”, and the other reporters may still play {DRUCKMASCHINE}."
+            if seat != pending["seat"] else
+            f"Wait a few seconds: you are about to print “{pending['story']}”, and the "
+            f"other reporters may still play {DRUCKMASCHINE}.")
 
 
 def _seat(state: State, actor: Viewer) -> int | None:
@@ -300,12 +367,13 @@ def _require_turn(state: State, seat: int | None, kind: str) -> None:
                 f"own turn” ({DRUCKMASCHINE} excepted).")
 
 
-def _print(state: State, action: Mapping[str, str]) -> None:
-    """Print a Story: the current story goes to the active reporter; next moves up.
+def _announce_print(state: State, action: Mapping[str, str]) -> None:
+    """Print a Story, announced: the active reporter says which story (and its value
+    while the laptop does not know it); the other reporters then have the window to
+    play Druckmaschine defekt "as he is about to print" (``pass`` or ``settle`` ends it).
 
-    The value is typed the first time a card is printed (docs/RULINGS.md#wo-ist-jack-the-ripper,
-    "Story points") and reused
-    after; typing a different one corrects the remembered value.
+    The value is typed the first time a card is printed where the laptop's deck does
+    not know it (docs/RULINGS.md#wo-ist-jack-the-ripper, "Story points") and reused after.
     """
     current = state["current"]
     claimed = str(action.get("story") or "").strip()
@@ -322,12 +390,36 @@ def _print(state: State, action: Mapping[str, str]) -> None:
             "printing a story is one of them.")
     known = state["story_points"].get(current)
     typed = str(action.get("points") or "").strip()
-    if known is not None and not typed:
-        points = known
-    else:
-        points = parse_int(typed, MIN_STORY_POINTS, MAX_STORY_POINTS,
-                           f"point value of “{current}”")
-    reporter = state["active"]
+    points = known if known is not None and not typed else parse_int(
+        typed, MIN_STORY_POINTS, MAX_STORY_POINTS, f"point value of “{current}”")
+    clock = _clock(action)
+    require(clock != math.inf, "The laptop's clock did not come with the print: "
+                                   "print again from your phone.")
+    state["about_to_print"] = {"seat": state["active"], "story": current, "points": points,
+                               "deadline": int(clock + PRINT_WINDOW_SECONDS), "passed": []}
+    state["log"].append(f"{_name(state, state['active'])} is about to print “{current}”.")
+
+
+def _pass(state: State, seat: int | None) -> None:
+    """Another reporter lets the print go ahead; once every other reporter has, it is
+    printed at once."""
+    pending = _about_to_print(state)
+    assert pending is not None
+    require(seat is not None, "Each reporter passes on their own phone.")
+    require(seat != pending["seat"], "You are the one printing: the others may pass.")
+    if seat not in pending["passed"]:
+        pending["passed"].append(seat)
+    if len(pending["passed"]) == len(state["players"]) - 1:
+        _print_now(state)
+
+
+def _print_now(state: State) -> None:
+    """The announced story goes to its reporter; the next story moves up. A value that
+    differs from the one remembered corrects it."""
+    pending = state["about_to_print"]
+    state["about_to_print"] = None
+    current, points, reporter = pending["story"], pending["points"], pending["seat"]
+    known = state["story_points"].get(current)
     state["story_points"][current] = points
     state["printed"].append({"story": current, "seat": reporter, "points": points})
     state["answer"] = len(state["printed"]) - 1
@@ -345,9 +437,6 @@ def _print(state: State, action: Mapping[str, str]) -> None:
     if state["current"] is None:
         _finish(state)
         return
-    for seat in range(len(state["players"])):
-        if seat != reporter:
-            state["takeback"][seat].append({"story": current, "by": reporter})
     turned = f"; “{state['next']}” is turned" if state["next"] else "; the story deck is empty"
     state["log"].append(f"“{state['current']}” is now the current story{turned}.")
 
@@ -409,35 +498,28 @@ def _press_broken(state: State) -> dict[str, Any] | None:
 
 def _druckmaschine(state: State, seat: int | None, action: Mapping[str, str]) -> None:
     """Druckmaschine defekt: "This card can be played at any time on another player as he
-    is about to print", and only he prints now: the active reporter. The player is the
-    phone's seat, or the one the table screen names under ``by``."""
-    active = state["active"]
+    is about to print": in the window of an announced print, which it stops. The player
+    is the phone's seat, or the one the table screen names under ``by``."""
+    pending = _about_to_print(state)
+    require(pending is not None, f"{DRUCKMASCHINE} is played on a reporter “as he is about to "
+                                 "print”: when the app says so on every phone.")
+    assert pending is not None
+    printer = pending["seat"]
     if seat is None:
         seat = int(parse_choice(action.get("by"), [str(other) for other in range(
-            len(state["players"])) if other != active], "reporter who plays the card"))
-    require(seat != active, f"{DRUCKMASCHINE} is played on another reporter as he is about "
-                            "to print, never on yourself.")
-    broken = _press_broken(state)
-    require(broken is None, f"{_name(state, active)}'s printing press is already broken this "
-                            f"turn ({DRUCKMASCHINE} of "
-                            f"{_name(state, broken['by']) if broken else ''}).")
-    state["press_broken"] = {"seat": active, "by": seat}
-    state["log"].append(f"{_name(state, seat)} plays {DRUCKMASCHINE} on {_name(state, active)}, "
-                        "who cannot print a story until their next turn.")
-
-
-def _took_back(state: State, seat: int | None) -> None:
-    """A reporter confirms taking a melded Research card back after someone printed."""
-    require(seat is not None, "Each reporter confirms this on their own phone.")
-    require(bool(state["takeback"][seat]), "You have no melded card to take back right now.")
-    state["takeback"][seat] = []
+            len(state["players"])) if other != printer], "reporter who plays the card"))
+    require(seat != printer, f"{DRUCKMASCHINE} is played on another reporter as he is about "
+                             "to print, never on yourself.")
+    state["about_to_print"] = None
+    state["press_broken"] = {"seat": printer, "by": seat}
+    state["log"].append(f"{_name(state, seat)} plays {DRUCKMASCHINE} on {_name(state, printer)}, "
+                        f"who cannot print “{pending['story']}” until their next turn.")
 
 
 def _finish(state: State) -> None:
     """End of the Game: "When all of the Story cards have been printed"."""
     state["over"] = True
     # Nothing lies in front of anyone once the game is over.
-    state["takeback"] = [[] for _ in state["players"]]
     state["u_haft"] = [0] * len(state["players"])
     state["log"].append("Every story has been printed: the game is over.")
     state["log"].append(score(state)["headline"])
@@ -508,20 +590,22 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         return public
     active = state["active"]
     your_turn = seat == active and not state["over"]
-    # One melded Research card to take back per story printed by another reporter.
-    takeback = [{"by": _name(state, item["by"]), "story": item["story"]}
-                for item in state["takeback"][seat]]
+    allowed = actions(state, seat)
+    answer = public["answer"]
     you = {
         "seat": seat,
         "name": _name(state, seat),
         "your_turn": your_turn,
-        "takeback": takeback,
-        "print": _print_form(state) if your_turn and "print" in actions(state, seat) else None,
+        # All of the other players "must choose one of their melded Research cards to
+        # take back into the hand (if they have any)": said with the print, never asked
+        # back (docs/RULINGS.md#wo-ist-jack-the-ripper, "Taking a card back").
+        "take_back": answer is not None and answer["seat"] != seat and not state["over"],
+        "print": _print_form(state) if "print" in allowed else None,
         "u_haft_targets": [{"seat": other, "name": _name(state, other)}
                            for other in range(len(state["players"])) if other != active]
-        if your_turn and "u_haft" in actions(state, seat) else [],
+        if "u_haft" in allowed else [],
     }
-    return {**public, "you": you, "prompt": _seat_prompt(state, seat)}
+    return {**public, "you": you, "now": _seat_now(state, seat)}
 
 
 def _public_view(state: State) -> dict[str, Any]:
@@ -541,8 +625,8 @@ def _public_view(state: State) -> dict[str, Any]:
         "stories": [_card(state, entry["story"]) for entry in state["printed"]
                     if entry["seat"] == seat],
         "story_points": rows[seat]["story_points"],
-        "takeback_pending": len(state["takeback"][seat]),
     } for seat, name in enumerate(state["players"])]
+    pending = _about_to_print(state)
     return {
         "title": TITLE,
         "players": players,
@@ -562,9 +646,16 @@ def _public_view(state: State) -> dict[str, Any]:
         "printed": printed,
         # The story the latest action printed (states saved before this field have none).
         "answer": None if state.get("answer") is None else printed[state["answer"]],
+        "about_to_print": None if pending is None else {
+            **_card(state, pending["story"]), "seat": pending["seat"],
+            "by": _name(state, pending["seat"]), "points": pending["points"],
+            "deadline": pending["deadline"],
+            "waiting_for": [_name(state, other) for other in range(len(state["players"]))
+                            if other not in (pending["seat"], *pending["passed"])]},
+        "window": PRINT_WINDOW_SECONDS,
         "markers": _markers(state),
         "log": list(state["log"]),
-        "prompt": _table_prompt(state),
+        "now": _table_now(state),
         "over": state["over"],
         "result": result if state["over"] else None,
         "point_range": [MIN_STORY_POINTS, MAX_STORY_POINTS],
@@ -606,29 +697,55 @@ def _markers(state: State) -> list[dict[str, Any]]:
 CHOOSE_START = "Who starts? Choose the start player (for example, the youngest player)."
 
 
-def _table_prompt(state: State) -> str:
-    if state["over"]:
-        return score(state)["headline"]
-    if state["active"] is None:
-        return CHOOSE_START
-    return (f"{_name(state, state['active'])}'s turn: {state['investigations']} investigations "
-            "(meld, draw or print) and 1 action.")
+def _now(text: str, detail: str = "", mine: bool = False) -> dict[str, Any]:
+    """A now line: what happens now and who acts; ``mine`` when this phone is to act."""
+    return {"text": text, "detail": detail, "mine": mine}
 
 
-def _seat_prompt(state: State, seat: int) -> str:
+def _turn_text(state: State) -> str:
+    return (f"{state['investigations']} investigations (meld, draw or print) and 1 action")
+
+
+def _table_now(state: State) -> dict[str, Any]:
     if state["over"]:
-        return score(state)["headline"]
+        return _now(score(state)["headline"])
     if state["active"] is None:
-        return CHOOSE_START
+        return _now(CHOOSE_START, mine=True)
+    pending = _about_to_print(state)
+    if pending is not None:
+        return _now(f"{_name(state, pending['seat'])} is about to print “{pending['story']}”",
+                    f"A few seconds for {DRUCKMASCHINE}, then it is printed.")
+    return _now(f"{_name(state, state['active'])}'s turn: {_turn_text(state)}.")
+
+
+def _seat_now(state: State, seat: int) -> dict[str, Any]:
+    """A reporter's now line; one in U-Haft is told so first thing."""
+    if state["over"] or state["active"] is None:
+        return _table_now(state)
+    turns = state["u_haft"][seat]
+    detained = (f"You are in U-Haft (Reporter in Detention): you lose your next "
+                f"{'turn' if turns == 1 else f'{turns} turns'}." if turns else "")
+    pending = _about_to_print(state)
+    if pending is not None:
+        if seat == pending["seat"]:
+            return _now(f"You are about to print “{pending['story']}”",
+                        f"The others have a few seconds to play {DRUCKMASCHINE}; then it "
+                        "is printed by itself.")
+        printer = _name(state, pending["seat"])
+        if seat in pending["passed"]:
+            return _now(f"{printer} is about to print “{pending['story']}”",
+                        "You let it print. " + detained)
+        return _now(f"{printer} is about to print “{pending['story']}”",
+                    f"Play {DRUCKMASCHINE} on {printer} now if you hold it, or let it print. "
+                    + detained, mine=True)
     if seat != state["active"]:
-        return f"It is {_name(state, state['active'])}'s turn."
+        return _now(f"It is {_name(state, state['active'])}'s turn.", detained)
     left = state["investigations"] - state["prints_this_turn"]
     if _press_broken(state) is not None:
-        why = f"; your printing press is broken ({DRUCKMASCHINE}): no printing this turn"
+        why = f"Your printing press is broken ({DRUCKMASCHINE}): no printing this turn."
     else:
-        why = "" if left > 0 else "; no investigation left to print"
-    return (f"Your turn: {state['investigations']} investigations (meld, draw or print) and "
-            f"1 action{why}.")
+        why = "" if left > 0 else "No investigation left to print."
+    return _now(f"Your turn: {_turn_text(state)}.", why, mine=True)
 
 
 def _print_form(state: State) -> dict[str, Any]:
@@ -638,7 +755,8 @@ def _print_form(state: State) -> dict[str, Any]:
 
 
 def actions(state: State, viewer: Viewer) -> list[str]:
-    """What ``viewer`` may do now; the table screen acts for the active reporter."""
+    """What ``viewer`` may do now; the table screen acts for the active reporter. While
+    a print is announced, only its window's actions."""
     try:
         seat = _seat(state, viewer)
     except RuleError:
@@ -647,21 +765,25 @@ def actions(state: State, viewer: Viewer) -> list[str]:
         return []
     if state["active"] is None:
         return ["start_player"]
+    pending = _about_to_print(state)
+    if pending is not None:
+        if seat == pending["seat"]:
+            return ["settle"]
+        if seat is None:
+            return ["druckmaschine", "settle"]
+        return ["druckmaschine", "settle"] + (["pass"] if seat not in pending["passed"]
+                                              else [])
+    if seat is not None and seat != state["active"]:
+        return []
     allowed = []
-    broken = _press_broken(state) is not None
-    if seat is not None and state["takeback"][seat]:
-        allowed.append("took_back")
-    if seat != state["active"] and not broken:
-        allowed.append("druckmaschine")
-    if seat is None or seat == state["active"]:
-        if seat is not None and state["prints_this_turn"] < state["investigations"] \
-                and not broken:
-            allowed.append("print")
-        if sum(state["u_haft"]) < U_HAFT_COPIES:
-            allowed.append("u_haft")
-        if state["reporterteam"] is None:
-            allowed.append("reporterteam")
-        allowed.append("end_turn")
+    if seat is not None and state["prints_this_turn"] < state["investigations"] \
+            and _press_broken(state) is None:
+        allowed.append("print")
+    if sum(state["u_haft"]) < U_HAFT_COPIES:
+        allowed.append("u_haft")
+    if state["reporterteam"] is None:
+        allowed.append("reporterteam")
+    allowed.append("end_turn")
     return allowed
 
 
@@ -687,19 +809,18 @@ STATE_SHAPE = {
     "printed": [{"story": str, "seat": int, "points": int}], "active": (None, int),
     "turn": int, "investigations": int, "prints_this_turn": int, "u_haft": [int],
     "reporterteam": (None, {"seat": int, "story": str, "turn": int}),
-    "takeback": [[{"story": str, "by": int}]], "log": [str], "over": bool,
+    "log": [str], "over": bool,
 }
 
 
 def check_state(state: Any) -> None:
     """A Wo ist Jack the Ripper state as ``setup`` and ``apply`` leave it (an imported
-    file's): the shape, one U-Haft count and take-back pile per reporter, every story
+    file's): the shape, one U-Haft count per reporter, every story
     one of the game's, points whole numbers, seats in range."""
     check_shape(state, STATE_SHAPE)
     count = len(state["players"])
     _check_count(count)
-    require(len(state["u_haft"]) == len(state["takeback"]) == count,
-            "the U-Haft markers and take-back piles are not one per reporter.")
+    require(len(state["u_haft"]) == count, "the U-Haft markers are not one per reporter.")
     names = set(state["story_names"])
     stories = [*state["deck"], *state["removed"],
                *(entry["story"] for entry in state["printed"]),
@@ -713,9 +834,18 @@ def check_state(state: Any) -> None:
         check_seat(entry["seat"], count, "a printing reporter")
     if state["reporterteam"] is not None:
         check_seat(state["reporterteam"]["seat"], count, "the Reporterteam's reporter")
-    for pile in state["takeback"]:
-        for entry in pile:
-            check_seat(entry["by"], count, "a take-back's reporter")
+    # Kept since a print is announced first; states saved before have none.
+    pending = state.get("about_to_print")
+    check_shape(pending, (None, {"seat": int, "story": str, "points": int, "deadline": int,
+                                 "passed": [int]}), "the state.about_to_print")
+    if pending is not None:
+        check_seat(pending["seat"], count, "the reporter about to print")
+        require(pending["story"] == state["current"], "the story about to print is not the "
+                                                      "current one.")
+        require(MIN_STORY_POINTS <= pending["points"] <= MAX_STORY_POINTS,
+                "the points of the story about to print are out of range.")
+        for other in pending["passed"]:
+            check_seat(other, count, "a reporter who let the print go")
     # Tracked since Druckmaschine defekt is kept; states saved before have none.
     broken = state.get("press_broken")
     check_shape(broken, (None, {"seat": int, "by": int}), "the state.press_broken")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import pytest
 
@@ -40,11 +41,23 @@ def refused(state: dict, actor, match: str, **action: str) -> RuleError:
     return caught.value
 
 
-def print_current(state: dict, points: int | str | None = None) -> dict:
-    action = {"type": "print", "story": state["current"]}
+CLOCK = 1_000_000.0
+"""The laptop's clock (seconds) at each announced print of these tests."""
+AFTER = str(CLOCK + game.PRINT_WINDOW_SECONDS)
+"""The clock once the window to play Druckmaschine defekt has run out."""
+
+
+def announce(state: dict, points: int | str | None = None) -> dict:
+    """The active reporter taps Print: the story is announced, not printed yet."""
+    action = {"type": "print", "story": state["current"], "clock": str(CLOCK)}
     if points is not None:
         action["points"] = str(points)
     return game.apply(state, state["active"], action, random.Random(0))
+
+
+def print_current(state: dict, points: int | str | None = None) -> dict:
+    """Announced, then printed once nobody played Druckmaschine defekt in the window."""
+    return act(announce(state, points), state["active"], type="settle", clock=AFTER)
 
 
 def end_turn(state: dict) -> dict:
@@ -140,7 +153,7 @@ def with_story_line(index: int, line: str) -> dict[str, str]:
     ({"stories": "\n".join([*game.DEFAULT_STORIES, "Story 13"])},
      r"exactly 12 story cards.*13 given"),
     ({}, r"exactly 12 story cards.*0 given"),
-    (with_story_line(11, "Story 5"), "must all be different"),
+    (with_story_line(11, game.DEFAULT_STORIES[4]), "must all be different"),
     (with_story_line(11, "x" * 61), "at most 60 characters"),
     (with_story_line(0, "Polizei tappt im Dunkel"), "must include “Polizei tappt im Dunkeln”"),
     (with_story_line(3, "Story 13"), "must include “Mordserie nimmt kein Ende”"),
@@ -226,8 +239,8 @@ def test_nobody_plays_until_the_start_player_is_chosen():
         assert game.actions(state, viewer) == ["start_player"]
         shown = game.view(state, viewer)
         assert shown["choosing_start"] and shown["active_name"] is None
-        assert shown["prompt"] == ("Who starts? Choose the start player (for example, the "
-                                   "youngest player).")
+        assert shown["now"]["text"] == ("Who starts? Choose the start player (for example, "
+                                        "the youngest player).")
     refused(state, 0, "First choose the start player", type="print", story=state["current"],
             points="3")
     refused(state, TABLE, "First choose the start player", type="end_turn")
@@ -297,39 +310,99 @@ def test_printing_moves_next_up_and_turns_a_new_story():
     assert f"Anna printed “{current}” for 4 points." in table["log"]
 
 
-def test_every_other_reporter_is_reminded_to_take_back_a_melded_card():
+def test_every_other_reporter_is_told_to_take_back_a_melded_card_and_asked_nothing():
+    # Print a Story: "All of the other players must choose one of their melded Research
+    # cards to take back into the hand (if they have any)": said, never asked back.
     state = print_current(new_game(4), 2)
-    printed = state["printed"][0]["story"]
-    assert game.view(state, 0)["you"]["takeback"] == []
+    assert not game.view(state, 0)["you"]["take_back"]
     for seat in (1, 2, 3):
-        you = game.view(state, seat)["you"]
-        assert you["takeback"] == [{"by": "Anna", "story": printed}]
-        assert "took_back" in game.actions(state, seat)
-    assert "took_back" not in game.actions(state, 0)
-    assert [row["takeback_pending"] for row in game.view(state, TABLE)["players"]] == [0, 1, 1, 1]
-    state = act(state, 2, type="took_back")
-    assert game.view(state, 2)["you"]["takeback"] == []
-    assert game.view(state, 1)["you"]["takeback"] != []
-    refused(state, 2, "no melded card to take back", type="took_back")
-    refused(state, TABLE, "on their own phone", type="took_back")
+        assert game.view(state, seat)["you"]["take_back"]
+        assert game.actions(state, seat) == []
+    refused(state, 1, "That is not something you can do", type="took_back")
+    state = end_turn(state)
+    assert not any(game.view(state, seat)["you"]["take_back"] for seat in range(4))
 
 
-def test_two_prints_before_taking_back_mean_two_reminders():
-    state = print_current(print_current(new_game(3), 1), 2)
-    takeback = game.view(state, 1)["you"]["takeback"]
-    assert [entry["story"] for entry in state["printed"]] == [
-        item["story"] for item in takeback]
+def test_the_last_print_asks_nobody_to_take_a_card_back():
+    state = play(new_game(2), [(0, 3)] * 8)
+    assert game.is_over(state)
+    assert not game.view(state, 1)["you"]["take_back"]
 
 
-def test_a_print_is_the_answer_until_the_next_action_but_a_take_back():
+def test_a_print_is_the_answer_until_the_next_action():
     state = print_current(new_game(3), 2)
     printed = state["printed"][0]["story"]
     for viewer in (TABLE, 0, 1, 2):
         assert game.view(state, viewer)["answer"]["name"] == printed
-    state = act(state, 1, type="took_back")
-    assert game.view(state, TABLE)["answer"]["name"] == printed
     state = act(state, 0, type="end_turn")
     assert game.view(state, TABLE)["answer"] is None
+
+
+# --- about to print: the window for Druckmaschine defekt ----------------------
+
+def test_a_print_is_announced_on_every_phone_before_it_is_printed():
+    state = announce(new_game(3), 4)
+    story = state["current"]
+    assert state["printed"] == [] and state["about_to_print"] == {
+        "seat": 0, "story": story, "points": 4,
+        "deadline": int(CLOCK) + game.PRINT_WINDOW_SECONDS, "passed": []}
+    table = game.view(state, TABLE)
+    assert table["about_to_print"]["by"] == "Anna"
+    assert table["about_to_print"]["waiting_for"] == ["Ben", "Cleo"]
+    assert table["now"]["text"] == f"Anna is about to print “{story}”"
+    assert game.view(state, 0)["now"]["text"] == f"You are about to print “{story}”"
+    for seat in (1, 2):
+        now = game.view(state, seat)["now"]
+        assert now["text"] == f"Anna is about to print “{story}”" and now["mine"]
+        assert game.actions(state, seat) == ["druckmaschine", "settle", "pass"]
+    assert game.actions(state, 0) == ["settle"]
+    assert game.actions(state, TABLE) == ["druckmaschine", "settle"]
+    assert f"Anna is about to print “{story}”." in state["log"]
+
+
+def test_the_story_prints_once_every_other_reporter_has_passed():
+    state = announce(new_game(3), 4)
+    story = state["current"]
+    state = act(state, 1, type="pass", clock=str(CLOCK + 1))
+    assert state["printed"] == [] and state["about_to_print"]["passed"] == [1]
+    assert not game.view(state, 1)["now"]["mine"]
+    assert game.actions(state, 1) == ["druckmaschine", "settle"]
+    assert game.view(state, TABLE)["about_to_print"]["waiting_for"] == ["Cleo"]
+    state = act(state, 2, type="pass", clock=str(CLOCK + 2))
+    assert state["about_to_print"] is None
+    assert state["printed"] == [{"story": story, "seat": 0, "points": 4}]
+    refused(state, 1, "Nobody is about to print", type="pass")
+
+
+def test_the_window_ends_by_its_deadline_whatever_comes_first():
+    state = announce(new_game(3), 4)
+    refused(state, 0, "Wait a few seconds: you are about to print", type="settle",
+            clock=str(CLOCK + game.PRINT_WINDOW_SECONDS - 1))
+    refused(state, 0, "Wait a few seconds", type="end_turn", clock=str(CLOCK + 1))
+    refused(state, 1, "Wait a few seconds: Anna is about to print", type="settle",
+            clock=str(CLOCK + 1))
+    # Anyone's action after the deadline prints the story first (a laptop restarted in
+    # between prints it all the same: the deadline is in the state).
+    after = act(state, 0, type="end_turn", clock=AFTER)
+    assert after["printed"][0]["points"] == 4 and after["active"] == 1
+    assert act(state, 2, type="pass", clock=AFTER)["about_to_print"] is None
+    late = refused(state, 1, "Too late", type="druckmaschine", clock=AFTER)
+    assert "are over" in late.message
+
+
+def test_only_the_others_pass_and_on_their_own_phones():
+    state = announce(new_game(3), 4)
+    refused(state, 0, "You are the one printing", type="pass", clock=str(CLOCK))
+    refused(state, TABLE, "on their own phone", type="pass", clock=str(CLOCK))
+    twice = act(act(state, 1, type="pass", clock=str(CLOCK)), 1, type="pass",
+                clock=str(CLOCK))
+    assert twice["about_to_print"]["passed"] == [1]
+
+
+def test_a_print_without_the_laptops_clock_is_refused():
+    state = new_game(3)
+    refused(state, 0, "clock did not come with the print", type="print",
+            story=state["current"], points="3")
 
 
 def test_a_known_value_need_not_be_typed_again():
@@ -395,24 +468,25 @@ def test_printing_out_of_turn_is_refused():
 
 def test_printing_any_story_but_the_current_one_is_refused():
     state = new_game(3)
-    refused(state, 0, f"“{state['next']}” is not the current story: the current story is "
-                      f"“{state['current']}”", type="print", story=state["next"], points="2")
+    refused(state, 0, re.escape(f"“{state['next']}” is not the current story: the current "
+                                f"story is “{state['current']}”"), type="print",
+            story=state["next"], points="2")
     refused(state, 0, "Please say which story", type="print", points="2")
     stale = print_current(state, 2)
     # A doubled submission of the same print names a story that is gone.
     refused(stale, 0, "is not the current story", type="print", story=state["current"],
-            points="2")
+            points="2", clock=str(CLOCK))
 
 
 def test_two_investigations_allow_two_prints_a_turn_not_three():
     state = print_current(print_current(new_game(3), 1), 1)
     assert "print" not in game.actions(state, 0)
     assert game.view(state, 0)["you"]["print"] is None
-    assert game.view(state, 0)["prompt"] == ("Your turn: 2 investigations (meld, draw or "
-                                             "print) and 1 action; no investigation left "
-                                             "to print.")
+    assert game.view(state, 0)["now"] == {
+        "text": "Your turn: 2 investigations (meld, draw or print) and 1 action.",
+        "detail": "No investigation left to print.", "mine": True}
     refused(state, 0, "used all 2 investigations", type="print", story=state["current"],
-            points="1")
+            points="1", clock=str(CLOCK))
     state = end_turn(end_turn(end_turn(state)))
     assert state["active"] == 0 and "print" in game.actions(state, 0)
 
@@ -432,9 +506,11 @@ def test_turns_pass_clockwise_and_the_table_screen_can_pass_for_the_reporter():
     table = game.view(state, TABLE)
     assert [row["name"] for row in table["turn_order"]] == ["Anna", "Ben", "Cleo", "Dora"]
     assert [row["active"] for row in table["players"]] == [True, False, False, False]
-    assert table["prompt"] == "Anna's turn: 2 investigations (meld, draw or print) and 1 action."
-    assert game.view(state, 1)["prompt"] == "It is Anna's turn."
-    assert game.view(state, 0)["prompt"].startswith("Your turn: 2 investigations")
+    assert table["now"]["text"] == ("Anna's turn: 2 investigations (meld, draw or print) and "
+                                    "1 action.")
+    assert game.view(state, 1)["now"] == {"text": "It is Anna's turn.", "detail": "",
+                                          "mine": False}
+    assert game.view(state, 0)["now"]["text"].startswith("Your turn: 2 investigations")
 
 
 def test_ending_someone_elses_turn_is_refused():
@@ -501,7 +577,7 @@ def test_reporterteam_gives_an_extra_investigation_from_the_next_turn_until_a_pr
     state = turn_to(end_turn(state), 0)
     table = game.view(state, TABLE)
     assert table["investigations"] == 3
-    assert table["prompt"].startswith("Anna's turn: 3 investigations")
+    assert table["now"]["text"].startswith("Anna's turn: 3 investigations")
     assert table["markers"][0]["text"].startswith("Anna has one extra investigation this turn")
     state = print_current(print_current(state, 2), 2)
     assert "print" in game.actions(state, 0), "3 investigations this turn"
@@ -556,11 +632,10 @@ def test_a_bad_viewer_sees_nothing():
 def test_actions_follow_the_turn():
     state = new_game(3)
     assert game.actions(state, 0) == ["print", "u_haft", "reporterteam", "end_turn"]
-    assert game.actions(state, TABLE) == ["druckmaschine", "u_haft", "reporterteam",
-                                          "end_turn"]
-    assert game.actions(state, 1) == ["druckmaschine"]
+    assert game.actions(state, TABLE) == ["u_haft", "reporterteam", "end_turn"]
+    assert game.actions(state, 1) == []
     state = print_current(state, 2)
-    assert game.actions(state, 1) == ["took_back", "druckmaschine"]
+    assert game.actions(state, 1) == []
 
 
 # --- Druckmaschine defekt ----------------------------------------------------
@@ -568,19 +643,24 @@ def test_actions_follow_the_turn():
 # printing press, he cannot print his story this round! (This card can be played at any
 # time on another player as he is about to print.)"
 
-def test_druckmaschine_defekt_stops_the_active_reporter_printing_until_his_next_turn():
-    state = act(new_game(3), 2, type="druckmaschine")
+def test_druckmaschine_defekt_stops_the_print_and_printing_until_his_next_turn():
+    state = announce(new_game(3), 3)
+    story = state["current"]
+    state = act(state, 2, type="druckmaschine", clock=str(CLOCK + 3))
+    assert state["about_to_print"] is None and state["printed"] == []
+    assert state["current"] == story
     assert "print" not in game.actions(state, 0)
     assert game.view(state, 0)["you"]["print"] is None
     error = refused(state, 0, "“he cannot print his story this round!”", type="print",
-                    story=state["current"], points="3")
+                    story=state["current"], points="3", clock=str(CLOCK))
     assert "Cleo played Druckmaschine defekt on you" in error.message
     for viewer in (TABLE, 0, 1, 2):
         markers = game.view(state, viewer)["markers"]
         assert [m["card"] for m in markers] == ["Druckmaschine defekt"]
         assert "Anna's printing press is broken" in markers[0]["text"]
-    assert "printing press is broken" in game.view(state, 0)["prompt"]
-    assert "Cleo plays Druckmaschine defekt on Anna" in game.view(state, TABLE)["log"][-1]
+    assert "printing press is broken" in game.view(state, 0)["now"]["detail"]
+    assert (f"Cleo plays Druckmaschine defekt on Anna, who cannot print “{story}” until their "
+            "next turn.") == game.view(state, TABLE)["log"][-1]
     # The rest of Anna's turn goes on: her action, then the next reporter prints freely.
     state = act(state, 0, type="reporterteam")
     state = end_turn(state)
@@ -590,20 +670,27 @@ def test_druckmaschine_defekt_stops_the_active_reporter_printing_until_his_next_
     assert "print" in game.actions(state, 0)
 
 
+def test_druckmaschine_defekt_is_played_only_as_a_reporter_is_about_to_print():
+    state = new_game(3)
+    refused(state, 1, "when the app says so on every phone", type="druckmaschine")
+    refused(state, TABLE, "when the app says so", type="druckmaschine", by="1")
+
+
 def test_druckmaschine_defekt_from_the_table_screen_names_who_plays_it():
-    state = act(new_game(3), TABLE, type="druckmaschine", by="1")
+    announced = announce(new_game(3), 2)
+    state = act(announced, TABLE, type="druckmaschine", by="1", clock=str(CLOCK))
     assert state["press_broken"] == {"seat": 0, "by": 1}
-    refused(new_game(3), TABLE, "not a reporter who plays the card", type="druckmaschine",
-            by="0")
-    refused(new_game(3), TABLE, "choose the reporter who plays the card",
-            type="druckmaschine")
+    refused(announced, TABLE, "not a reporter who plays the card", type="druckmaschine",
+            by="0", clock=str(CLOCK))
+    refused(announced, TABLE, "choose the reporter who plays the card",
+            type="druckmaschine", clock=str(CLOCK))
 
 
 def test_druckmaschine_defekt_is_played_on_another_and_once_a_turn():
-    state = new_game(3)
-    refused(state, 0, "never on yourself", type="druckmaschine")
-    state = act(state, 1, type="druckmaschine")
-    refused(state, 2, "already broken this turn", type="druckmaschine")
+    state = announce(new_game(3), 2)
+    refused(state, 0, "never on yourself", type="druckmaschine", clock=str(CLOCK))
+    state = act(state, 1, type="druckmaschine", clock=str(CLOCK))
+    refused(state, 2, "when the app says so", type="druckmaschine", clock=str(CLOCK))
     assert "druckmaschine" not in game.actions(state, 2)
     refused(new_game(3, start=None), 1, "First choose the start player", type="druckmaschine")
 
@@ -611,16 +698,17 @@ def test_druckmaschine_defekt_is_played_on_another_and_once_a_turn():
 def test_druckmaschine_defekt_after_a_first_print_stops_the_second():
     state = turn_to(new_game(3), 0)
     state = print_current(state, 2)
-    state = act(state, 1, type="druckmaschine")
+    state = act(announce(state, 2), 1, type="druckmaschine", clock=str(CLOCK))
     refused(state, 0, "cannot print his story this round", type="print",
-            story=state["current"], points="2")
+            story=state["current"], points="2", clock=str(CLOCK))
 
 
-def test_states_saved_before_druckmaschine_was_tracked_still_play():
+def test_states_saved_before_the_window_and_druckmaschine_still_play():
     state = new_game(3)
-    del state["press_broken"]
+    del state["press_broken"], state["about_to_print"]
     assert "print" in game.actions(state, 0)
-    assert act(state, 1, type="druckmaschine")["press_broken"]["by"] == 1
+    game.check_state(state)
+    assert print_current(state, 2)["printed"][0]["points"] == 2
 
 
 # --- the end of the game ----------------------------------------------------
@@ -639,7 +727,7 @@ def test_a_single_reporter_with_most_stories_gets_two_points_and_the_title():
     assert anna["reporter_of_the_year"] and not ben["reporter_of_the_year"]
     assert result["headline"] == "Anna is the Reporter of the Year with 7 points!"
     assert [row["name"] for row in result["standings"]] == ["Anna", "Ben"]
-    assert game.view(state, 1)["prompt"] == result["headline"]
+    assert game.view(state, 1)["now"]["text"] == result["headline"]
 
 
 def test_no_bonus_when_the_most_stories_are_tied():
@@ -697,11 +785,10 @@ def test_nothing_is_accepted_after_the_end():
     for seat in (0, 1, TABLE):
         assert game.actions(state, seat) == []
     refused(state, 0, "The game is over: every story has been printed", type="print",
-            story="Story 5", points="3")
+            story=game.DEFAULT_STORIES[4], points="3", clock=str(CLOCK))
     refused(state, 1, "The game is over", type="end_turn")
     refused(state, TABLE, "The game is over", type="u_haft", target="1")
-    refused(state, 1, "The game is over", type="took_back")
-    assert all(not game.view(state, seat)["you"]["takeback"] for seat in (0, 1))
+    refused(state, 1, "The game is over", type="pass")
 
 
 def test_markers_and_reminders_go_when_the_game_ends():
@@ -761,9 +848,11 @@ def test_non_interference_after_prints_when_the_revealed_cards_agree():
     deck = one["deck"]
     two = with_deck(one, deck[:2] + list(reversed(deck[2:])))
     for _ in range(2):
-        one, two = print_current(one, 2), print_current(two, 2)
-        one = act(one, 1, type="took_back")
-        two = act(two, 1, type="took_back")
+        one, two = announce(one, 2), announce(two, 2)
+        for viewer in all_viewers(one):
+            assert game.view(one, viewer) == game.view(two, viewer)
+        one = act(one, 1, type="settle", clock=AFTER)
+        two = act(two, 1, type="settle", clock=AFTER)
         for viewer in all_viewers(one):
             assert game.view(one, viewer) == game.view(two, viewer)
             assert game.actions(one, viewer) == game.actions(two, viewer)

@@ -50,6 +50,10 @@ def viewers(state: dict) -> list:
     return [TABLE, *range(len(state["players"]))]
 
 
+WINDOW_START = 1_000
+WINDOW_END = WINDOW_START + game.PRINT_WINDOW_SECONDS
+
+
 def legal_move(state: dict, rnd: random.Random) -> tuple[object, dict] | None:
     """A random move someone may make now, with legal fields, or None at the end."""
     choices = [(viewer, kind) for viewer in viewers(state)
@@ -59,7 +63,9 @@ def legal_move(state: dict, rnd: random.Random) -> tuple[object, dict] | None:
     # Printing often enough that games end within the example's step budget.
     printing = [choice for choice in choices if choice[1] == "print"]
     viewer, kind = rnd.choice(printing if printing and rnd.random() < 0.4 else choices)
-    action = {"type": kind}
+    # The laptop's clock: inside the window for a print, a pass or Druckmaschine defekt,
+    # past it for a settle.
+    action = {"type": kind, "clock": str(WINDOW_END if kind == "settle" else WINDOW_START)}
     if kind == "print":
         action["story"] = state["current"]
         if state["current"] not in state["story_points"] or rnd.random() < 0.3:
@@ -67,8 +73,8 @@ def legal_move(state: dict, rnd: random.Random) -> tuple[object, dict] | None:
     elif kind == "start_player":
         action["seat"] = rnd.choice([*map(str, range(len(state["players"]))), "random"])
     elif kind == "druckmaschine" and viewer == TABLE:
-        action["by"] = str(rnd.choice(
-            [seat for seat in range(len(state["players"])) if seat != state["active"]]))
+        action["by"] = str(rnd.choice([seat for seat in range(len(state["players"]))
+                                       if seat != state["about_to_print"]["seat"]]))
     elif kind == "u_haft":
         action["target"] = str(rnd.choice(
             [seat for seat in range(len(state["players"])) if seat != state["active"]]))
@@ -105,8 +111,11 @@ def check_invariants(state: dict) -> None:
     team = state["reporterteam"]
     if team is not None:
         assert team["story"] == state["current"], "Reporterteam ends with its story"
-    for seat, pending in enumerate(state["takeback"]):
-        assert all(item["by"] != seat for item in pending)
+    pending = state["about_to_print"]
+    if pending is not None:
+        assert pending["story"] == state["current"] and pending["seat"] == state["active"]
+        assert pending["seat"] not in pending["passed"]
+        assert len(pending["passed"]) < count - 1, "everyone passed: it is printed"
     json.dumps(state)
 
 
@@ -174,11 +183,11 @@ def test_options_round_trip_through_the_form(case):
 
 
 garbage_text = st.one_of(st.text(max_size=30), st.sampled_from(
-    ["print", "end_turn", "u_haft", "reporterteam", "took_back", "-1", "0", "1", "5", "15",
+    ["print", "end_turn", "u_haft", "reporterteam", "pass", "settle", "-1", "0", "1", "5", "15",
      "16", "9" * 30, "1e3", " 3 ", "", "None", "table", "current", "random",
      "start_player"]))
 garbage_action = st.dictionaries(
-    st.sampled_from(["type", "story", "points", "target", "seat", "x"]), garbage_text,
+    st.sampled_from(["type", "story", "points", "target", "seat", "clock", "x"]), garbage_text,
     max_size=4)
 garbage_actor = st.one_of(st.integers(-3, 8), st.sampled_from([TABLE, "host", None, True]))
 
