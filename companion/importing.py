@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion import logstore
+from companion import decks, logstore
 from companion.games.base import TABLE, Game, RuleError
 from companion.tables import ACTION_MAX, CODE_LENGTH, CODE_LENGTH_MAX, CODE_LETTERS, NAME_MAX
 
@@ -65,6 +65,8 @@ class Export:
     state: Any
     seats: list[dict[str, Any]]
     log: list[dict[str, Any]]
+    deck: dict[str, str] | None = None
+    """The exporting laptop's card names for this game (``companion.decks``), checked."""
 
 
 def read(raw: bytes, what: str = "table") -> Any:
@@ -180,7 +182,21 @@ def check(data: Any, games: Mapping[str, Game]) -> Export:
     state = _current_state(data, log, table)
     _check_states(game, log, state, len(seats), table)
     _check_options(game, table["options"], [seat["name"] or seat["label"] for seat in seats])
-    return Export(game, table, state, seats, log)
+    return Export(game, table, state, seats, log, _deck(data, game))
+
+
+def _deck(data: Mapping[str, Any], game: Game) -> dict[str, str] | None:
+    """The exporting laptop's card names, checked as its deck page checks them."""
+    if "deck" not in data:
+        return None
+    given = _field(data, "deck", dict, "the file", "a deck of card names")
+    if not decks.has_deck(game):
+        raise BadExport(f"This export file is damaged: {game.TITLE} has no deck to name.")
+    try:
+        return decks.check(game, given)
+    except RuleError as error:
+        raise BadExport(f"This export file's card names are refused: {error.message}"
+                        ) from None
 
 
 def _seats(data: Mapping[str, Any], game: Game, table: Mapping[str, Any]) -> list[dict]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
-from companion import logstore
+from companion import decks, logstore
 from companion.db import immediate
 from companion.games.base import TABLE, Game
 
@@ -658,11 +658,16 @@ def export_table(db: Database, table_id: int) -> dict[str, Any]:
             last[entry["game_no"]] = state
         log.append([entry["version"], entry["game_no"], entry["actor"], entry["kind"],
                     entry["action"], entry["undone"], entry["created_at"], kept])
-    return {"format": EXPORT_FORMAT,
-            "table": {key: table[key] for key in (
-                "code", "game", "options", "status", "game_no", "version",
-                "host_seat", "created_at", "updated_at")},
-            "seats": seats, "log": log}
+    exported = {"format": EXPORT_FORMAT,
+                "table": {key: table[key] for key in (
+                    "code", "game", "options", "status", "game_no", "version",
+                    "host_seat", "created_at", "updated_at")},
+                "seats": seats, "log": log}
+    # The laptop's card names for this game go with it, for the laptop it is taken to.
+    deck = decks.named(db, table["game"])
+    if deck is not None:
+        exported["deck"] = deck
+    return exported
 
 
 def export_text(data: Mapping[str, Any]) -> str:
@@ -725,6 +730,8 @@ def import_table(db: Database, export: Export,
                 mine = (cursor.lastrowid, depth, entry["state"])
                 first = chains[entry["game_no"]][1] if base is not None else mine[::2]
                 chains[entry["game_no"]] = (mine, first)
+        if export.deck is not None:
+            decks.adopt(db, export.game, export.deck)
         imported = get_table_by_id(db, table_id)
         assert imported is not None
         if accept is not None:

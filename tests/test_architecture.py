@@ -25,7 +25,8 @@ ENTRY = ("companion.cli", "companion.__main__")
 SERVER = ("companion.server",)
 WEB = ("companion.web",)
 STORAGE = ("companion.tables", "companion.db", "companion.importing", "companion.logstore",
-           "companion.broadcast", "companion.net", "companion.tournaments.storage")
+           "companion.broadcast", "companion.net", "companion.tournaments.storage",
+           "companion.decks")
 PLATFORM = (*ENTRY, *SERVER, *WEB, *STORAGE)
 
 # Room -> import prefixes it must never reach. A room holds the module of its name and,
@@ -45,6 +46,9 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "companion.broadcast": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.db",
                             *WEB_FRAMEWORK, *SQL),
     "companion.net": (*ENTRY, *SERVER, *WEB),
+    # Read by tables and importing (a table's export carries its game's deck).
+    "companion.decks": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
+                        "companion.tournaments"),
     "companion.tournaments": (*ENTRY, *SERVER, *WEB),
     # Pure: functions of their arguments, no Flask, no SQL, nothing of the platform.
     "companion.logstore": (*PLATFORM, "companion.tournaments", "companion.games",

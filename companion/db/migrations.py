@@ -205,6 +205,17 @@ def m005_sent(db: Database) -> None:
     db.execute("CREATE INDEX log_by_sent ON log (table_id, sent) WHERE sent IS NOT NULL")
 
 
+@migrations()
+def m006_decks(db: Database) -> None:
+    """The laptop's decks: a game's card names, typed once and used by every later table
+    of that game (``companion.decks``)."""
+    db.execute("""
+        CREATE TABLE decks (
+            game TEXT PRIMARY KEY,
+            fields TEXT NOT NULL
+        )""")
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the database file at ``path``."""
     db = connect(path)

@@ -63,6 +63,7 @@ from companion.games.base import (
     fields_named,
     is_seat,
     next_seat,
+    ordinal,
     parse_bool,
     parse_choice,
     parse_names,
@@ -126,11 +127,19 @@ PRISON_REVEALS = 2
 MURDERS_TO_END = 5
 EVENTS_IN_DECK = 15
 MURDER_POSITION = 10  # the set-aside Murder card, counted from the top
-DEFAULT_MURDER_CARDS = ("Murder I", "Murder II", "Murder III", "Murder IV", "Murder V")
+# Until this laptop names its cards (its decks page, DECK_FIELDS), a default name says how
+# to find the card: the table lays the MURDER cards, and the EVENT cards other than
+# Manifestation and Resignation, face up in two rows (docs/RULINGS.md#london-1888,
+# "Event deck").
+DEFAULT_MURDER_CARDS = tuple(f"Murder {place} of the row ({ordinal(place)} from the left)"
+                             for place in range(1, MURDERS_TO_END + 1))
 # The first two event names are the Manifestation and Resignation cards, whatever they are
 # called at this table: their reminders are tied to the line, not to the spelling.
 DEFAULT_EVENT_CARDS = ("Manifestation", "Resignation") + tuple(
-    f"Event {number}" for number in range(3, EVENTS_IN_DECK + 1))
+    f"Event {place} of the row ({ordinal(place)} from the left)"
+    for place in range(1, EVENTS_IN_DECK - 1))
+DECK_FIELDS = ("murder_cards", "event_cards")
+"""The setup form's fields that name this game's cards, typed once on the laptop."""
 MANIFESTATION, RESIGNATION = 0, 1
 REMINDERS = {
     MANIFESTATION: "Manifestation: if Lusk is using his privilege with the 3 Protester pawns, "

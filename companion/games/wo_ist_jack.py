@@ -787,6 +787,17 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     return allowed
 
 
+def commutes(seen: State, state: State, actor: Viewer, action: Mapping[str, str]) -> bool:
+    """Whether a pass or a Druckmaschine defekt sent from a page that showed ``seen``
+    stands on ``state``, the table now (``companion.games.base``, ``commutes``): the other
+    reporters answer the same announced print at the same moment, and another's pass
+    in between changes nothing of what theirs means. Anything else is refused as stale."""
+    pending, before = _about_to_print(state), _about_to_print(seen)
+    return (action.get("type") in ("pass", "druckmaschine") and pending is not None
+            and before is not None and all(pending[key] == before[key]
+                                           for key in ("seat", "story", "deadline")))
+
+
 def is_over(state: State) -> bool:
     """End of the Game: every Story card is printed."""
     return bool(state["over"])

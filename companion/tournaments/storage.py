@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion import tables
+from companion import decks, tables
 from companion.db import immediate
 from companion.games import london1888
 from companion.games.base import RuleError, parse_int
@@ -362,8 +362,9 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
     names = {row["id"]: row["name"] for row in db.query(
         "SELECT id, name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
     opened = []
-    # The club's own London 1888 setup (its deck names, say) if this laptop has one.
-    options = tables.remembered_options(db, london1888.NAME) or london1888.default_options()
+    # The club's own London 1888 setup if this laptop has one, with its named cards.
+    options = decks.options_with(db, london1888, tables.remembered_options(
+        db, london1888.NAME) or london1888.default_options())
     for group in groups:
         table, host_token = tables.create_table(db, london1888, options, len(group), rng,
                                                 remember=False)

@@ -161,9 +161,11 @@ def _compress(response: Response) -> Response:
 
 
 def register(app: Flask) -> None:
-    from companion.web import boards, live, lobby, seat, table, tournament
+    from companion.web import boards, decks, live, lobby, seat, table, tournament
+    from companion.web.context import seconds_until
 
     boards.register(app)
+    app.register_blueprint(decks.bp)
     app.register_blueprint(tournament.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
@@ -177,5 +179,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(Exception, _handle_unexpected)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["form_key"] = form_key
+    app.jinja_env.globals["seconds_until"] = seconds_until
     app.jinja_env.globals["game_titles"] = lambda: {
         name: game.TITLE for name, game in app.config["GAMES"].items()}

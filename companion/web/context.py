@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import secrets
+import time
 from typing import Any
 
 from flask import Response, abort, current_app, request, url_for
@@ -194,9 +196,22 @@ def seat_field() -> int | None:
 
 
 def form_action() -> dict[str, str]:
-    """A game action from the posted form: every field but the page's own."""
-    return {key: value for key, value in request.form.items()
-            if key not in ("csrf", "version", "key")}
+    """A game action from the posted form: every field but the page's own, and the
+    laptop's clock as ``clock`` (never a phone's: a posted one is replaced), for a game
+    whose rules keep a deadline (Wo ist Jack the Ripper's window to play a card)."""
+    action = {key: value for key, value in request.form.items()
+              if key not in ("csrf", "version", "key", "clock")}
+    return {**action, "clock": f"{clock():.3f}"}
+
+
+def clock() -> float:
+    """The laptop's clock in seconds (a test may set ``CLOCK`` in the app's config)."""
+    return float(current_app.config.get("CLOCK", time.time)())
+
+
+def seconds_until(deadline: float) -> int:
+    """Whole seconds from now to ``deadline`` on the laptop's clock, never below 0."""
+    return max(0, math.ceil(deadline - clock()))
 
 
 FORM_KEY = re.compile(r"[0-9a-f]{32}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
-from companion import importing, tables
+from companion import decks, importing, tables
 from companion.db import get_db
 from companion.games.base import Game, RuleError, int_or_none, parse_int
 from companion.web import render
@@ -59,8 +59,10 @@ def _new_page(game: Game, form: dict[str, str], count: int, status: int = 200,
               error: str | None = None) -> Response:
     """The setup form, filled from ``form``: the remembered options, or what the
     player just typed when it was refused (nothing typed is lost)."""
+    named = decks.has_deck(game) and decks.named(get_db(), game.NAME) is not None
     return render("lobby/new.html", "lobby/_new.html", status=status, game=game,
-                  form=form, count=count, error=error)
+                  form=decks.form_with(get_db(), game, form), count=count, error=error,
+                  has_deck=decks.has_deck(game), deck_named=named)
 
 
 @bp.get("/new/<name>")
@@ -78,7 +80,8 @@ def create(name: str) -> Response:
     try:
         count = parse_int(request.form.get("players"), game.MIN_PLAYERS, game.MAX_PLAYERS,
                           "number of players")
-        options = with_board(game.parse_options(request.form.to_dict(), count))
+        options = with_board(game.parse_options(
+            decks.form_with(get_db(), game, request.form.to_dict()), count))
     except RuleError as error:
         count = int_or_none(typed.get("players"), game.MIN_PLAYERS,
                             game.MAX_PLAYERS) or game.DEFAULT_PLAYERS

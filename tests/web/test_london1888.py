@@ -60,21 +60,18 @@ def end_turns_until(app, laptop, seat: int) -> None:
 def test_the_new_table_form_shows_the_options_prefilled(app):
     page = Device(app).get("/new/london1888").text
     assert 'name="absinthe" checked' in page
-    assert "Murder I\nMurder II" in page and "Manifestation\nResignation\nEvent 3" in page
+    assert "not named yet" in page and 'href="/decks/london1888"' in page
     for seat in range(5, 9):
         assert f'name="character_{seat}"' in page
 
 
 def test_options_are_parsed_labelled_and_remembered(app):
-    events = "\n".join(["Demo", "Quit"] + [f"E{n}" for n in range(3, 16)])
-    laptop = create_table(app, game.NAME, 6, **{**FORM, "event_cards": events,
-                                                  "character_5": "Netley",
+    laptop = create_table(app, game.NAME, 6, **{**FORM, "character_5": "Netley",
                                                   "character_6": "Godley"})
     screen = laptop.screen().text
     for label in ("Abberline", "Lusk", "Gull", "Warren", "Netley", "Godley"):
         assert label in screen
     page = laptop.get("/new/london1888").text
-    assert "Demo\nQuit\nE3" in page
     assert '<option value="Netley" selected>' in page
 
 
@@ -94,9 +91,6 @@ def test_bad_options_get_a_message_and_no_table(app):
                                                "character_6": "Godley"})
     assert response.status_code == 422
     assert "choose different characters" in response.text
-    response = laptop.post("/new/london1888", {**FORM, "players": "5",
-                                               "murder_cards": "One\nTwo"})
-    assert response.status_code == 422 and "exactly 5 Murder card names" in response.text
 
 
 # --- phones and the table screen ----------------------------------------------------

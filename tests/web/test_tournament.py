@@ -664,7 +664,10 @@ def test_round_tables_use_the_clubs_london_setup_without_overwriting_it(app):
     from tests.support.webflow import create_table
 
     form = london1888.form_from(london1888.default_options())
-    form["event_cards"] = form["event_cards"].replace("Event 15", "Fog over Whitechapel")
+    last = london1888.DEFAULT_EVENT_CARDS[-1]
+    deck = {"event_cards": form["event_cards"].replace(last, "Fog over Whitechapel"),
+            "murder_cards": form["murder_cards"]}
+    assert Device(app).post("/decks/london1888", deck).status_code == 303
     create_table(app, london1888.NAME, 5, **form)
     remembered = read(app, tables.remembered_options, london1888.NAME)
     assert "Fog over Whitechapel" in remembered["event_cards"]

@@ -1,5 +1,6 @@
-"""Wo ist Jack the Ripper through the Flask client: the setup form, the start player,
-printing, the action cards, every refusal, a full game to the score, and
+"""Wo ist Jack the Ripper through the Flask client: the setup form and the laptop's
+deck, the start player, printing (announced, a window for Druckmaschine defekt, then
+printed), the action cards, every refusal, a full game to the score, and
 non-interference of the hidden story deck on the rendered pages."""
 
 from __future__ import annotations
@@ -22,6 +23,22 @@ NAMES = ["Ann", "Bob", "Cy"]
 FORM = game.form_from(game.default_options())
 
 
+class Clock:
+    """The laptop's clock (app.config["CLOCK"]), moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def clock(app) -> Clock:
+    app.config["CLOCK"] = Clock()
+    return app.config["CLOCK"]
+
+
 def new_table(app, names=NAMES, start: int | None = 0, **changes):
     laptop, phones = seated_table(app, game.NAME, names, **{**FORM, **changes})
     if start is not None:
@@ -39,49 +56,50 @@ def refused(laptop, response, status: int, message: str) -> None:
     assert message in text(response)
 
 
-def print_current(app, laptop, phones, points=3):
+def announce(app, laptop, phones, points=3):
+    """The active reporter taps Print: every phone is told it is about to be printed."""
     state = state_of(app, laptop.code)
     return phones[state["active"]].act("print", story=state["current"], points=points)
 
 
+def print_current(app, laptop, phones, points=3):
+    """Announced, then printed as every other reporter lets it print."""
+    response = announce(app, laptop, phones, points)
+    if response.status_code != 303:
+        return response
+    printer = state_of(app, laptop.code)["active"]
+    for seat, phone in enumerate(phones):
+        if seat != printer:
+            assert phone.act("pass").status_code == 303
+    return response
+
+
 # --- the setup form ----------------------------------------------------------
 
-def test_the_new_table_form_shows_the_story_cards(app):
+def test_the_new_table_form_sends_to_the_laptops_deck(app):
     page = Device(app).get(f"/new/{game.NAME}")
     assert page.status_code == 200
     body = text(page)
-    assert 'name="stories"' in body
-    for name in game.DEFAULT_STORIES:
-        assert name in body
+    assert 'name="stories"' not in body, "the names are typed once, on the decks page"
+    assert "not named yet" in body and f'href="/decks/{game.NAME}"' in body
     assert "chosen at the table" in body
 
 
-def test_renamed_stories_and_values_are_remembered_for_the_next_table(app):
+def test_a_new_table_takes_the_laptops_deck_not_names_posted_with_it(app):
     names = list(game.DEFAULT_STORIES)
     names[4] = "Mary Kelly tot = 4"
-    create_table(app, game.NAME, 4, stories="\n".join(names))
-    body = text(Device(app).get(f"/new/{game.NAME}"))
-    assert "Mary Kelly tot = 4" in body
-    assert "Story 5" not in body
-
-
-@pytest.mark.parametrize(("stories", "message"), [
-    ("\n".join(game.DEFAULT_STORIES[:11]), "exactly 12 story cards"),
-    ("\n".join(["Story 13", *game.DEFAULT_STORIES[1:]]),
-     "must include “Polizei tappt im Dunkeln”"),
-    ("\n".join([*game.DEFAULT_STORIES[:11], "Story 11"]), "must all be different"),
-    ("\n".join([*game.DEFAULT_STORIES[:11], "Story 12 = -3"]), "between 1 and 15"),
-    ("\n".join([*game.DEFAULT_STORIES[:11], "Story 12 = 999"]), "between 1 and 15"),
-])
-def test_bad_story_lists_are_refused_and_create_nothing(app, stories, message):
-    laptop = Device(app)
-    response = laptop.post(f"/new/{game.NAME}", {"players": "3", "stories": stories})
-    assert response.status_code == 422
-    assert message in text(response)
+    assert Device(app).post(f"/decks/{game.NAME}",
+                            {"stories": "\n".join(names)}).status_code == 303
+    assert "named on this laptop" in text(Device(app).get(f"/new/{game.NAME}"))
+    laptop = create_table(app, game.NAME, 4, stories="Anything\nelse")
+    options = state_of(app, laptop.code) or {}
     with app.app_context():
         from companion.db import get_db
 
-        assert tables.open_tables(get_db()) == []
+        table = tables.get_table(get_db(), laptop.code)
+    assert table["options"]["story_names"][4] == "Mary Kelly tot"
+    assert table["options"]["story_points"] == {"Mary Kelly tot": 4}
+    assert options is not None
 
 
 # --- playing -----------------------------------------------------------------
@@ -116,43 +134,86 @@ def test_the_screens_show_current_and_next_but_not_the_deck(app):
     assert f"{len(state['deck'])} face-down" in screen
 
 
-def test_printing_on_the_phone_moves_the_stories_and_reminds_the_others(app):
+def test_printing_is_announced_then_printed_and_the_others_told_to_take_back(app, clock):
     laptop, phones = new_table(app)
     state = state_of(app, laptop.code)
     phone_page = text(phones[0].phone())
     assert "data-print-form" in phone_page and f"Print “{state['current']}”" in phone_page
     assert "data-print-form" not in text(phones[1].phone())
-    response = print_current(app, laptop, phones, 4)
-    assert response.status_code == 303
+    assert announce(app, laptop, phones, 4).status_code == 303
+    # About to print: on every screen, the other phones may stop it or let it print.
+    story = state["current"]
+    for page in [text(laptop.screen())] + [text(phone.phone()) for phone in phones]:
+        assert f"Ann is about to print “{story}”" in page
+        assert f"printed within {game.PRINT_WINDOW_SECONDS} seconds" in page
+    mine = text(phones[0].phone())
+    assert "You are about to print" in mine and "data-pass" not in mine
+    assert f'hx-trigger="load delay:{game.PRINT_WINDOW_SECONDS}s"' in mine
+    for seat in (1, 2):
+        page = text(phones[seat].phone())
+        assert "data-pass" in page and "data-druckmaschine" in page
+        assert 'data-mine="yes"' in page and "load delay" not in page
+    clock.now += 3
+    assert phones[1].act("pass").status_code == 303
+    assert state_of(app, laptop.code)["printed"] == []
+    assert "once Cy lets it print" in text(laptop.screen())
+    assert phones[2].act("pass").status_code == 303
     after = state_of(app, laptop.code)
     assert after["current"] == state["next"] and after["next"] == state["deck"][0]
     screen = text(laptop.screen())
-    assert f"Ann printed “{state['current']}” for 4 points." in screen
-    # The answer comes first on every screen, and stays while the others take cards back.
+    assert f"Ann printed “{story}” for 4 points." in screen
+    # The answer stands at the top of every screen, under the now line of the phones.
     for page in [screen] + [text(phone.phone()) for phone in phones]:
         component = page[page.index('class="wij"'):]
-        assert component.index("data-answer") < component.index("data-prompt")
-        assert f"<b>Ann</b> printed “{state['current']}” for 4 points." in component
+        assert component.index("data-now") < component.index("data-answer")
+        assert f"<b>Ann</b> printed “{story}” for 4 points." in component
     for seat in (1, 2):
         page = text(phones[seat].phone())
         assert "Take one of your melded Research cards back" in page
-        assert f"<li>Ann printed “{state['current']}”</li>" in page
-        assert phones[seat].act("took_back").status_code == 303
-        assert "melded Research cards back" not in text(phones[seat].phone())
+        assert "data-took-back" not in page, "said, never asked back"
     assert "melded Research cards back" not in text(phones[0].phone())
-    assert "data-answer" in text(laptop.screen())
     assert phones[0].act("end_turn").status_code == 303
     assert "data-answer" not in text(laptop.screen())
 
 
-def test_two_prints_make_one_take_back_reminder(app):
+def test_the_window_ends_by_its_stored_deadline(app, clock):
     laptop, phones = new_table(app)
-    assert print_current(app, laptop, phones, 4).status_code == 303
-    assert phones[0].act("end_turn").status_code == 303
-    assert print_current(app, laptop, phones, 3).status_code == 303
-    page = text(phones[2].phone())
-    assert page.count("data-notice") == 1 and page.count("data-took-back") == 1
-    assert "Take 2 of your melded Research cards back" in page
+    assert announce(app, laptop, phones, 4).status_code == 303
+    version = laptop.version()
+    refused(laptop, phones[0].act("settle"), 422, "Wait a few seconds")
+    refused(laptop, phones[0].act("end_turn"), 422, "Wait a few seconds")
+    assert laptop.version() == version
+    clock.now += game.PRINT_WINDOW_SECONDS
+    assert 'hx-trigger="load delay:0s"' in text(phones[0].phone())
+    assert phones[0].act("settle").status_code == 303
+    assert state_of(app, laptop.code)["printed"][0]["points"] == 4
+
+
+def test_a_posted_clock_is_never_the_laptops(app, clock):
+    laptop, phones = new_table(app)
+    assert announce(app, laptop, phones, 4).status_code == 303
+    refused(laptop, phones[0].act("settle", clock="99999999999"), 422, "Wait a few seconds")
+
+
+def test_a_known_value_is_not_asked_again(app):
+    names = [f"{name} = 3" for name in game.DEFAULT_STORIES]
+    assert Device(app).post(f"/decks/{game.NAME}",
+                            {"stories": "\n".join(names)}).status_code == 303
+    laptop, phones = new_table(app)
+    page = text(phones[0].phone())
+    assert 'name="points"' not in page and "Print the story (3 points)" in page
+    state = state_of(app, laptop.code)
+    assert phones[0].act("print", story=state["current"]).status_code == 303
+    assert state_of(app, laptop.code)["about_to_print"]["points"] == 3
+
+
+def test_simultaneous_passes_both_stand(app):
+    laptop, phones = new_table(app)
+    assert announce(app, laptop, phones, 4).status_code == 303
+    seen = laptop.version()
+    assert phones[1].act("pass", version=seen).status_code == 303
+    assert phones[2].act("pass", version=seen).status_code == 303
+    assert state_of(app, laptop.code)["printed"][0]["seat"] == 0
 
 
 @pytest.mark.parametrize(("points", "message"), [
@@ -178,7 +239,7 @@ def test_printing_out_of_turn_and_stale_or_doubled_prints_are_refused(app):
     refused(laptop, phones[0].act("print", story=state["current"], points=3, version=before - 1),
             409, "")
     assert laptop.version() == before
-    assert phones[0].act("print", story=state["current"], points=3).status_code == 303
+    assert print_current(app, laptop, phones).status_code == 303
     after = laptop.version()
     # The same print again (say a double tap that raced the version): the story is gone.
     refused(laptop, phones[0].act("print", story=state["current"], points=3), 422,
@@ -193,7 +254,12 @@ def test_turns_u_haft_and_reporterteam_from_the_table_and_the_phones(app):
     screen = text(laptop.screen())
     assert "Reporter in U-Haft" in screen and "Reporter in Detention" in screen
     assert "Cy loses their next turn." in screen
-    assert "Cy loses their next turn." in text(phones[2].phone())
+    detained = text(phones[2].phone())
+    assert "Cy loses their next turn." in detained
+    top = detained[detained.index("data-now"):detained.index("</section>",
+                                                             detained.index("data-now"))]
+    assert "You are in U-Haft (Reporter in Detention): you lose your next turn." in top
+    assert "You are in U-Haft" not in text(phones[1].phone())
     assert phones[0].act("reporterteam").status_code == 303
     assert "Ann has one extra investigation from their next turn" in text(laptop.screen())
     refused(laptop, phones[0].act("reporterteam"), 422, "already lies in front of Ann")
@@ -235,7 +301,7 @@ def test_a_full_game_to_the_reporter_of_the_year(app):
     for phone in phones:
         assert "Ann is the Reporter of the Year with 7 points!" in text(phone.phone())
     # A story after the end.
-    response = phones[0].act("print", story="Story 5", points=3)
+    response = phones[0].act("print", story=game.DEFAULT_STORIES[4], points=3)
     assert response.status_code == 409 and "This game is over." in text(response)
     assert "data-print-form" not in text(phones[0].phone())
 
@@ -248,8 +314,10 @@ def dealt(count: int, seed: int = 5) -> dict:
     return game.apply(state, TABLE, {"type": "start_player", "seat": "0"}, random.Random(0))
 
 
+CLOCK = str(1_000_000.0)
+AFTER = str(1_000_000.0 + game.PRINT_WINDOW_SECONDS)
+
 STEPS = [
-    (1, {"type": "druckmaschine"}),
     (0, {"type": "u_haft", "target": "1"}),
     (0, {"type": "reporterteam"}),
     (0, {"type": "end_turn"}),
@@ -274,9 +342,11 @@ def test_nobody_can_tell_the_deck_order_beyond_what_printing_turned(app):
     twin["deck"][2:] = reversed(twin["deck"][2:])
     # The story field names the face-up cards, which both games share.
     current = [state["current"], state["next"]]
-    steps = [(0, {"type": "print", "story": current[0], "points": "3"}),
-             (1, {"type": "took_back"}),
-             (0, {"type": "print", "story": current[1], "points": "2"}),
+    steps = [(0, {"type": "print", "story": current[0], "points": "3", "clock": CLOCK}),
+             (1, {"type": "pass", "clock": CLOCK}),
+             (0, {"type": "settle", "clock": AFTER}),
+             (0, {"type": "print", "story": current[1], "points": "2", "clock": CLOCK}),
+             (2, {"type": "druckmaschine", "clock": CLOCK}),
              (0, {"type": "end_turn"})]
     for first, second in play_both(game, state, twin, steps):
         assert_indistinguishable(app, game, first, second, [TABLE, 0, 1, 2, 3])
@@ -288,19 +358,21 @@ def test_nobody_can_tell_the_deck_order_beyond_what_printing_turned(app):
 
 def test_druckmaschine_defekt_on_the_reporter_about_to_print(app):
     laptop, phones = new_table(app)
-    assert 'data-druckmaschine' in phones[1].phone().text
-    assert 'data-druckmaschine' not in phones[0].phone().text, "not on yourself"
+    assert "data-druckmaschine" not in phones[1].phone().text, "only as he is about to print"
+    assert announce(app, laptop, phones).status_code == 303
+    assert "data-druckmaschine" in phones[1].phone().text
+    assert "data-druckmaschine" not in phones[0].phone().text, "not on yourself"
     assert phones[2].act("druckmaschine").status_code == 303
     active = text(phones[0].phone())
-    assert "data-print-form" not in active
-    assert "your printing press is broken (Druckmaschine defekt)" in active
+    assert "data-print-form" not in active and "data-about-to-print" not in active
+    assert "Your printing press is broken (Druckmaschine defekt)" in active
     for page in (active, text(laptop.screen()), text(phones[1].phone())):
         assert 'data-marker="Druckmaschine defekt"' in page
         assert "Ann's printing press is broken" in page
     version = laptop.version()
-    refused(laptop, print_current(app, laptop, phones), 422,
+    refused(laptop, announce(app, laptop, phones), 422,
             "“he cannot print his story this round!”")
-    refused(laptop, phones[1].act("druckmaschine"), 422, "already broken this turn")
+    refused(laptop, phones[1].act("druckmaschine"), 422, "when the app says so")
     assert laptop.version() == version
     assert phones[0].act("end_turn").status_code == 303
     assert print_current(app, laptop, phones).status_code == 303  # Bob's press works
@@ -308,6 +380,8 @@ def test_druckmaschine_defekt_on_the_reporter_about_to_print(app):
 
 def test_the_table_screen_enters_druckmaschine_defekt_for_a_player(app):
     laptop, phones = new_table(app)
+    assert 'value="druckmaschine"' not in laptop.screen().text
+    assert announce(app, laptop, phones).status_code == 303
     screen = laptop.screen().text
     assert 'value="druckmaschine"' in screen and 'name="by"' in screen
     refused(laptop, laptop.table_act("druckmaschine", by=0), 422, "not a reporter who plays")
@@ -342,21 +416,28 @@ def hide_otherwise(app, first: str, second: str) -> None:
 
 # (seat or TABLE, action, a part of the refusal; None: accepted), three reporters.
 REFUSALS = [
-    (0, {"type": "print", "story": "Story 5", "points": "3"}, "is not the current story"),
+    (0, {"type": "print", "story": game.DEFAULT_STORIES[6], "points": "3"},
+     "is not the current story"),
     (0, {"type": "print", "points": "40"}, "between 1 and 15; 40 is not"),
     (1, {"type": "print", "points": "3"}, "only the active reporter can print"),
     (0, {"type": "u_haft", "target": "0"}, "cannot put themselves in U-Haft"),
-    (0, {"type": "druckmaschine"}, "never on yourself"),
-    (2, {"type": "took_back"}, "no melded card to take back"),
+    (1, {"type": "druckmaschine"}, "when the app says so"),
+    (2, {"type": "pass"}, "Nobody is about to print"),
     (TABLE, {"type": "start_player", "seat": "1"}, "already chosen"),
     (0, {"type": "print", "points": "4"}, None),
+    (0, {"type": "druckmaschine"}, "never on yourself"),
+    (0, {"type": "end_turn"}, "Wait a few seconds"),
+    (1, {"type": "pass"}, None),
+    (2, {"type": "pass"}, None),
     (0, {"type": "print", "points": "2"}, None),
+    (1, {"type": "pass"}, None),
+    (2, {"type": "pass"}, None),
     (0, {"type": "print", "points": "5"}, "used all 2 investigations"),
     (1, {"type": "reporterteam"}, "not yours"),
     (0, {"type": "end_turn"}, None),
+    (1, {"type": "print", "points": "3"}, None),
     (2, {"type": "druckmaschine"}, None),
     (1, {"type": "print", "points": "3"}, "cannot print his story this round"),
-    (0, {"type": "druckmaschine"}, "already broken this turn"),
 ]
 
 
