@@ -67,5 +67,9 @@ def save(name: str) -> Response:
     try:
         decks.save(get_db(), game, typed)
     except RuleError as error:
-        return _page(game, typed, 422, error.message)
+        # A list far too long is not sent back to the browser: the saved one is shown.
+        kept = decks.fields(get_db(), game)
+        shown = {field: text if len(text) <= decks.TEXT_MAX else kept[field]
+                 for field, text in typed.items()}
+        return _page(game, shown, 422, error.message)
     return redirect(url_for("decks.deck", name=game.NAME, saved="1"), code=303)
