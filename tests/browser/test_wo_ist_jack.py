@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from companion.games import wo_ist_jack
 from tests.support.glance import assert_same_glance, untouched
 from tests.support.hidden import deal_again, hidden_state
 from tests.support.pages import LAPTOP, confirm, sit
@@ -29,131 +30,200 @@ def open_table(server, laptop, phone) -> tuple[str, dict]:
     return code, phones
 
 
-def active_name(laptop) -> str:
-    return laptop.locator("[data-turn-order] [data-active]").inner_text().strip()
+# The club's deck, typed once on the laptop: every story with its value (Components:
+# "12 Story cards"; the four the rulebook names first).
+DECK = ["Polizei tappt im Dunkeln = 3", "Annie ermordet aufgefunden = 2",
+        "Ist der Ripper in Amerika? = 4", "Mordserie nimmt kein Ende = 3",
+        "Mary Kelly tot = 4", "Brief an die Central News = 2", "Doppelmord = 5",
+        "From Hell = 3", "Leather Apron = 2", "Der Lusk-Brief = 1", "Bloodhounds = 4",
+        "Ein Messer = 2"]
+VALUES = {line.rsplit(" = ", 1)[0]: int(line.rsplit(" = ", 1)[1]) for line in DECK}
+
+
+def name_the_deck(server, laptop) -> None:
+    """From the setup page to the laptop's deck and back (the laptop: a click, the list
+    typed once, a click, a click back)."""
+    laptop.goto(server.url + "/new/wo_ist_jack")
+    expect(laptop.locator("[data-deck-summary]")).to_contain_text("not named yet")
+    check_screen(laptop, "wo_ist_jack-new-table")
+    laptop.click("[data-deck-link]")
+    expect(laptop.locator("textarea[name=stories]")).to_contain_text("Story 1 of the row")
+    check_screen(laptop, "wo_ist_jack-deck-default")
+    laptop.fill("textarea[name=stories]", "\n".join(DECK))
+    laptop.click("button:has-text('Save the names')")
+    expect(laptop.locator("[data-saved]")).to_contain_text("every new Wo ist Jack")
+    check_screen(laptop, "wo_ist_jack-deck-saved")
+    laptop.click("a.back:has-text('New Wo ist Jack the Ripper table')")
+    expect(laptop.locator("[data-deck-summary]")).to_contain_text("as named on this laptop")
+
+
+def let_print(phones: dict, printer: str) -> None:
+    """Every other reporter lets the story print: 2 taps each (the confirm pattern)."""
+    for name in NAMES:
+        if name != printer:
+            confirm(phones[name], "[data-pass]")
+
+
+def print_story(laptop, phones: dict, name: str, printed: int) -> str:
+    """``name`` prints the current story: 2 taps on his phone, no value typed (the deck
+    knows it), then 2 taps on each other phone to let it print."""
+    story = laptop.locator("[data-current] .wij-name").inner_text().strip()
+    confirm(phones[name], "[data-print-button]")
+    for page in phones.values():
+        expect(page.locator("[data-now]")).to_contain_text(f"about to print “{story}”")
+    let_print(phones, name)
+    expect(laptop.locator("[data-printed] li")).to_have_count(printed)
+    return story
 
 
 def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
-    laptop.goto(server.url + "/new/wo_ist_jack")
+    name_the_deck(server, laptop)
     laptop.select_option("select[name=players]", "3")
-    expect(laptop.locator("textarea[name=stories]")).to_contain_text(
-        "Polizei tappt im Dunkeln")
-    check_screen(laptop, "wo_ist_jack-new-table")
-    code, phones = open_table(server, laptop, phone)
+    laptop.click("button:has-text('Create the table')")
+    code = laptop.locator(".code-big").inner_text().strip()
+    phones = {name: phone() for name in NAMES}
+    for seat, name in enumerate(NAMES):
+        sit(phones[name], f"{server.url}/j/{code}", name, seat)
+    expect(laptop.locator("[data-seats]")).to_contain_text("Cy")
+    laptop.click("button:has-text('Start the game')")
 
-    # Who starts? A phone may say it as well as the laptop.
+    # Who starts? Any phone may say it (1 tap on Bob's).
+    expect(phones["Bob"].locator("[data-now]")).to_contain_text("Who starts?")
     check_phone(phones["Bob"], "wo_ist_jack-phone-who-starts")
     phones["Bob"].locator("[data-choose-start] button", has_text="Ann").click()
-    expect(laptop.locator("[data-prompt]")).to_contain_text("Ann's turn")
-    expect(phones["Ann"].locator("[data-print-form]")).to_be_visible()
-    expect(phones["Bob"].locator("[data-print-form]")).to_have_count(0)
+    expect(laptop.locator("[data-now]")).to_contain_text("Ann's turn")
+    ann, bob, cy = (phones[name] for name in NAMES)
+    expect(ann.locator("[data-now]")).to_contain_text("Your turn: 2 investigations")
+    expect(bob.locator("[data-now]")).to_contain_text("It is Ann's turn.")
+    expect(bob.locator("[data-print-form]")).to_have_count(0)
     current = laptop.locator("[data-current] .wij-name").inner_text().strip()
     upcoming = laptop.locator("[data-next] .wij-name").inner_text().strip()
     expect(laptop.locator("[data-deck-left]")).to_contain_text("8 face-down")
     expect(laptop.locator("body")).to_contain_text("Out of the game with 3 players")
+    # The deck knows the value: printing asks for none.
+    expect(ann.locator("input[name=points]")).to_have_count(0)
+    expect(ann.locator("[data-print-button]")).to_contain_text(f"{VALUES[current]} points")
     check_screen(laptop, "wo_ist_jack-table-start")
-    check_phone(phones["Ann"], "wo_ist_jack-phone-your-turn")
-    check_phone(phones["Cy"], "wo_ist_jack-phone-waiting")
+    check_phone(ann, "wo_ist_jack-phone-your-turn")
+    check_phone(cy, "wo_ist_jack-phone-waiting")
 
-    # A negative value never leaves the phone (the field refuses it), nothing changes.
-    ann = phones["Ann"]
-    # Printing is irreversible: the first tap arms the button, the second is refused
-    # by the field, and nothing changes.
-    ann.fill("input[name=points]", "-3")
+    # Ann prints (2 taps): every phone is told first, and the others may stop it.
     confirm(ann, "[data-print-button]")
-    expect(ann.locator("input[name=points]:invalid")).to_have_count(1)
-    expect(laptop.locator("[data-current] .wij-name")).to_have_text(current)
-
-    ann.fill("input[name=points]", "4")
-    ann.locator("[data-print-button].armed").click()  # still armed: the second tap
+    for page in (laptop, bob, cy):
+        expect(page.locator("[data-now]")).to_contain_text(f"Ann is about to print “{current}”")
+    expect(ann.locator("[data-now]")).to_contain_text(f"You are about to print “{current}”")
+    expect(bob.locator("[data-now]")).to_have_attribute("data-mine", "yes")
+    expect(ann.locator("[data-pass]")).to_have_count(0)
+    check_phone(bob, "wo_ist_jack-phone-about-to-print")
+    # Bob lets it print (2 taps); Cy too (2 taps): printed at once.
+    confirm(bob, "[data-pass]")
+    expect(laptop.locator("[data-about-to-print]")).to_contain_text("once Cy lets it print")
+    confirm(cy, "[data-pass]")
     expect(laptop.locator("[data-current] .wij-name")).to_have_text(upcoming)
     expect(laptop.locator("[data-deck-left]")).to_contain_text("7 face-down")
     for page in (laptop, *phones.values()):
-        expect(page.locator("[data-answer]")).to_have_text(
-            f"Ann printed “{current}” for 4 points. Now current: “{upcoming}”.")
-    for name in ("Bob", "Cy"):
-        expect(phones[name].locator("[data-notice]")).to_contain_text(
-            f"Take one of your melded Research cards back into your hand (if you have any): "
-            f"Ann printed “{current}”")
-    expect(ann.locator("[data-notice]")).to_have_count(0)
-    check_phone(phones["Bob"], "wo_ist_jack-phone-take-back")
-    check_phone(ann, "wo_ist_jack-phone-printed")
-    phones["Bob"].click("[data-took-back]")
-    expect(phones["Bob"].locator("[data-notice]")).to_have_count(0)
+        expect(page.locator("[data-answer] p").first).to_have_text(
+            f"Ann printed “{current}” for {VALUES[current]} points. "
+            f"Now current: “{upcoming}”.")
+    for page in (bob, cy):
+        expect(page.locator("[data-take-back]")).to_have_text(
+            "Take one of your melded Research cards back into your hand, if you have any.")
+        expect(page.locator("[data-took-back]")).to_have_count(0)
+    expect(ann.locator("[data-take-back]")).to_have_count(0)
+    check_phone(bob, "wo_ist_jack-phone-take-back")
 
-    # Let the laptop catch up with Bob's tap before using its form (a refresh resets it).
-    expect(laptop.locator("[data-score='1']")).not_to_contain_text("takes back")
-    # The host marks U-Haft on Cy for Ann; Ann plays Reporterteam on her phone.
-    laptop.select_option("[data-host-actions] select[name=target]", label="Cy")
-    laptop.click("[data-host-actions] button:has-text('U-Haft')")
-    expect(laptop.locator("[data-markers]")).to_contain_text("Cy loses their next turn.")
-    ann.click("button:has-text('Play Reporterteam')")
+    # Ann plays U-Haft on Cy from her phone (a pick, 2 taps), then Reporterteam (2 taps):
+    # Cy's phone says so at its top.
+    ann.select_option("[data-my-actions] select[name=target]", label="Cy")
+    confirm(ann, "[data-u-haft]")
+    expect(cy.locator("[data-now-detail]")).to_have_text(
+        "You are in U-Haft (Reporter in Detention): you lose your next turn.")
+    expect(bob.locator("[data-now-detail]")).to_have_count(0)
+    confirm(ann, "[data-reporterteam]")
     expect(laptop.locator("[data-markers]")).to_contain_text(
         "Ann has one extra investigation from their next turn")
-    expect(phones["Cy"].locator("[data-markers]")).to_contain_text("Reporter in Detention")
+    expect(laptop.locator("[data-markers]")).to_contain_text("Cy loses their next turn.")
     check_screen(laptop, "wo_ist_jack-table-markers")
-    check_phone(phones["Cy"], "wo_ist_jack-phone-u-haft")
-    ann.click("[data-end-turn]")
-    expect(phones["Bob"].locator("[data-prompt]")).to_contain_text("Your turn")
-    # Cy breaks Bob's printing press as he is about to print: no printing until his next turn.
-    confirm(phones["Cy"], phones["Cy"].locator("[data-druckmaschine] button"))
-    expect(phones["Bob"].locator("[data-print-form]")).to_have_count(0)
-    expect(phones["Bob"].locator("[data-prompt]")).to_contain_text("printing press is broken")
+    check_phone(cy, "wo_ist_jack-phone-u-haft")
+    confirm(ann, "[data-end-turn]")  # 2 taps
+
+    # Bob is about to print (2 taps); Cy breaks his press in the window (2 taps).
+    expect(bob.locator("[data-now]")).to_contain_text("Your turn")
+    confirm(bob, "[data-print-button]")
+    expect(cy.locator("[data-druckmaschine]")).to_be_visible()
+    confirm(cy, "[data-druckmaschine]")
+    expect(bob.locator("[data-print-form]")).to_have_count(0)
+    expect(bob.locator("[data-now-detail]")).to_contain_text("printing press is broken")
     expect(laptop.locator("[data-markers]")).to_contain_text("Bob's printing press is broken")
-    check_phone(phones["Bob"], "wo_ist_jack-phone-druckmaschine")
-    phones["Bob"].click("[data-end-turn]")
+    check_phone(bob, "wo_ist_jack-phone-druckmaschine")
+    confirm(bob, "[data-end-turn]")  # 2 taps
     # Cy loses the turn: back to Ann, with the extra investigation.
-    expect(ann.locator("[data-prompt]")).to_contain_text("Your turn: 3 investigations")
+    expect(ann.locator("[data-now]")).to_contain_text("Your turn: 3 investigations")
     expect(laptop.locator("[data-markers]")).not_to_contain_text("Cy loses")
     check_phone(ann, "wo_ist_jack-phone-reporterteam")
 
-    # Play on: each active reporter prints at most one story a turn, up to a quota.
-    points = {"Ann": "2", "Bob": "3", "Cy": "5"}
-    quota = {"Ann": 2, "Bob": 5, "Cy": 3}
-    printed = {"Ann": 1, "Bob": 0, "Cy": 0}
-    total = 1
-    name = active_name(laptop)
+    # Nobody else taps: the window runs out and Ann's print lands by itself (2 taps,
+    # then at most the window's seconds).
+    story = laptop.locator("[data-current] .wij-name").inner_text().strip()
+    confirm(ann, "[data-print-button]")
+    check_phone(ann, "wo_ist_jack-phone-printing")
+    expect(laptop.locator("[data-printed] li")).to_have_count(2, timeout=20_000)
+    expect(laptop.locator("[data-printed] li").nth(1)).to_contain_text(f"{story}: Ann")
+
+    # Play on: each active reporter prints at most one story a turn, up to a quota
+    # (a print: 2 taps and 2 x 2 taps to let it; End my turn: 2 taps).
+    quota = {"Ann": 3, "Bob": 4, "Cy": 3}
+    printed = {"Ann": 2, "Bob": 0, "Cy": 0}
+    total = 2
+    confirm(ann, "[data-end-turn]")
+    name = "Bob"
     while total < 10:
         page = phones[name]
-        expect(page.locator("[data-prompt]")).to_contain_text("Your turn")
+        expect(page.locator("[data-now]")).to_contain_text("Your turn")
         if printed[name] < quota[name]:
-            page.fill("input[name=points]", points[name])
-            confirm(page, "[data-print-button]")
-            printed[name] += 1
             total += 1
-            expect(laptop.locator("[data-printed] li")).to_have_count(total)
+            printed[name] += 1
+            print_story(laptop, phones, name, total)
             if total == 10:
                 break
-            # The reporter's own page has caught up with the print before the next tap.
             expect(page.locator("[data-printed] li")).to_have_count(total)
-        page.click("[data-end-turn]")
-        # Nobody is in U-Haft any more: the turn passes clockwise.
+        confirm(page, "[data-end-turn]")
         name = NAMES[(NAMES.index(name) + 1) % len(NAMES)]
         expect(laptop.locator("[data-turn-order] [data-active]")).to_have_text(name)
-    # Ann 4 + 2, Bob 5 x 3 + 2 for the most stories, Cy 3 x 5.
-    expect(laptop.locator("[data-result]")).to_have_text(
-        "Bob is the Reporter of the Year with 17 points!")
+    # Each line of "Who printed what" reads "Story: Reporter, N points".
+    points = {who: 0 for who in NAMES}
+    for line in laptop.locator("[data-printed] li").all_inner_texts():
+        story, _, rest = line.rpartition(": ")
+        points[rest.split(",")[0]] += VALUES[story]
+    points["Bob"] += 2  # the most stories (4)
+    best = max(points.values())
+    winners = [who for who in NAMES if points[who] == best]
     expect(laptop.locator("[data-bonus]")).to_have_text(
-        "Bob printed the most stories (5) and gets +2 story points.")
-    expect(laptop.locator("[data-score='2']")).to_contain_text("15")
+        "Bob printed the most stories (4) and gets +2 story points.")
+    if len(winners) == 1:
+        expect(laptop.locator("[data-result]")).to_have_text(
+            f"{winners[0]} is the Reporter of the Year with {best} points!")
     for page in phones.values():
         expect(page.locator("[data-result]")).to_contain_text("Reporter of the Year")
         expect(page.locator("[data-print-form]")).to_have_count(0)
+        expect(page.locator("[data-take-back]")).to_have_count(0)
     expect(laptop.locator("[data-printed] li")).to_have_count(10)
     # The final score stands first, whole (Total column included) at 360 px.
     for page in phones.values():
         assert page.locator("[data-result]").bounding_box()["y"] < 300
     check_screen(laptop, "wo_ist_jack-table-final")
-    check_phone(phones["Cy"], "wo_ist_jack-phone-final")
-    phones["Cy"].set_viewport_size({"width": 360, "height": 844})
-    total = phones["Cy"].locator("[data-score] [data-total]").first.bounding_box()
-    assert total["x"] + total["width"] <= 360
+    check_phone(cy, "wo_ist_jack-phone-final")
+    cy.set_viewport_size({"width": 360, "height": 844})
+    total_box = cy.locator("[data-score] [data-total]").first.bounding_box()
+    assert total_box["x"] + total_box["width"] <= 360
 
 
-# Three reporters: Polizei and Annie are out. The bottom story and the one under the
-# top differ by one character, so a leak of the bottom one is one character.
-IN_PLAY = ["Ist der Ripper in Amerika?", "Mordserie nimmt kein Ende", "Story 5", "Story 7",
-           "Story 8", "Story 9", "Story 10", "Story 11", "Story 12", "Story 6"]
+# Three reporters: Polizei and Annie are out; the other stories keep their default names
+# (the deck is not named). The bottom story and the one under the top differ by a few
+# characters ("Story 2 of the row (2nd ..." and "Story 3 of the row (3rd ..."), so a leak
+# of the bottom one is small.
+ROW = wo_ist_jack.DEFAULT_STORIES[4:]
+IN_PLAY = [wo_ist_jack.AMERIKA, wo_ist_jack.MORDSERIE, ROW[0], *ROW[2:], ROW[1]]
 
 
 def hidden_otherwise(deck: list[str]) -> list[str]:
@@ -194,16 +264,32 @@ class Twins(TwinTables):
         for code, state in zip(self.codes, states, strict=True):
             deal_again(self.server, code, state)
 
+    def announce(self, name: str, points: str) -> None:
+        """``name`` types the story's points and taps Print (the digits and 2 taps)."""
+        self.hide_otherwise()
+        self.both(lambda screen, phones: announce(phones, name, points))
+
     def print_story(self, name: str, points: str) -> None:
-        """``name`` types the story's points and prints it (2 taps and the digits)."""
+        """``name`` prints the story (the digits and 2 taps), and at each table in turn
+        the others let it print (2 taps each) well within the window."""
         self.hide_otherwise()
 
         def printed(screen, phones):
-            phones[NAMES.index(name)].fill("input[name=points]", points)
-            confirm(phones[NAMES.index(name)], "[data-print-button]")
+            count = screen.locator("[data-printed] li").count()
+            announce(phones, name, points)
+            let_print(dict(zip(NAMES, phones, strict=True)), name)
+            expect(screen.locator("[data-printed] li")).to_have_count(count + 1)
         self.both(printed)
         first, second = self.decks()
         assert first != second or len(first) <= 1, "the face-down stories differ"
+
+
+def announce(phones: list, name: str, points: str) -> None:
+    page = phones[NAMES.index(name)]
+    page.fill("input[name=points]", points)
+    confirm(page, "[data-print-button]")
+    for other in phones:
+        expect(other.locator("[data-about-to-print]")).to_be_visible()
 
 
 def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, phone):
@@ -212,7 +298,7 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     score; and the test sees a one-character leak."""
     other = browser.new_context(**LAPTOP).new_page()
     twins = Twins(server, (laptop, other), phone)
-    assert [deck[-1] for deck in twins.decks()] == ["Story 6", "Story 7"]
+    assert [deck[-1] for deck in twins.decks()] == [ROW[1], ROW[2]]
     twins.glance("who-starts")
     # 1 tap on any phone: who starts.
     twins.both(lambda screen, phones: phones[1].locator(
@@ -238,37 +324,47 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     untouched(*twins.every_phone())
     twins.glance("untouched")
 
-    twins.print_story("Ann", "4")
+    # Ann announces her print (the digits, 2 taps): every phone is told, at rest alike;
+    # nobody taps and the window runs out by itself at both tables.
+    twins.announce("Ann", "4")
+    # Within the window's seconds: the printer's phone and one that may stop the print.
+    for seat in (0, 1):
+        assert_same_glance(*twins.phones(seat), f"wo_ist_jack-about-to-print-{seat}", MASK)
+    for _code, screen, _phones in twins.tables:
+        expect(screen.locator("[data-printed] li")).to_have_count(1, timeout=20_000)
     twins.glance("printed")
-    # Bob took his card back (1 tap); the host marks U-Haft on Cy (a pick and a tap),
-    # Ann plays Reporterteam (1 tap).
-    twins.both(lambda screen, phones: phones[1].click("[data-took-back]"))
-    twins.glance("took-back")
+    # Ann plays U-Haft on Cy (a pick, 2 taps) and Reporterteam (2 taps) on her phone.
 
     def cards(screen, phones):
-        screen.select_option("[data-host-actions] select[name=target]", label="Cy")
-        screen.click("[data-host-actions] button:has-text('U-Haft')")
-        expect(screen.locator("[data-markers]")).to_contain_text("Cy loses")
-        phones[0].click("button:has-text('Play Reporterteam')")
+        phones[0].select_option("[data-my-actions] select[name=target]", label="Cy")
+        confirm(phones[0], "[data-u-haft]")
+        expect(phones[2].locator("[data-now-detail]")).to_contain_text("You are in U-Haft")
+        confirm(phones[0], "[data-reporterteam]")
         expect(phones[2].locator("[data-marker=Reporterteam]")).to_be_visible()
     twins.both(cards)
     twins.glance("action-cards")
-    # Ann ends her turn (1 tap); Cy breaks Bob's press (2 taps); Bob ends his, Cy loses
-    # hers: Ann again, with 3 investigations.
-    twins.both(lambda screen, phones: phones[0].click("[data-end-turn]"))
-    twins.both(lambda screen, phones: confirm(phones[2], "[data-druckmaschine] button"))
+    # Ann ends her turn (2 taps); Bob is about to print and Cy breaks his press (the
+    # digits, 2 taps; 2 taps); Bob ends his turn (2 taps), Cy loses hers: Ann again.
+    twins.both(lambda screen, phones: confirm(phones[0], "[data-end-turn]"))
+    twins.hide_otherwise()
+
+    def broken(screen, phones):
+        announce(phones, "Bob", "3")
+        confirm(phones[2], "[data-druckmaschine]")
+        expect(phones[1].locator("[data-now-detail]")).to_contain_text("press is broken")
+    twins.both(broken)
     twins.glance("press-broken")
-    twins.both(lambda screen, phones: phones[1].click("[data-end-turn]"))
-    expect(twins.phones(0)[1].locator("[data-prompt]")).to_contain_text("3 investigations")
+    twins.both(lambda screen, phones: confirm(phones[1], "[data-end-turn]"))
+    expect(twins.phones(0)[1].locator("[data-now]")).to_contain_text("3 investigations")
     twins.glance("lost-turn")
 
-    # Every other story, one print a turn (End my turn: 1 tap), to the final score.
+    # Every other story, one print a turn (End my turn: 2 taps), to the final score.
     quota = {"Ann": 3, "Bob": 4, "Cy": 3}
     printed = {"Ann": 1, "Bob": 0, "Cy": 0}
     name = "Ann"
 
     def end_turn() -> str:
-        twins.both(lambda screen, phones: phones[NAMES.index(name)].click("[data-end-turn]"))
+        twins.both(lambda screen, phones: confirm(phones[NAMES.index(name)], "[data-end-turn]"))
         return NAMES[(NAMES.index(name) + 1) % len(NAMES)]
     for number in range(2, len(IN_PLAY) + 1):
         while printed[name] == quota[name]:
