@@ -96,6 +96,19 @@ def _write(db: Database, game: Game, checked: Mapping[str, str]) -> None:
                [game.NAME, json.dumps(dict(checked), sort_keys=True)])
 
 
+def learn(db: Database, game: Game, played: Mapping[str, Any],
+          learnt: Mapping[str, Any]) -> None:
+    """What a table learnt in play (a story's value typed at its first print) joins the
+    laptop's deck, when the table was set up with the deck as it stands: no later table
+    asks for it again. A deck renamed meanwhile is left as it is."""
+    if not has_deck(game):
+        return
+    before, after = game.form_from(played), game.form_from(learnt)
+    deck = {field: before[field] for field in game.DECK_FIELDS}
+    if deck == fields(db, game) and deck != {field: after[field] for field in game.DECK_FIELDS}:
+        _write(db, game, check(game, after))
+
+
 def adopt(db: Database, game: Game, checked: Mapping[str, str]) -> bool:
     """An imported table's deck (already ``check``-ed) becomes this laptop's only while
     this laptop has not named its own: a table from another laptop never overwrites

@@ -423,6 +423,7 @@ def start_game(db: Database, game: Game, table_id: int, seen_version: int,
             # What the last game taught the table (a card's printed value, say) is kept.
             options = {**options, **carry_over(table["state"])}
             _remember(db, game.NAME, options)
+            decks.learn(db, game, table["options"], options)
         state = game.setup(options, [seat["name"] for seat in players], rng)
         game_no = table["game_no"] + 1
         version = _bump(db, table, state=state, status="playing", game_no=game_no,

@@ -85,9 +85,9 @@ SECRETS: dict[str, Callable[[dict[str, Any], Viewer, Game], set[str]]] = {
     "london1888": _london1888, "mrjack": _mrjack, "wo_ist_jack": _wo_ist_jack,
     "whitechapel": _whitechapel,
 }
-# Pages of the laptop's own setup (new-table form, tournaments) list a table's card
-# names as they were typed: the set is public there, only the deck's order is secret.
-SETUP_PAGES = ("/new/", "/tournaments")
+# Pages of the laptop's own setup (new-table form, its decks, tournaments) list a table's
+# card names as they were typed: the set is public there, only the deck's order is secret.
+SETUP_PAGES = ("/new/", "/decks", "/tournaments")
 
 
 # --- the crawler -----------------------------------------------------------------------

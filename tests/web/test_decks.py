@@ -197,3 +197,15 @@ def test_a_hostile_deck_in_an_export_is_refused_and_nothing_kept(app, deck, mess
     assert named(app, wo_ist_jack) is None
     with app.app_context():
         assert len(tables.open_tables(get_db())) == 1, "only the exported table"
+
+
+def test_a_value_learnt_in_play_never_overwrites_a_deck_renamed_since(app):
+    laptop, phones = seated_table(app, "wo_ist_jack", ["Ann", "Bob"])
+    assert laptop.table_act("start_player", seat=0).status_code == 303
+    with app.app_context():
+        story = tables.get_table(get_db(), laptop.code)["state"]["current"]
+    assert phones[0].act("print", story=story, points=5).status_code == 303
+    assert phones[1].act("pass").status_code == 303
+    Device(app).post("/decks/wo_ist_jack", {"stories": STORIES})
+    assert laptop.host("start").status_code == 303
+    assert named(app, wo_ist_jack) == {"stories": STORIES}
