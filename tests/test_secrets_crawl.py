@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -144,6 +145,8 @@ def refused_submissions(browser: Browser, game: Game, state: dict[str, Any], htm
         for _ in range(3):
             fields = form.sample(rng)
             action = {k: v for k, v in fields.items() if k not in ("csrf", "version")}
+            # As the web layer sends it: with the laptop's clock (web/context.form_action).
+            action["clock"] = f"{time.time():.3f}"
             try:
                 game.apply(state, browser.viewer, action, random.Random(1))
                 continue  # an accepted move would change the game: not this crawler's job

@@ -78,14 +78,7 @@ def print_story(laptop, phones: dict, name: str, printed: int) -> str:
 
 def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
     name_the_deck(server, laptop)
-    laptop.select_option("select[name=players]", "3")
-    laptop.click("button:has-text('Create the table')")
-    code = laptop.locator(".code-big").inner_text().strip()
-    phones = {name: phone() for name in NAMES}
-    for seat, name in enumerate(NAMES):
-        sit(phones[name], f"{server.url}/j/{code}", name, seat)
-    expect(laptop.locator("[data-seats]")).to_contain_text("Cy")
-    laptop.click("button:has-text('Start the game')")
+    _code, phones = open_table(server, laptop, phone)
 
     # Who starts? Any phone may say it (1 tap on Bob's).
     expect(phones["Bob"].locator("[data-now]")).to_contain_text("Who starts?")
