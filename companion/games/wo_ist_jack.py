@@ -734,10 +734,10 @@ def _seat_now(state: State, seat: int) -> dict[str, Any]:
         printer = _name(state, pending["seat"])
         if seat in pending["passed"]:
             return _now(f"{printer} is about to print “{pending['story']}”",
-                        "You let it print. " + detained)
+                        f"You let it print. {detained}".strip())
         return _now(f"{printer} is about to print “{pending['story']}”",
                     f"Play {DRUCKMASCHINE} on {printer} now if you hold it, or let it print. "
-                    + detained, mine=True)
+                    f"{detained}".strip(), mine=True)
     if seat != state["active"]:
         return _now(f"It is {_name(state, state['active'])}'s turn.", detained)
     left = state["investigations"] - state["prints_this_turn"]

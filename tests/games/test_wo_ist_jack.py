@@ -867,3 +867,30 @@ def test_apply_never_mutates_its_input():
     after = act(after, 0, type="reporterteam")
     end_turn(after)
     assert state == frozen
+
+
+def test_a_reporter_in_u_haft_is_told_so_first_whatever_happens_now():
+    state = act(new_game(3), 0, type="u_haft", target="2")
+    detained = "You are in U-Haft (Reporter in Detention): you lose your next turn."
+    assert game.view(state, 2)["now"] == {"text": "It is Anna's turn.", "detail": detained,
+                                          "mine": False}
+    assert game.view(state, 1)["now"]["detail"] == ""
+    state = announce(state, 3)
+    assert game.view(state, 2)["now"]["detail"] == (
+        "Play Druckmaschine defekt on Anna now if you hold it, or let it print. " + detained)
+    state = act(state, 2, type="pass", clock=str(CLOCK))
+    assert game.view(state, 2)["now"]["detail"] == "You let it print. " + detained
+    assert game.view(state, 1)["now"]["detail"] == (
+        "Play Druckmaschine defekt on Anna now if you hold it, or let it print.")
+
+
+def test_passes_and_druckmaschine_in_one_window_commute_nothing_else_does():
+    seen = announce(new_game(3), 3)
+    now = act(seen, 1, type="pass", clock=str(CLOCK))
+    assert game.commutes(seen, now, 2, {"type": "pass"})
+    assert game.commutes(seen, now, 2, {"type": "druckmaschine"})
+    assert not game.commutes(seen, now, 2, {"type": "end_turn"})
+    printed = act(now, 2, type="pass", clock=str(CLOCK))
+    assert not game.commutes(seen, printed, 2, {"type": "druckmaschine"})
+    later = announce(end_turn(printed), 3)
+    assert not game.commutes(seen, later, 2, {"type": "pass"}), "another print's window"
