@@ -30,16 +30,21 @@ Who may submit what (``actor``):
 
 - a seat's own phone, during its own turn: ``question`` and ``black_market`` (together at
   most one per turn: they are the turn's single decision, rulebook phase 4) and ``end_turn``;
-- ``TABLE`` (the host at the laptop): ``end_turn`` for whoever is playing (a phone that is
-  away), ``next_round``, ``arrest``, ``release``, ``mark_dead``, ``record_outcome`` and then
-  ``confirm_outcome`` or ``withdraw_outcome``: these happen on the real board, where the
-  whole table sees them.
+- a seat's own phone, for what that player does on the board or what happens to them
+  (docs/RULINGS.md#london-1888, "Who enters what"): ``arrest`` (Abberline or Godley in his
+  turn, an ARREST card in the player's turn, or at the Black Market at any time),
+  ``release`` (the prisoner who discards £10, or Warren's CORRUPTION card) and ``mark_dead``
+  (the killer in his turn, or the victim at any time);
+- ``TABLE`` (the host at the laptop): all of these for anyone (the override: a phone that
+  is away, a slip), ``next_round``, ``record_outcome`` and then ``confirm_outcome`` or
+  ``withdraw_outcome``.
 
 Form fields (all strings): ``question``: ``target`` (seat number, 0-based) and checkboxes
 ``position_1`` .. ``position_5``; ``black_market``: the same with one position; ``arrest``:
 ``target`` and ``by`` (a key of ``ARRESTS``); ``release``: ``target``; ``mark_dead``:
-``target`` and optional ``killer``; ``record_outcome``: ``result`` (a key of ``RESULTS``) and
-checkboxes ``accomplice_<seat>``; ``confirm_outcome`` and ``withdraw_outcome``: none.
+``target`` and optional ``killer`` (from the killer's phone: the killer is the phone);
+``record_outcome``: ``result`` (a key of ``RESULTS``) and checkboxes ``accomplice_<seat>``;
+``confirm_outcome`` and ``withdraw_outcome``: none.
 
 ``outcome_summary`` and ``tournament_points`` are the stable interface for tournaments.
 """
@@ -159,6 +164,13 @@ ARRESTS = {
     "card": "ARREST card",
     "black_market": "ARREST card at the Black Market",
 }
+# The same ways, as the player who arrests picks them on their phone.
+ARREST_CHOICES = {
+    "abberline": "I arrest a player on my space",
+    "godley": "I arrest a player on my space",
+    "card": "I play an ARREST card",
+    "black_market": "I play an ARREST card on the player at the Black Market",
+}
 # Only these catch a discovered Jack ("He may lose by being arrested or killed by ABBERLINE or
 # GODLEY, or killed by the other players"); sent to prison any other way he may pay or be
 # saved like any prisoner (docs/RULINGS.md#london-1888, "Catching a discovered Jack").
@@ -169,6 +181,13 @@ PRISON_REASONS = {**ARRESTS, KILLING: "killed without knowing the victim's ident
 # Warren (until Resignation) and the Prince cannot be arrested, except by an ARREST card
 # played on them at the Black Market ("including SIR WARREN or PRINCE ALBERT VICTOR").
 PRIVILEGED = ("Warren", "Prince Albert Victor")
+# Who may save a prisoner with a CORRUPTION card: Warren, or Netley once they have traded
+# privileges ("WARREN and NETLEY may trade their privilege ... (release from prison ...)";
+# the trade is spoken at the table, so the app trusts either: docs/RULINGS.md#london-1888,
+# "Who enters what").
+RELEASERS = ("Warren", "Netley")
+# How a release came about, for the notices: the prisoner paid, a CORRUPTION card, the host.
+PAID, CORRUPTION = "paid", "corruption"
 
 # --- the outcome and the scoring table (rulebook "Note: Scoring for Tournaments") ---------
 
@@ -349,6 +368,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "arrested_by": [None] * count,
         "reveals": [],
         "answer": [],
+        "news": None,
         "log": [],
         "proposal": None,
         "outcome": None,
@@ -397,6 +417,15 @@ def _current(state: State) -> int | None:
 
 def _in_prison(state: State, seat: int) -> bool:
     return state["prison"][seat] is not None
+
+
+def _waiting(state: State) -> list[int]:
+    """The prisoners who have not begun their turn in prison: £10 or a CORRUPTION card may
+    still save them ("Prison and Arrests"), unless it is a caught Jack ("he may not play a
+    CORRUPTION card")."""
+    held = _jack_known(state) if _caught(state) else None
+    return [seat for seat in range(_count(state))
+            if state["prison"][seat] == ARRESTED and seat != held]
 
 
 def _arrested_by(state: State, seat: int) -> str | None:
@@ -471,6 +500,15 @@ def is_over(state: State) -> bool:
 
 def _log(state: State, text: str) -> None:
     state["log"].append({"round": state["round"], "text": text})
+
+
+def _news(state: State, kind: str, actor: Viewer, target: int, **facts: Any) -> None:
+    """An arrest, release or death, kept until the next action so that each phone is told
+    of it in its own words (``_news_lines``): who entered it (None for the table), to whom it
+    happened, and the log lines it writes from here on (what everyone else reads)."""
+    state["news"] = {"kind": kind, "actor": None if actor == TABLE else int(actor),
+                     "target": target, "log": len(state["log"]), "way": None,
+                     "killer": None, "jailed": False, **facts}
 
 
 def _dead_seats(state: State) -> list[int]:
@@ -625,6 +663,29 @@ def _apply_black_market(state: State, actor: Viewer, action: Mapping[str, str]) 
 
 # --- arrests, deaths ("Prison and Arrests", "Discovery of Jack the Ripper") -------------
 
+def _own_turn(state: State, seat: int, what: str) -> None:
+    """Refuses ``what`` from ``seat``'s phone outside that player's own turn."""
+    current = _current(state)
+    require(current == seat, f"{what} during your own turn: "
+            + (f"{_who(state, current)} is playing." if current is not None
+               else "the round is over."))
+
+
+def _check_phone_arrest(state: State, seat: int, target: int, by: str) -> None:
+    """An arrest from a phone is entered by who makes it (docs/RULINGS.md#london-1888, "Who
+    enters what"): Abberline or Godley himself, in his turn, side by side (trusted, like
+    questioning); an ARREST card in its player's turn (phase 3, "Play one or several ACTION
+    cards"), or on the player at the Black Market "at any time"."""
+    require(target != seat, "You cannot send yourself to prison.")
+    if by in POLICE_ARRESTS:
+        police = POLICE_ARRESTS[by]
+        require(state["characters"][seat] == police,
+                f"Only {police} makes {police}'s arrests: play an ARREST card instead.")
+        _own_turn(state, seat, f"{police} arrests")
+    elif by == "card":
+        _own_turn(state, seat, "An ARREST card is played (away from the Black Market)")
+
+
 def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Rulebook "Prison and Arrests": Abberline or Godley arrest a player on their space; an
     ARREST card, never on the ABSINTHE holder, works at the Black Market even on Warren and
@@ -632,6 +693,8 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
     ("Discovery of Jack the Ripper")."""
     target = _parse_seat(state, action.get("target"), "player to arrest")
     by = parse_choice(action.get("by"), list(ARRESTS), "way of arresting")
+    if actor != TABLE:
+        _check_phone_arrest(state, int(actor), target, by)
     name = _who(state, target)
     require(state["alive"][target], f"{name} is dead.")
     require(not _in_prison(state, target), f"{name} is already in prison.")
@@ -652,15 +715,18 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
     if by in ("card", "black_market"):
         require(not (state["absinthe"] and target == state["holder"]),
                 f"{name} holds the ABSINTHE card: the ARREST card does not work on them.")
+    _news(state, "arrest", actor, target, way=by)
     _set_prison(state, target, by)
     if by in POLICE_ARRESTS and _jack_known(state) == target:
         _log(state, f"Jack the Ripper, {name}, discovered and arrested by "
                     f"{_arrester(state, target)}, goes to PRISON and may not play a CORRUPTION "
                     "card nor pay for his release: the Innocents win.")
         return
+    saved = ("Warren plays a CORRUPTION card" if character != "Warren"
+             else "he plays a CORRUPTION card himself")
     _log(state, f"{name} is arrested ({ARRESTS[by]}) and goes to PRISON for their next turn, "
-                "losing their WEAPON and ACTION cards unless Warren plays a CORRUPTION card "
-                "or they discard £10 (then release them: they are a simple visitor).")
+                f"losing their WEAPON and ACTION cards unless {saved} or they discard £10 "
+                "(then they are released: a simple visitor).")
     if _jack_known(state) == target:
         _log(state, f"Only an arrest by Abberline or Godley catches Jack the Ripper: {name} "
                     "may pay or be saved like any prisoner, and the game goes on.")
@@ -669,18 +735,62 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
 def _apply_release(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Rulebook "Prison and Arrests": a prisoner goes free when "WARREN saves them by playing
     a CORRUPTION card, or they discard 10£"; not a discovered Jack held by Abberline or
-    Godley ("he may not play a CORRUPTION card"; docs/RULINGS.md#london-1888, "Catching a discovered
-    Jack": nor buy his way out)."""
+    Godley ("he may not play a CORRUPTION card"; docs/RULINGS.md#london-1888, "Catching a
+    discovered Jack": nor buy his way out). From a phone: the prisoner who paid, or Warren
+    (Netley) who played the card, while the prisoner has not begun the turn spent there
+    ("In that case they nonetheless go there, but ... do not spend their turn")."""
     target = _parse_seat(state, action.get("target"), "player to release")
-    require(_in_prison(state, target), f"{_who(state, target)} is not in prison.")
+    name = _who(state, target)
+    require(_in_prison(state, target), f"{name} is not in prison.")
     if _jack_known(state) == target and _caught(state):
         raise RuleError(
-            f"{_who(state, target)} is Jack the Ripper, discovered and arrested by "
+            f"{name} is Jack the Ripper, discovered and arrested by "
             f"{_arrester(state, target)}: the rulebook says he “may not play a CORRUPTION "
             "card”, and he cannot pay his way out either. If the arrest was entered by "
             "mistake, undo it.")
+    way = TABLE
+    if actor != TABLE:
+        seat = int(actor)
+        way = PAID if target == seat else CORRUPTION
+        require(way == PAID or state["characters"][seat] in RELEASERS,
+                "A prisoner goes free when they discard £10 (on their own phone) or when "
+                "Warren plays a CORRUPTION card for them (on his phone).")
+        require(state["prison"][target] == ARRESTED,
+                f"{'You are' if way == PAID else name + ' is'} already spending this turn in "
+                "PRISON: £10 or a CORRUPTION card save a prisoner on entering, before that "
+                "turn.")
+    _news(state, "release", actor, target, way=way)
     _set_prison(state, target, None)
-    _log(state, f"{_who(state, target)} is released from PRISON.")
+    if way == PAID:
+        _log(state, f"{name} discards £10 and is released from PRISON: a simple visitor.")
+    elif way == CORRUPTION:
+        _log(state, f"{_who(state, int(actor))} plays a CORRUPTION card: {name} is released "
+                    "from PRISON, a simple visitor.")
+    else:
+        _log(state, f"{name} is released from PRISON.")
+
+
+def _killer_of(state: State, actor: Viewer, target: int, action: Mapping[str, str]
+               ) -> int | None:
+    """Who killed ``target``: the field ``killer`` (the host, or the victim's own phone), or
+    the phone itself when it is not the victim's: a kill is a weapon used in the killer's
+    own turn, that turn's one decision (rulebook phase 4 b)."""
+    if actor != TABLE and int(actor) != target:
+        seat = int(actor)
+        _own_turn(state, seat, "You kill")
+        require(not state["decided"], "You have already taken this turn's decision: using a "
+                                      "weapon is one, and each turn allows “one, and only "
+                                      "one, decision”.")
+        require(str(action.get("killer") or seat) == str(seat),
+                "Enter only your own kills; the victim enters who killed them.")
+        return seat
+    if not str(action.get("killer") or "").strip():
+        return None
+    killer = _parse_seat(state, action.get("killer"), "killer")
+    require(killer != target, "A player cannot be their own killer here: Jack's suicide "
+                              "is recorded as the outcome.")
+    require(state["alive"][killer], f"{_who(state, killer)} is dead.")
+    return killer
 
 
 def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -689,14 +799,10 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
     target = _parse_seat(state, action.get("target"), "player who died")
     name = _who(state, target)
     require(state["alive"][target], f"{name} is already dead.")
-    killer = None
-    if str(action.get("killer") or "").strip():
-        killer = _parse_seat(state, action.get("killer"), "killer")
-        require(killer != target, "A player cannot be their own killer here: Jack's suicide "
-                                  "is recorded as the outcome.")
-        require(state["alive"][killer], f"{_who(state, killer)} is dead.")
+    killer = _killer_of(state, actor, target, action)
     identity_known = _jack_known(state) is not None or _role_revealed(state, target) is not None
     was_playing = _current(state) == target
+    _news(state, "death", actor, target, killer=killer)
     state["alive"][target] = False
     _set_prison(state, target, None)
     _log(state, f"{name} is dead" + (f", killed by {_who(state, killer)}"
@@ -704,8 +810,11 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
          + ". Their cards will never be revealed.")
     if killer is not None and not identity_known and not _in_prison(state, killer):
         _set_prison(state, killer, KILLING)
+        state["news"]["jailed"] = True
         _log(state, f"{_who(state, killer)} killed without knowing the victim's identity and "
                     "goes to PRISON for their next turn.")
+    if killer == actor:
+        state["decided"] = True
     if was_playing:
         _end_turn(state)
 
@@ -823,6 +932,7 @@ ACTIONS = {
     "withdraw_outcome": _apply_withdraw_outcome,
 }
 TURN_ACTIONS = ("question", "black_market", "end_turn")
+BOARD_ACTIONS = ("arrest", "release", "mark_dead")
 DECISIONS = ("question", "black_market")
 CONFIRM_STEP = ("confirm_outcome", "withdraw_outcome")
 
@@ -844,14 +954,30 @@ def actions(state: State, viewer: Viewer) -> list[str]:
         if _murders(state) < MURDERS_TO_END:
             listed.append("next_round")
         return listed + ["arrest", "release", "mark_dead", "record_outcome"]
-    if viewer != current:
+    if ended:
         return []
     listed = []
-    if not state["decided"]:
-        listed.append("question")
-        if not _in_prison(state, current):
-            listed.append("black_market")
-    return listed + ["end_turn"]
+    if viewer == current:
+        if not state["decided"]:
+            listed.append("question")
+            if not _in_prison(state, current):
+                listed.append("black_market")
+        listed.append("end_turn")
+    return listed + _board_actions(state, int(viewer))
+
+
+def _board_actions(state: State, seat: int) -> list[str]:
+    """What a living player may enter of the board on their own phone (public facts only;
+    ``_apply_arrest``, ``_apply_release`` and ``_apply_mark_dead`` check the details): an
+    ARREST card may be played at the Black Market at any time, the victim enters a death at
+    any time, the prisoner pays on entering, and Warren saves any prisoner."""
+    if not state["alive"][seat]:
+        return []
+    listed = [] if _in_prison(state, seat) else ["arrest"]
+    waiting = _waiting(state)
+    if seat in waiting or (waiting and state["characters"][seat] in RELEASERS):
+        listed.append("release")
+    return listed + ["mark_dead"]
 
 
 def _refusal(state: State, actor: Viewer, kind: str) -> str:
@@ -866,15 +992,16 @@ def _refusal(state: State, actor: Viewer, kind: str) -> str:
         return "No outcome has been proposed: record the outcome first."
     if actor == TABLE and kind in DECISIONS:
         return "Each player takes their turn's decision on their own phone."
-    if actor != TABLE and kind not in TURN_ACTIONS:
-        return ("Arrests, releases, deaths, new rounds and the outcome happen on the board: "
-                "the host enters them at the table screen.")
+    if actor != TABLE and kind not in TURN_ACTIONS + BOARD_ACTIONS:
+        return "New rounds and the outcome are entered by the host at the table screen."
     if _game_over_after_round(state):
         return ("The round of the 5th murder is over, so the game is over (“If the 5th murder "
                 "is discovered, the round must be ended”): record the outcome.")
     if kind == "next_round":
         return ("The 5th murder has been discovered: this is the last round (“If the 5th "
                 "murder is discovered, the round must be ended”).")
+    if kind in BOARD_ACTIONS:
+        return _board_refusal(state, int(actor), kind)
     if kind == "end_turn" and current is None:
         return "Everyone has played this round: turn the next event card."
     if actor != current:
@@ -888,6 +1015,22 @@ def _refusal(state: State, actor: Viewer, kind: str) -> str:
             "visitor may still be questioned).")
 
 
+def _board_refusal(state: State, seat: int, kind: str) -> str:
+    """Why a phone may not enter ``kind`` (an arrest, a release, a death) now."""
+    if not state["alive"][seat]:
+        return "You are dead: a dead player takes no more part in the game."
+    if kind == "arrest":
+        return "You are in PRISON: you cannot arrest anyone nor play an ARREST card."
+    if _caught(state) and _jack_known(state) == seat:
+        return (f"Discovered and arrested by {_arrester(state, seat)}, you may not play a "
+                "CORRUPTION card nor pay your way out.")
+    return ("Nobody is entering PRISON now: £10 or a CORRUPTION card save a prisoner on "
+            "entering, before the turn spent there." if _in_prison(state, seat)
+            or state["characters"][seat] in RELEASERS else
+            "Only the prisoner (who discards £10) or Warren (a CORRUPTION card) enters a "
+            "release.")
+
+
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
     """One action (see the module docstring for who may do what); a RuleError otherwise."""
@@ -897,8 +1040,10 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     if kind not in actions(state, actor):
         raise RuleError(_refusal(state, actor, kind))
     state = evolve(state)
-    # The cards this action revealed: its answer, shown until the next action.
+    # The cards this action revealed, and the arrest, release or death it entered: shown
+    # until the next action.
     state["answer"] = []
+    state["news"] = None
     ACTIONS[kind](state, actor, action)
     return state
 
@@ -1037,6 +1182,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         # What the latest action revealed (a prison questioning reveals two cards);
         # states saved before this field have no answer to show.
         "answer": [reveals[index] for index in state.get("answer", [])],
+        "news": _news_lines(state, viewer),
+        "ended": _ended(state),
+        "suggested": None if over else _suggested_result(state),
         "reveal_count": len(state["reveals"]),
         "log": list(state["log"]),
         "setup": {
@@ -1062,6 +1210,107 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         # facts only, yet they tell a neighbour what the player tried.
         result["private_refusals"] = True
     return result
+
+
+def _escape(state: State, reader: int) -> str:
+    """How ``reader``, just sent to prison, may keep their cards, said to them."""
+    ways = ["you discard £10"]
+    if state["characters"][reader] == "Warren":
+        ways.append("you play a CORRUPTION card")
+    elif state["alive"][state["characters"].index("Warren")]:
+        ways.append("Warren plays a CORRUPTION card for you")
+    return (f"unless {' or '.join(ways)} (then tap “Out of PRISON” below: you are a simple "
+            "visitor)")
+
+
+def _arrest_line(state: State, news: Mapping[str, Any], reader: int) -> str:
+    target, actor, way = news["target"], news["actor"], news["way"]
+    if way in POLICE_ARRESTS:
+        police = state["characters"].index(POLICE_ARRESTS[way])
+        made = "You arrested" if reader == police else f"{_who(state, police)} arrested"
+    else:
+        place = " at the Black Market" if way == "black_market" else ""
+        made = ("You played an ARREST card" if reader == actor else
+                f"{_who(state, actor)} played an ARREST card" if actor is not None
+                else "An ARREST card was played") + place + " on"
+    if reader != target:
+        caught = " the Innocents win." if _caught(state) else " they go to PRISON."
+        return f"{made} {_who(state, target)}:{caught}"
+    if _caught(state):
+        return (f"{made} you, discovered as Jack the Ripper: you may neither play a CORRUPTION "
+                "card nor pay your way out. The Innocents win.")
+    return (f"{made} you: you are in PRISON for your next turn and lose your WEAPON and "
+            f"ACTION cards on entering, {_escape(state, reader)}.")
+
+
+def _release_line(state: State, news: Mapping[str, Any], reader: int) -> str:
+    target, actor, way = news["target"], news["actor"], news["way"]
+    if reader != target:
+        return f"You played a CORRUPTION card: {_who(state, target)} is out of PRISON."
+    why = ("You discarded £10" if way == PAID else "The table released you" if way == TABLE
+           else f"{_who(state, actor)} played a CORRUPTION card for you")
+    return (f"{why}: you are out of PRISON, a simple visitor (you keep your cards and do not "
+            "spend your turn there).")
+
+
+def _death_line(state: State, news: Mapping[str, Any], reader: int) -> str:
+    target, actor, killer = news["target"], news["actor"], news["killer"]
+    if reader == target:
+        start = (f"{_who(state, killer)} killed you: you are dead" if killer == actor
+                 and killer is not None else "You are dead" + (
+                     f", killed by {_who(state, killer)}" if killer is not None else ""))
+        return f"{start}. Your cards will never be revealed."
+    said = (f"You killed {_who(state, target)}" if actor == reader else
+            f"{_who(state, target)} is dead, killed by you")
+    if not news["jailed"]:
+        return f"{said}."
+    return (f"{said} without knowing their identity: you go to PRISON for your next turn "
+            f"and lose your WEAPON and ACTION cards on entering, {_escape(state, reader)}.")
+
+
+NEWS_LINES = {"arrest": _arrest_line, "release": _release_line, "death": _death_line}
+
+
+def _news_lines(state: State, viewer: Viewer) -> list[str]:
+    """The latest arrest, release or death in the reader's words: to the players it
+    happened to or who entered it, "you"; to everyone else (and the table), the log lines
+    it wrote. Public facts only."""
+    news = state.get("news")
+    if news is None:
+        return []
+    parties = {news["target"], news["actor"], news["killer"]}
+    if news["way"] in POLICE_ARRESTS:
+        parties.add(state["characters"].index(POLICE_ARRESTS[news["way"]]))
+    if viewer != TABLE and int(viewer) in parties:
+        return [NEWS_LINES[news["kind"]](state, news, int(viewer))]
+    return [entry["text"] for entry in state["log"][news["log"]:]]
+
+
+def _ended(state: State) -> bool:
+    """The game has ended on the board (recorded, proposed, or waiting to be): no phone
+    gives advice for it any more."""
+    return (is_over(state) or _proposal(state) is not None or _caught(state)
+            or _game_over_after_round(state))
+
+
+def _suggested_result(state: State) -> dict[str, str] | None:
+    """The result the app knows of (a key of ``RESULTS``) and why, to fill in the outcome
+    form: Jack caught, the 5th murder's round over, or a discovered Jack the only one left
+    alive. Suicide and the accomplices stay the table's to enter. Public facts only."""
+    known = _jack_known(state)
+    if _caught(state):
+        how = ("is dead" if not state["alive"][known]
+               else f"was arrested by {_arrester(state, known)}")
+        return {"result": "innocents",
+                "why": f"Jack the Ripper, {_who(state, known)}, {how}."}
+    if _game_over_after_round(state):
+        return {"result": "jack_fifth_murder",
+                "why": f"The 5th murder was discovered in round {state['round']} and its "
+                       "round is over; Jack the Ripper was not caught."}
+    if known is not None and sum(state["alive"]) == 1 and state["alive"][known]:
+        return {"result": "jack_killed_everyone",
+                "why": f"Jack the Ripper, {_who(state, known)}, is the only one left alive."}
+    return None
 
 
 def _proposal_view(state: State) -> dict[str, Any] | None:
@@ -1102,7 +1351,8 @@ def _my_view(state: State, seat: int) -> dict[str, Any]:
         "character": state["characters"][seat], **CHARACTERS[state["characters"][seat]],
         "role": JACK if is_jack else INNOCENT,
         "role_name": CARD_NAMES[JACK if is_jack else INNOCENT],
-        "role_hint": ("Do not let yourself be arrested; if your identity is discovered, flee "
+        "role_hint": (None if _ended(state) else
+                      "Do not let yourself be arrested; if your identity is discovered, flee "
                       "until the 5th murder or take your own life at home with the ROPE."
                       if is_jack else
                       "Help capture Jack the Ripper before the 5th murder, or protect him as "
@@ -1114,6 +1364,29 @@ def _my_view(state: State, seat: int) -> dict[str, Any]:
         "my_turn": my_turn,
         "decided": state["decided"] if my_turn else False,
         "targets": targets,
+        **_board_choices(state, seat, my_turn),
+    }
+
+
+def _board_choices(state: State, seat: int, my_turn: bool) -> dict[str, Any]:
+    """What this phone may enter of the board, as buttons (seats tapped, never typed):
+    the ways it may send someone to prison now, whom; whom it may kill (in its turn, its
+    decision untaken); the prisoners it may release (itself, or any as Warren or Netley).
+    Public facts only (``_board_actions``)."""
+    character = state["characters"][seat]
+    ways = [key for key, police in POLICE_ARRESTS.items() if police == character and my_turn]
+    ways += (["card"] if my_turn else []) + ["black_market"]
+    others = [{"seat": other, "label": _who(state, other)} for other in range(_count(state))
+              if other != seat and state["alive"][other]]
+    waiting = _waiting(state)
+    return {
+        "arrest_ways": [{"key": key, "label": ARREST_CHOICES[key]} for key in ways],
+        "arrest_targets": [entry for entry in others if not _in_prison(state, entry["seat"])],
+        "kill_targets": others if my_turn and not state["decided"] else [],
+        "killers": others,
+        "can_leave_prison": seat in waiting,
+        "corruption_targets": ([entry for entry in others if entry["seat"] in waiting]
+                               if character in RELEASERS else []),
     }
 
 

@@ -396,7 +396,8 @@ def test_turns_follow_the_order_and_only_the_player_or_table_ends_one():
     assert "the table turns the next event card" in game.view(state, 2)["prompt"]
     refused(state, TABLE, "Everyone has played this round", type="end_turn")
     assert game.actions(state, TABLE)[0] == "next_round"
-    assert game.actions(state, 0) == []
+    assert game.actions(state, 0) == ["arrest", "mark_dead"], \
+        "between turns a phone may still play an ARREST card at the Black Market or die"
 
 
 def test_the_fifth_murder_finishes_its_round_then_the_game_ends():
@@ -465,7 +466,8 @@ def test_questioning_reveals_one_card_to_everyone():
         assert seen["reveal_count"] == 1
     assert game.view(state, TABLE)["seats"][1]["face_down"] == [
         pos for pos in range(1, 6) if pos != position]
-    assert game.actions(state, 0) == ["end_turn"], "one decision per turn"
+    assert "question" not in game.actions(state, 0), "one decision per turn"
+    assert "end_turn" in game.actions(state, 0)
     refused(state, 0, "“one, and only one, decision”", type="question", target="2",
             position_1="on")
 
@@ -773,8 +775,8 @@ def test_death_of_the_player_whose_turn_it_is_passes_the_turn():
 
 def test_phone_only_for_seats_and_table_actions_only_for_the_table():
     state = new_game(5)
-    for kind in ("next_round", "arrest", "release", "mark_dead", "record_outcome"):
-        refused(state, 0, "the host enters them at the table screen", type=kind, target="1")
+    for kind in ("next_round", "record_outcome"):
+        refused(state, 0, "entered by the host at the table screen", type=kind, target="1")
     for kind in ("confirm_outcome", "withdraw_outcome"):
         refused(state, TABLE, "No outcome has been proposed", type=kind)
     refused(state, 7, "one of this table's 5 seats", type="end_turn")
@@ -1301,3 +1303,143 @@ def test_non_interference_the_deck_order_beyond_the_turned_cards():
     twin["deck"][2:9] = list(reversed(state["deck"][2:9]))
     twin["deck"][10:] = list(reversed(state["deck"][10:]))
     play_both(state, twin, [TABLE, 0, 1, 2, 3, 4])
+
+
+# --- arrests, releases and deaths from the phones (docs/RULINGS.md#london-1888, "Who enters
+# what") ---------------------------------------------------------------------------------
+
+def sitting(count: int = 5, **form: str) -> dict:
+    """A game with Godley at seat 4 (5 players: the default characters)."""
+    state = new_game(count, **form)
+    assert state["characters"][4] == "Godley"
+    return state
+
+
+def test_abberline_arrests_from_his_phone_in_his_turn_and_both_phones_are_told():
+    state = act(sitting(), 0, type="arrest", target="1", by="abberline")
+    assert state["prison"][1] == "arrested" and state["arrested_by"][1] == "abberline"
+    mine = game.view(state, 1)["news"]
+    assert mine[0].startswith("Abberline (Ada) arrested you: you are in PRISON")
+    assert "Warren plays a CORRUPTION card for you" in mine[0]
+    assert game.view(state, 0)["news"] == ["You arrested Lusk (Ben): they go to PRISON."]
+    third = game.view(state, 2)["news"]
+    assert third == game.view(state, TABLE)["news"] and "Lusk (Ben) is arrested" in third[0]
+    assert "arrest" in game.actions(state, 0) and "question" in game.actions(state, 0), \
+        "an arrest is not the turn's one decision"
+    assert game.view(act(state, 0, type="end_turn"), 1)["news"] == [], "until the next action"
+
+
+@pytest.mark.parametrize(("actor", "by", "match"), [
+    (4, "godley", "Godley arrests during your own turn: Abberline \\(Ada\\) is playing"),
+    (1, "abberline", "Only Abberline makes Abberline's arrests"),
+    (1, "card", "during your own turn"),
+    (0, "godley", "Only Godley makes Godley's arrests"),
+])
+def test_phone_arrests_the_rules_forbid(actor, by, match):
+    refused(sitting(), actor, match, type="arrest", target="2", by=by)
+
+
+def test_an_arrest_card_at_the_black_market_at_any_time_and_never_oneself():
+    state = act(sitting(), 2, type="arrest", target="3", by="black_market")
+    assert state["prison"][3] == "arrested"
+    assert game.view(state, 3)["news"][0].startswith(
+        "Gull (Cleo) played an ARREST card at the Black Market on you: you are in PRISON")
+    assert "or you play a CORRUPTION card" in game.view(state, 3)["news"][0], \
+        "Warren is told that he saves himself, not 'or Warren plays'"
+    refused(sitting(), 2, "cannot send yourself to prison", type="arrest", target="2",
+            by="black_market")
+    assert "arrest" not in game.actions(state, 3), "a prisoner arrests nobody"
+    refused(state, 3, "You are in PRISON: you cannot arrest", type="arrest", target="1",
+            by="black_market")
+
+
+def test_the_prisoner_pays_or_warren_saves_on_entering_only():
+    state = act(sitting(), 0, type="arrest", target="1", by="abberline")
+    assert game.view(state, 1)["me"]["can_leave_prison"]
+    assert [entry["seat"] for entry in game.view(state, 3)["me"]["corruption_targets"]] == [1]
+    refused(state, 2, "Only the prisoner", type="release", target="1")
+    paid = act(state, 1, type="release", target="1")
+    assert paid["prison"][1] is None
+    assert game.view(paid, 1)["news"][0].startswith("You discarded £10: you are out of PRISON")
+    saved = act(state, 3, type="release", target="1")
+    assert saved["prison"][1] is None
+    assert game.view(saved, 1)["news"][0].startswith(
+        "Warren (Dan) played a CORRUPTION card for you")
+    assert game.view(saved, 3)["news"] == [
+        "You played a CORRUPTION card: Lusk (Ben) is out of PRISON."]
+    # Once the prisoner's turn in prison has begun, only the host's override releases.
+    state = act(state, 0, type="end_turn")
+    assert state["prison"][1] == "serving"
+    assert "release" not in game.actions(state, 1) and "release" not in game.actions(state, 3)
+    refused(state, 1, "Nobody is entering PRISON now", type="release", target="1")
+    assert act(state, TABLE, type="release", target="1")["prison"][1] is None
+
+
+def test_a_caught_jack_cannot_leave_prison_from_his_phone():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    state = reveal_role(state, 2, by=0)
+    state = act(state, TABLE, type="arrest", target="2", by="godley")
+    assert "release" not in game.actions(state, 2)
+    assert not game.view(state, 2)["me"]["can_leave_prison"]
+    refused(state, 2, "may not play a CORRUPTION", type="release", target="2")
+    assert game.view(state, 2)["news"][0].endswith("The Innocents win.")
+
+
+def test_the_killer_enters_a_kill_in_his_turn_as_his_decision():
+    state = act(sitting(), 0, type="mark_dead", target="2")
+    assert not state["alive"][2]
+    assert state["prison"][0] == "arrested", "killed without knowing the identity"
+    assert state["decided"] and "question" not in game.actions(state, 0)
+    news = game.view(state, 0)["news"][0]
+    assert news.startswith("You killed Gull (Cleo) without knowing their identity: you go "
+                           "to PRISON")
+    assert game.view(state, 2)["news"] == [
+        "Abberline (Ada) killed you: you are dead. Your cards will never be revealed."]
+    refused(sitting(), 1, "You kill during your own turn", type="mark_dead", target="2")
+    refused(sitting(), 0, "Enter only your own kills", type="mark_dead", target="2",
+            killer="3")
+    asked = question(sitting(), 0, 1, clue_position(sitting(), 1))
+    refused(asked, 0, "already taken this turn's decision", type="mark_dead", target="2")
+
+
+def test_the_victim_enters_their_own_death_at_any_time():
+    state = act(sitting(), 3, type="mark_dead", target="3", killer="1")
+    assert not state["alive"][3] and state["prison"][1] == "arrested"
+    assert game.view(state, 3)["news"] == [
+        "You are dead, killed by Lusk (Ben). Your cards will never be revealed."]
+    assert game.view(state, 1)["news"][0].startswith("Warren (Dan) is dead, killed by you "
+                                                     "without knowing their identity")
+    assert game.actions(state, 3) == [], "the dead enter nothing"
+    alone = act(sitting(), 3, type="mark_dead", target="3", killer="")
+    assert game.view(alone, 3)["news"] == ["You are dead. Your cards will never be revealed."]
+    refused(sitting(), 3, "cannot be their own killer", type="mark_dead", target="3",
+            killer="3")
+
+
+def test_nothing_is_entered_from_a_phone_once_the_fifth_murder_round_is_over():
+    state = finish_round(play_to_fifth_murder(new_game(5, 7)))
+    for seat in range(5):
+        assert game.actions(state, seat) == []
+
+
+def test_the_outcome_form_is_filled_in_from_what_the_app_knows():
+    assert game.view(new_game(5), TABLE)["suggested"] is None
+    state = finish_round(play_to_fifth_murder(new_game(5, 7)))
+    assert game.view(state, TABLE)["suggested"]["result"] == "jack_fifth_murder"
+    caught = seed_where(lambda s: jack_of(s) == 2)
+    caught = act(reveal_role(caught, 2, by=0), TABLE, type="arrest", target="2", by="godley")
+    suggested = game.view(caught, TABLE)["suggested"]
+    assert suggested == {"result": "innocents",
+                         "why": "Jack the Ripper, Gull (Cleo), was arrested by Godley."}
+
+
+def test_no_phone_gives_advice_once_the_game_has_ended():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    assert game.view(state, 2)["me"]["role_hint"] and not game.view(state, 2)["ended"]
+    state = act(reveal_role(state, 2, by=0), TABLE, type="arrest", target="2", by="godley")
+    assert game.view(state, 2)["ended"] and game.view(state, 2)["me"]["role_hint"] is None
+
+
+def test_warrens_own_prison_log_does_not_call_him_by_name():
+    state = act(sitting(), 2, type="arrest", target="3", by="black_market")
+    assert "unless he plays a CORRUPTION card himself" in state["log"][-1]["text"]
