@@ -185,6 +185,14 @@ def table_log(db: Database, table_id: int, limit: int = 8) -> list[dict[str, Any
         "WHERE table_id = ? AND kind != 'act' ORDER BY id DESC LIMIT ?", [table_id, limit]))
 
 
+def logged_action(db: Database, table_id: int, entry_id: Any) -> dict[str, Any] | None:
+    """The fields of one game action of the log (an undo's ``entry``), or None."""
+    row = next(iter(db.query("SELECT action FROM log WHERE table_id = ? AND id = ? AND "
+                             "kind = 'act'", [table_id, entry_id])), None)
+    action = json.loads(row["action"]) if row is not None else None
+    return action if isinstance(action, dict) else None
+
+
 def history(db: Database, table_id: int) -> list[dict[str, Any]]:
     """Every log entry of the table in order (an export's log), its action decoded and
     with the state it resulted in (None for table events)."""

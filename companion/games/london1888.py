@@ -66,6 +66,7 @@ from companion.games.base import (
     draw,
     evolve,
     fields_named,
+    int_or_none,
     is_seat,
     next_seat,
     ordinal,
@@ -1475,6 +1476,32 @@ def tournament_points(outcome: Mapping[str, Any], players: int,
     points = jack_points(str(outcome.get("how")), bool(outcome.get("discovered")),
                          outcome.get("murder_round"), undiscovered_late_murder)
     return [points if seat in side else 0 for seat in range(players)]
+
+
+# --- the words of an undo (the platform's undo notice: companion/web/context.undone) ------
+
+def undone_words(state: State, actor: Viewer, action: Mapping[str, Any]) -> str | None:
+    """What an undo took back, in the words of the action ("Fay's question to Ilse"), from
+    the state it was sent to. Every London action is public, so the whole table may read
+    it; None for anything this game did not log (an imported file may hold anything)."""
+    count = _count(state)
+    name = {seat: state["players"][seat] for seat in range(count)}
+    target = name.get(int_or_none(action.get("target"), 0, count - 1))
+    who = ("the table's" if actor == TABLE
+           else f"{name[actor]}'s" if isinstance(actor, int) and actor in name else None)
+    current = _current(state)
+    words = {
+        "question": target and who and f"{who} question to {target}",
+        "black_market": target and who and f"{who} Black Market clue on {target}",
+        "end_turn": current is not None and f"the end of {name[current]}'s turn",
+        "next_round": f"the round {state['round'] + 1} event card",
+        "arrest": target and who and f"{who} arrest of {target}",
+        "release": target and f"{target}'s release from PRISON",
+        "mark_dead": target and f"{target}'s death",
+        "record_outcome": "the proposed outcome",
+        "withdraw_outcome": "the withdrawal of the proposed outcome",
+    }.get(str(action.get("type")))
+    return words or None
 
 
 # --- an imported state ---------------------------------------------------------------

@@ -122,7 +122,7 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
         "host_home": viewer == TABLE and table["host_seat"] is not None
         and is_host_home(table),
         "table_log": describe_log(log, seats),
-        "undone": undone(log, table["version"], seats),
+        "undone": undone(log, table, game, seats),
         "join_url": join_url(table),
         "events_url": url_for("live.events", code=table["code"]),
         **extra,
@@ -133,15 +133,25 @@ def _names(seats: list[dict[str, Any]]) -> dict[str, str]:
     return {f"seat:{seat['position']}": seat["name"] or seat["label"] for seat in seats}
 
 
-def undone(entries: list[dict[str, Any]], version: int,
+def undone(entries: list[dict[str, Any]], table: dict[str, Any], game: Game,
            seats: list[dict[str, Any]]) -> str | None:
     """What the host's undo took back, while nothing has happened since (the undo made
-    the table's current version). Only whose action it was: the action itself may be
-    a secret move."""
+    the table's current version, so the state is the one the action was sent to). In the
+    game's own words when it has an ``undone_words(state, actor, action)`` and says them
+    (a game whose actions may be secret moves leaves it out, or answers None); else only
+    whose action it was."""
     entry = next((entry for entry in entries if entry["kind"] == "undo"), None)
-    if entry is None or entry["version"] != version:
+    if entry is None or entry["version"] != table["version"]:
         return None
-    by = json.loads(entry["action"]).get("by")
+    undo = json.loads(entry["action"])
+    by = undo.get("by")
+    words = getattr(game, "undone_words", None)
+    action = tables.logged_action(get_db(), table["id"], undo.get("entry")) if words else None
+    if action is not None and table["state"] is not None:
+        actor = TABLE if by == TABLE else int_or_none(str(by).removeprefix("seat:"), 0, SEAT_MAX)
+        said = words(table["state"], actor, action) if actor is not None else None
+        if said:
+            return f"Undone by the host: {said}. Play on from here."
     whose = "the table's" if by == TABLE else _names(seats).get(by, "a player") + "'s"
     return f"Undone by the host: {whose} last action. Play on from here."
 

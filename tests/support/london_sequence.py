@@ -25,6 +25,28 @@ PUBLIC_SEQUENCE = [
     (TABLE, {"type": "end_turn"}),
 ]
 
+# Five players (Godley at seat 5): arrests, releases and deaths entered from the phones of
+# who makes or suffers them (docs/RULINGS.md#london-1888, "Who enters what"), revealing
+# nothing; Lusk, Gull and Godley are in prison at the end, Warren and Abberline dead.
+PHONE_SEQUENCE = [
+    (0, {"type": "arrest", "target": "1", "by": "abberline"}),
+    (1, {"type": "release", "target": "1"}),
+    (0, {"type": "arrest", "target": "2", "by": "card"}),
+    (0, {"type": "end_turn"}),
+    (1, {"type": "end_turn"}),
+    (2, {"type": "end_turn"}),
+    (3, {"type": "arrest", "target": "4", "by": "black_market"}),
+    (3, {"type": "end_turn"}),
+    (4, {"type": "end_turn"}),
+    (TABLE, {"type": "next_round"}),
+    (1, {"type": "end_turn"}),
+    (2, {"type": "mark_dead", "target": "3"}),
+    (2, {"type": "end_turn"}),
+    (4, {"type": "arrest", "target": "1", "by": "godley"}),
+    (0, {"type": "mark_dead", "target": "0", "killer": "4"}),
+    (4, {"type": "end_turn"}),
+]
+
 _J, _I, _S, _F = "jack", "innocent", "suspect", "false_lead"
 # Cards 1 and 2 of every line are the same clue cards in both deals: the glance tests
 # reveal only those. Jack is Lusk (seat 1) in the first deal and Gull (seat 2) in the

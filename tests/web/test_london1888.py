@@ -15,7 +15,7 @@ from companion.games import london1888 as game
 from companion.games.base import TABLE
 from tests.support.hidden import deal_again
 from tests.support.html import at_rest
-from tests.support.london_sequence import PUBLIC_SEQUENCE, twin_deals
+from tests.support.london_sequence import PHONE_SEQUENCE, PUBLIC_SEQUENCE, twin_deals
 from tests.support.noninterference import (
     all_viewers,
     assert_indistinguishable,
@@ -165,7 +165,7 @@ def test_refusals_change_nothing(app):
         (phones[0].act("question", target=1, position_1="on", position_2="on"), 422,
          "only one card"),
         (phones[0].act("question", target=9, position_1="on"), 422, "not a player"),
-        (phones[0].act("next_round"), 422, "the host enters them at the table screen"),
+        (phones[0].act("next_round"), 422, "entered by the host at the table screen"),
         (laptop.table_act("next_round"), 422, "has not finished their turn"),
         (laptop.table_act("record_outcome", result="innocents"), 422, "not been discovered"),
         (laptop.table_act("record_outcome", result="jack_suicide"), 422, "only once"),
@@ -197,9 +197,12 @@ def test_prison_two_cards_and_prisoners(app):
                          position_5="on").status_code == 303
     state = state_of(app, laptop.code)
     assert state["revealed"][2] == [True, False, False, False, True]
-    for page in [laptop.screen().text, phones[0].phone().text, phones[2].phone().text]:
+    # Each reads it in their own words: the table, the asker ("You"), the asked ("you").
+    for page, said in [(laptop.screen().text, "Abberline (Ann) questioned Gull (Cy) in prison"),
+                       (phones[0].phone().text, "You questioned Gull (Cy) in prison"),
+                       (phones[2].phone().text, "Abberline (Ann) questioned you in prison")]:
         answer = answer_of(page)
-        assert "Gull (Cy) in prison" in answer
+        assert said in answer
         for position in (1, 5):
             name = game.CARD_NAMES[state["lines"][2][position - 1]]
             assert f"card {position} is <b>{name}</b>" in answer
@@ -394,6 +397,59 @@ def test_a_phone_at_rest_is_the_same_whatever_its_role_and_line(app):
                 render_component(app, game, second, seat))
 
 
+def jack_at_0_or_1() -> tuple[dict, dict]:
+    """Two deals alike but that Jack is seat 0 in one and seat 1 in the other."""
+    state = next(s for s in map(dealt, range(100)) if jack_of(s) == 0)
+    twin = copy.deepcopy(state)
+    role = next(i for i, card in enumerate(state["lines"][1]) if card == "innocent")
+    twin["lines"][0][state["lines"][0].index("jack")], twin["lines"][1][role] = (
+        "innocent", "jack")
+    return state, twin
+
+
+def test_arrests_releases_and_deaths_from_the_phones_show_nobody_who_jack_is(app):
+    """PHONE_SEQUENCE (every kind of arrest, a release, a kill and a death entered by
+    the victim, from the phones): the table and the other phones render the same whether
+    Jack is seat 0 or seat 1, and seats 0 and 1 too, once their peek is dropped."""
+    for first, second in play_both(game, *jack_at_0_or_1(), PHONE_SEQUENCE):
+        assert_indistinguishable(app, game, first, second, [TABLE, 2, 3, 4])
+        for seat in (0, 1):
+            assert at_rest(render_component(app, game, first, seat)) == at_rest(
+                render_component(app, game, second, seat))
+
+
+def test_the_arrested_phone_is_told_at_its_top_and_leaves_prison_with_two_taps(app):
+    laptop, phones = new_table(app)
+    assert phones[0].act("arrest", target=2, by="abberline").status_code == 303
+    prisoner = phones[2].phone().text
+    now = prisoner[prisoner.index("data-now"):prisoner.index("</section>",
+                                                            prisoner.index("data-now"))]
+    assert "Abberline (Ann) arrested you: you are in PRISON" in now
+    assert prisoner.index("data-now") < prisoner.index("data-peek")
+    assert "data-leave-prison" in prisoner and 'data-confirm="Leave PRISON' in prisoner
+    assert "You arrested Gull (Cy)" in phones[0].phone().text
+    assert "Gull (Cy) is arrested (Abberline arrests)" in laptop.screen().text
+    assert "data-leave-prison" not in phones[1].phone().text
+    assert phones[2].act("release", target=2).status_code == 303
+    assert state_of(app, laptop.code)["prison"][2] is None
+    assert "You discarded £10: you are out of PRISON" in phones[2].phone().text
+
+
+def test_an_undo_says_what_was_undone(app):
+    laptop, phones = new_table(app)
+    assert phones[0].act("question", target=2, position_4="on").status_code == 303
+    assert laptop.host("undo").status_code == 303
+    said = "Undone by the host: Ann's question to Cy. Play on from here."
+    for page in (laptop.screen().text, phones[3].phone().text):
+        assert said in html.unescape(page)
+    assert phones[0].act("arrest", target=1, by="abberline").status_code == 303
+    assert laptop.host("undo").status_code == 303
+    assert "Undone by the host: Ann's arrest of Bob." in html.unescape(phones[1].phone().text)
+    assert phones[0].act("end_turn").status_code == 303
+    assert laptop.host("undo").status_code == 303
+    assert "Undone by the host: the end of Ann's turn." in html.unescape(laptop.screen().text)
+
+
 # --- refusals: private, and the same whatever the secrets -----------------------------
 
 def twin_tables(app):
@@ -409,12 +465,17 @@ def twin_tables(app):
 # (seat or TABLE, action, the reason behind "Why?" when refused); in turn order, 4 players.
 REFUSALS = [
     (1, {"type": "question", "target": "2", "position_1": "on"}, "not your turn"),
+    (1, {"type": "arrest", "target": "2", "by": "abberline"}, "Only Abberline makes"),
+    (2, {"type": "arrest", "target": "3", "by": "card"}, "during your own turn"),
+    (2, {"type": "mark_dead", "target": "3"}, "You kill during your own turn"),
+    (3, {"type": "release", "target": "1"}, "Nobody is entering PRISON now"),
+    (2, {"type": "release", "target": "2"}, "Only the prisoner"),
     (0, {"type": "question", "target": "0", "position_1": "on"}, "question yourself"),
     (0, {"type": "question", "target": "2"}, "Choose one of Gull (Cy)"),
     (0, {"type": "question", "target": "2", "position_1": "on", "position_2": "on"},
      "Choose only one card"),
     (0, {"type": "black_market", "target": "3", "position_9": "on"}, "numbered 1 to 5"),
-    (0, {"type": "next_round"}, "the host enters them at the table screen"),
+    (0, {"type": "next_round"}, "entered by the host at the table screen"),
     (TABLE, {"type": "arrest", "target": "1", "by": "card"}, None),
     (0, {"type": "question", "target": "1", "position_1": "on"}, "Choose two"),
     (0, {"type": "question", "target": "1", "position_1": "on", "position_2": "on"}, None),
