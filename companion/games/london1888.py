@@ -955,7 +955,9 @@ def actions(state: State, viewer: Viewer) -> list[str]:
         if _murders(state) < MURDERS_TO_END:
             listed.append("next_round")
         return listed + ["arrest", "release", "mark_dead", "record_outcome"]
-    if ended:
+    if ended or _caught(state):
+        # The game has ended on the board: the table records the outcome (an entry made by
+        # mistake is undone by the host).
         return []
     listed = []
     if viewer == current:
@@ -998,6 +1000,9 @@ def _refusal(state: State, actor: Viewer, kind: str) -> str:
     if _game_over_after_round(state):
         return ("The round of the 5th murder is over, so the game is over (“If the 5th murder "
                 "is discovered, the round must be ended”): record the outcome.")
+    if actor != TABLE and _caught(state):
+        return ("Jack the Ripper is caught: the Innocents win, and the table records the "
+                "outcome.")
     if kind == "next_round":
         return ("The 5th murder has been discovered: this is the last round (“If the 5th "
                 "murder is discovered, the round must be ended”).")
@@ -1022,9 +1027,6 @@ def _board_refusal(state: State, seat: int, kind: str) -> str:
         return "You are dead: a dead player takes no more part in the game."
     if kind == "arrest":
         return "You are in PRISON: you cannot arrest anyone nor play an ARREST card."
-    if _caught(state) and _jack_known(state) == seat:
-        return (f"Discovered and arrested by {_arrester(state, seat)}, you may not play a "
-                "CORRUPTION card nor pay your way out.")
     return ("Nobody is entering PRISON now: £10 or a CORRUPTION card save a prisoner on "
             "entering, before the turn spent there." if _in_prison(state, seat)
             or state["characters"][seat] in RELEASERS else

@@ -626,7 +626,7 @@ def test_in_prison_with_one_card_left_one_is_revealed():
         state = act(state, 0, type="question", target="1",
                     **{f"position_{p}": "on" for p in positions})
     state = turn_of(state, 2)
-    state = act(state, TABLE, type="arrest", target="1", by="abberline")
+    state = act(state, TABLE, type="arrest", target="1", by="black_market")
     state = act(state, 2, type="question", target="1", position_5="on")
     assert all(state["revealed"][1])
 
@@ -1381,8 +1381,11 @@ def test_a_caught_jack_cannot_leave_prison_from_his_phone():
     state = act(state, TABLE, type="arrest", target="2", by="godley")
     assert "release" not in game.actions(state, 2)
     assert not game.view(state, 2)["me"]["can_leave_prison"]
-    refused(state, 2, "may not play a CORRUPTION", type="release", target="2")
+    refused(state, 2, "Jack the Ripper is caught", type="release", target="2")
     assert game.view(state, 2)["news"][0].endswith("The Innocents win.")
+    assert all(game.actions(state, seat) == [] for seat in range(5)), \
+        "the game has ended on the board: the table records the outcome"
+    refused(state, TABLE, "may not play a CORRUPTION", type="release", target="2")
 
 
 def test_the_killer_enters_a_kill_in_his_turn_as_his_decision():
