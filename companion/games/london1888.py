@@ -167,10 +167,10 @@ ARRESTS = {
 }
 # The same ways, as the player who arrests picks them on their phone.
 ARREST_CHOICES = {
-    "abberline": "I arrest a player on my space",
-    "godley": "I arrest a player on my space",
-    "card": "I play an ARREST card",
-    "black_market": "I play an ARREST card on the player at the Black Market",
+    "abberline": "You arrest a player on your space",
+    "godley": "You arrest a player on your space",
+    "card": "You play an ARREST card",
+    "black_market": "You play an ARREST card on the player at the Black Market",
 }
 # Only these catch a discovered Jack ("He may lose by being arrested or killed by ABBERLINE or
 # GODLEY, or killed by the other players"); sent to prison any other way he may pay or be

@@ -7,8 +7,6 @@ omniscient observer, the pages under test never show them.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -61,21 +59,48 @@ def question(page, target: int, *positions: int, kind: str = "question") -> None
     confirm(page, box.locator(f"button[value={kind}]"))
 
 
-def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
+# Gull (Cy) is Jack, his role card 3rd; Abberline's, Lusk's, Warren's and Godley's role
+# cards lie 5th, 1st, 2nd and 4th; the rest are clue cards.
+_J, _I, _S, _F = "jack", "innocent", "suspect", "false_lead"
+LINES = [[_S, _F, _S, _F, _I], [_I, _S, _F, _S, _F], [_S, _F, _J, _F, _S],
+         [_F, _I, _S, _F, _S], [_S, _F, _F, _I, _S]]
+
+
+def end_turn(page) -> None:
+    """End my turn: 2 taps (the button, then again)."""
+    confirm(page, page.locator("[data-end-turn]"))
+
+
+def tap_seat(page, section: str, label: str) -> None:
+    """Open a section of the board (1 tap), tap a player's name (1) and again (1)."""
+    box = page.locator(section)
+    box.locator("summary").click()
+    confirm(page, box.get_by_role("button", name=label, exact=True).first)
+
+
+def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
+        server, laptop, phone):
+    """Every action from the phone of the player who takes it (the host's laptop only turns
+    the event cards and records the outcome): an arrest, a questioning in prison, a
+    CORRUPTION card, Jack discovered, a kill, Jack arrested by Godley; the outcome form
+    filled in by itself; every phone shows the end and the whole reveal, and no advice."""
     code, phones = open_table(server, laptop, phone, NAMES, check=True)
     expect(laptop.locator("[data-setup]")).to_contain_text("Scotland Yard")
     check_screen(laptop, "london1888-table-setup")
-
     state = hidden_state(server, code)
-    jack = next(seat for seat, line in enumerate(state["lines"]) if "jack" in line)
-    # Each phone's role is hidden until held.
+    deal_again(server, code, {**state, "lines": [list(line) for line in LINES]})
+    for page in [laptop, *phones]:
+        page.reload()
+    ann, bob, cy, di, ed = phones
+    # Each phone's role is hidden until held; the now line comes first.
     for seat, page in enumerate(phones):
         role = page.locator("[data-role]")
         expect(role).to_be_hidden()
-        assert role.text_content() == ("Jack the Ripper" if seat == jack else "Innocent")
-    ann = phones[0]
+        assert role.text_content() == ("Jack the Ripper" if seat == 2 else "Innocent")
+    expect(ann.locator("[data-now].mine")).to_contain_text("Your turn")
+    assert ann.locator("[data-now]").bounding_box()["y"] < 150
     check_phone(ann, "london1888-phone-your-turn")
-    check_phone(phones[1], "london1888-phone-waiting")
+    check_phone(bob, "london1888-phone-waiting")
     box = ann.locator("[data-peek]").bounding_box()
     ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     ann.mouse.down()
@@ -84,98 +109,109 @@ def test_five_phones_and_the_table_play_to_an_outcome(server, laptop, phone):
     ann.mouse.up()
     expect(ann.locator("[data-role]")).to_be_hidden()
 
-    # Round 1: the table sends a player who is not Jack to prison; Abberline questions him
-    # there: two cards, both announced at the top of every screen, the asker's first.
-    target = next(seat for seat in range(1, 5) if seat not in (jack, 3))
-    laptop.select_option("form:has(input[value=arrest]) select[name=target]", str(target))
-    laptop.select_option("form:has(input[value=arrest]) select[name=by]", "abberline")
-    confirm(laptop, laptop.locator("button:has-text('Send to prison')"))
-    prisoner = phones[target]
-    expect(prisoner.locator("[data-in-prison]")).to_contain_text("You are in PRISON")
-    check_phone(prisoner, "london1888-phone-in-prison")
-    ann.locator(f"[data-target='{target}'] summary").click()
-    ann.locator(f"[data-target='{target}'] label:has(input[name=position_2])").click()
-    ann.locator(f"[data-target='{target}'] label:has(input[name=position_4])").click()
-    check_phone(ann, "london1888-phone-question")
-    ann.mouse.wheel(0, 600)  # the asker has scrolled down to the cards
-    confirm(ann, ann.locator(f"[data-target='{target}'] button[value=question]"))
+    # Round 1. Abberline arrests Godley on his space (3 taps: the section, Godley's name,
+    # again): Godley's phone says so at its top, the table screen shows it.
+    ann.locator("[data-arrest] summary").click()
+    check_phone(ann, "london1888-phone-arrest")
+    confirm(ann, ann.locator("[data-way=abberline]").get_by_role("button", name="Godley (Ed)",
+                                                                 exact=True))
+    expect(ed.locator("[data-now] [data-news]")).to_contain_text(
+        "Abberline (Ann) arrested you: you are in PRISON")
+    expect(ed.locator("[data-now] [data-news]")).to_contain_text(
+        "Warren plays a CORRUPTION card for you")
+    expect(ann.locator("[data-news]")).to_have_text("You arrested Godley (Ed): they go to "
+                                                    "PRISON.")
+    expect(laptop.locator("[data-news]")).to_contain_text("Godley (Ed) is arrested")
+    expect(ed.locator("[data-in-prison]")).to_contain_text("You are in PRISON")
+    check_phone(ed, "london1888-phone-arrested")
+    # She visits him in prison: two cards (5 taps: his section, 2 cards, Question, again),
+    # announced at the top of every screen, the asker's first.
+    question(ann, 4, 1, 2)
     for page in [laptop, *phones]:
         answer = page.locator("[data-answer]")
-        for position in (2, 4):
-            kind = KINDS[state["lines"][target][position - 1]]
-            expect(answer.locator(f"[data-revealed='{position}']")).to_contain_text(
-                f"card {position} is {kind}")
-    top = ann.locator("[data-answer]").bounding_box()
-    assert 0 <= top["y"] <= 10, "the answer stands at the top of the asker's screen"
+        expect(answer.locator("[data-revealed='1']")).to_contain_text("card 1 is Suspect")
+        expect(answer.locator("[data-revealed='2']")).to_contain_text("card 2 is False Lead")
+    expect(ann.locator("[data-answer]")).to_contain_text("You questioned Godley (Ed) in prison")
+    expect(ed.locator("[data-answer]")).to_contain_text("Abberline (Ann) questioned you")
     check_phone(ann, "london1888-phone-answer")
     check_screen(laptop, "london1888-table-answer")
-    expect(ann.locator("[data-decision]")).to_have_count(0)
-
-    # Everyone ends their turn (phones, and once the host for a slow player); the answer
-    # goes with the next action.
-    ann.click("[data-end-turn]")
+    end_turn(ann)
     for page in [laptop, *phones]:
         expect(page.locator("[data-answer]")).to_have_count(0)
-    laptop.click("button:has-text(\"End Lusk (Bob)'s turn\")")
-    for seat in (2, 3, 4):
-        phones[seat].click("[data-end-turn]")
+    end_turn(bob)
+    end_turn(cy)
+    # Warren saves Godley with a CORRUPTION card before Godley's turn (3 taps).
+    tap_seat(di, "[data-corruption]", "Godley (Ed)")
+    expect(ed.locator("[data-news]")).to_contain_text(
+        "Warren (Di) played a CORRUPTION card for you: you are out of PRISON")
+    expect(ed.locator("[data-in-prison]")).to_have_count(0)
+    end_turn(di)
+    end_turn(ed)
     expect(laptop.locator("[data-prompt]")).to_contain_text("Round 1 is over")
-    laptop.click("[data-next-round]")
+    confirm(laptop, laptop.locator("[data-next-round]"))  # the host: 2 taps
     first_card = state["deck"][0]["name"]
-    for page in (laptop, phones[2]):
+    for page in (laptop, cy):
         expect(page.locator("[data-event]")).to_contain_text(first_card)
         expect(page.locator("[data-round]")).to_have_text("2")
-    expect(laptop.locator("[data-current]")).to_contain_text("Lusk (Bob)")
 
-    # Round 2: the Absinthe went to Lusk. He (or the next player) questions Jack's role card.
-    asker = 1 if jack != 1 else 2
-    if asker == 2:
-        phones[1].click("[data-end-turn]")
-    position = state["lines"][jack].index("jack") + 1
-    question(phones[asker], jack, position)
+    # Round 2 (Lusk holds the ABSINTHE). Lusk questions Gull's card 3 (4 taps): Jack.
+    question(bob, 2, 3)
     for page in [laptop, *phones]:
-        expect(page.locator("[data-jack]")).to_contain_text("Jack the Ripper is")
-        expect(page.locator("[data-answer]")).to_contain_text("is JACK THE RIPPER")
+        expect(page.locator("[data-answer]")).to_contain_text("JACK THE RIPPER")
+    expect(laptop.locator("[data-jack]")).to_contain_text("Jack the Ripper is Gull (Cy)")
+    expect(cy.locator("[data-jack]")).to_contain_text("You are discovered")
+    expect(cy.locator("[data-jack]")).to_contain_text("You receive the SCALPEL")
     check_screen(laptop, "london1888-table-jack-discovered")
-    check_phone(phones[(jack + 1) % 5], "london1888-phone-jack-discovered")
+    check_phone(di, "london1888-phone-jack-discovered")
+    end_turn(bob)
+    end_turn(cy)
+    # Warren kills Lusk (3 taps: the section, "You killed Lusk (Bob)", again): no prison,
+    # Jack is known. Lusk's phone is told.
+    expect(di.locator("[data-now].mine")).to_contain_text("Your turn")
+    tap_seat(di, "[data-death]", "You killed Lusk (Bob)")
+    expect(bob.locator("[data-news]")).to_have_text(
+        "Warren (Di) killed you: you are dead. Your cards will never be revealed.")
+    expect(bob.locator("[data-dead]")).to_be_visible()
+    end_turn(di)
+    # Godley arrests Jack (3 taps): caught, the Innocents win; the phones stop.
+    expect(ed.locator("[data-now].mine")).to_contain_text("Your turn")
+    tap_seat(ed, "[data-arrest]", "Gull (Cy)")
+    expect(cy.locator("[data-news]")).to_contain_text(
+        "Godley (Ed) arrested you, discovered as Jack the Ripper")
+    for page in phones:
+        expect(page.locator("[data-prompt]")).to_contain_text("the Innocents win")
+        expect(page.locator("[data-end-turn]")).to_have_count(0)
+    expect(cy.locator("[data-jack]")).not_to_contain_text("SCALPEL")
+    check_phone(cy, "london1888-phone-jack-caught")
 
-    # The table marks Jack killed by the asker, then records the Innocents' win.
-    laptop.select_option("form:has(input[value=mark_dead]) select[name=target]", str(jack))
-    laptop.select_option("form:has(input[value=mark_dead]) select[name=killer]", str(asker))
-    confirm(laptop, laptop.locator("button:has-text('Mark dead')"))
-    expect(laptop.locator("[data-prompt]")).to_contain_text("the Innocents win")
-    expect(phones[jack].locator("[data-dead]")).to_contain_text("never be revealed")
+    # The host: the outcome form is open and filled in (Innocents); propose (1 tap), then
+    # confirm (2 taps).
     record = laptop.locator("details.l88-record")
-    expect(record).to_have_attribute("open", "")  # opened by itself: Jack is caught
-    # A mis-ticked box: the proposal is shown to everyone, nothing revealed, then withdrawn.
-    wrong = next(seat for seat in range(5) if seat not in (jack, asker))
-    record.locator("input[value=innocents]").check()
-    record.locator(f"input[name=accomplice_{wrong}]").check()
+    expect(record).to_have_attribute("open", "")
+    expect(record.locator("input[name=result][value=innocents]")).to_be_checked()
+    expect(record.locator("[data-suggested]")).to_contain_text("arrested by Godley")
     record.locator("[data-propose]").click()
     for page in [laptop, *phones]:
         expect(page.locator("[data-proposal]")).to_contain_text("The Innocents win")
-        expect(page.locator("[data-proposal]")).to_contain_text(NAMES[wrong])
         expect(page.locator("[data-outcome]")).to_have_count(0)
-    expect(phones[wrong].locator("[data-prompt]")).to_contain_text("speak up now")
-    expect(laptop.locator(".l88-kind")).to_have_count(3)  # only the three cards questioned
     check_screen(laptop, "london1888-table-proposal")
-    check_phone(phones[wrong], "london1888-phone-proposal")
-    laptop.click("[data-withdraw]")
-    expect(laptop.locator("[data-proposal]")).to_have_count(0)
-    record.locator("input[value=innocents]").check()
-    record.locator("[data-propose]").click()
-    expect(phones[0].locator("[data-proposal]")).to_contain_text("none")
+    check_phone(ann, "london1888-phone-proposal")
     confirm(laptop, laptop.locator("button:has-text('Confirm: end the game')"))
     expect(laptop.locator("[data-outcome]")).to_contain_text("The Innocents win")
-    for page in phones:
-        expect(page.locator("[data-outcome]")).to_be_visible()
     points = laptop.locator("[data-points] td[data-points-seat]").all_inner_texts()
-    assert points == ["0" if seat == jack else "1" for seat in range(5)]
-    expect(laptop.locator(".l88-kind")).to_have_count(25)
+    assert points == ["1", "1", "0", "1", "1"]
     expect(laptop.locator("[data-deck] li")).to_have_count(20)
-    assert re.search(r"Jack the Ripper was", laptop.locator("[data-outcome]").inner_text())
     check_screen(laptop, "london1888-table-outcome")
-    check_phone(phones[0], "london1888-phone-outcome")
+    # Every phone: the end, who was Jack, every line turned over; no advice left.
+    for page in phones:
+        expect(page.locator("[data-phase]")).to_have_attribute("data-phase", "over")
+        expect(page.locator("[data-outcome]")).to_contain_text("Jack the Ripper was Gull (Cy)")
+        expect(page.locator(".l88-players .l88-kind")).to_have_count(25)
+        for advice in ("SCALPEL", "nobody knows where your role card is",
+                       "Do not let yourself be arrested", "Help capture"):
+            assert advice not in page.locator("main").inner_text()
+            assert advice not in (page.locator("[data-peek]").text_content() or "")
+    check_phone(cy, "london1888-phone-outcome")
 
 
 class Twins(TwinTables):
@@ -268,15 +304,21 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     for page in twins.every_phone():
         page.mouse.up()
 
-    # The table sends Lusk to PRISON (ARREST card); Abberline visits him: one card ticked
-    # is refused (2 cards are due in prison), then the second too (2 taps: the second
-    # card, Question, tap again): both revealed at the top of every screen.
+    # Abberline plays an ARREST card on Lusk from his phone (3 taps: the section, Lusk's
+    # name under "You play an ARREST card", again); Lusk's phone is told at its top. Then
+    # he visits
+    # him: one card ticked is refused (2 cards are due in prison), then the second too (2
+    # taps: the second card, Question, tap again): both revealed at the top of every screen.
     def arrest(screen, phones):
-        screen.select_option("form:has(input[value=arrest]) select[name=target]", "1")
-        screen.select_option("form:has(input[value=arrest]) select[name=by]", "card")
-        confirm(screen, screen.locator("button:has-text('Send to prison')"))
+        box = phones[0].locator("[data-arrest]")
+        box.locator("summary").click()
+        confirm(phones[0], box.locator("[data-way=card]").get_by_role(
+            "button", name="Lusk (Bob)", exact=True))
+        expect(phones[1].locator("[data-now] [data-news]")).to_contain_text(
+            "Abberline (Ann) played an ARREST card on you")
         expect(phones[1].locator("[data-in-prison]")).to_be_visible()
     twins.both(arrest)
+    check_phone(twins.phones(1)[0], "london1888-phone-arrested-by-card")
     twins.glance("prison")
 
     def visit_lusk(position: int, answer: str):
@@ -295,9 +337,9 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     twins.both(visit_lusk(2, "[data-answer] li:nth-child(2)"))
     twins.glance("answer-in-prison")
 
-    # Lusk's turn, spent in prison (1 tap each: End my turn). A finger left still on his
-    # role (a phone case on the glass) lets go after a minute.
-    twins.both(lambda screen, phones: phones[0].click("[data-end-turn]"))
+    # Lusk's turn, spent in prison (2 taps each: End my turn, again). A finger left still
+    # on his role (a phone case on the glass) lets go after a minute.
+    twins.both(lambda screen, phones: end_turn(phones[0]))
     for page in twins.phones(1):
         hold(page, "[data-peek]")
         page.clock.fast_forward(IDLE_SECONDS * 1000)
@@ -306,31 +348,31 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     twins.glance("in-prison-turn")
     for page in twins.phones(1):
         page.mouse.up()
-    twins.both(lambda screen, phones: phones[1].click("[data-end-turn]"))
+    twins.both(lambda screen, phones: end_turn(phones[1]))
 
     # Gull at the Black Market (4 taps: Abberline's section, card 1, the button, tap
     # again), Warren questions Gull (4 taps), the round ends.
     twins.both(lambda screen, phones: question(phones[2], 0, 1, kind="black_market"))
     twins.glance("black-market")
-    twins.both(lambda screen, phones: phones[2].click("[data-end-turn]"))
+    twins.both(lambda screen, phones: end_turn(phones[2]))
     twins.both(lambda screen, phones: question(phones[3], 2, 1))
     twins.glance("answer")
-    twins.both(lambda screen, phones: phones[3].click("[data-end-turn]"))
+    twins.both(lambda screen, phones: end_turn(phones[3]))
     twins.glance("round-over")
 
-    # Round 2 turns a murder; Warren dies; round 3 turns the Manifestation.
-    twins.both(lambda screen, phones: screen.click("[data-next-round]"))
+    # Round 2 turns a murder (the host: 2 taps); Warren dies, entered on his own phone (3
+    # taps: "You died", "Not by a player", again); round 3 turns the Manifestation.
+    twins.both(lambda screen, phones: confirm(screen, screen.locator("[data-next-round]")))
     expect(twins.phones(0)[0].locator("[data-murders]")).to_have_text("1 of 5")
     twins.glance("murder")
 
     def death(screen, phones):
-        screen.select_option("form:has(input[value=mark_dead]) select[name=target]", "3")
-        confirm(screen, screen.locator("button:has-text('Mark dead')"))
+        tap_seat(phones[3], "[data-death]", "Not by a player")
         expect(phones[3].locator("[data-dead]")).to_be_visible()
     twins.both(death)
     twins.glance("dead")
     twins.play_until("round_over")
-    twins.both(lambda screen, phones: screen.click("[data-next-round]"))
+    twins.both(lambda screen, phones: confirm(screen, screen.locator("[data-next-round]")))
     expect(twins.phones(1)[0].locator("[data-event]")).to_contain_text("Manifestation")
     twins.glance("event")
 
@@ -343,7 +385,7 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
 
     def propose(screen, phones):
         record = screen.locator("details.l88-record")
-        record.locator("input[value=jack_fifth_murder]").check()
+        record.locator("input[name=result][value=jack_fifth_murder]").check()
         record.locator("input[name=accomplice_0]").check()
         record.locator("[data-propose]").click()
         expect(phones[0].locator("[data-proposal]")).to_be_visible()
