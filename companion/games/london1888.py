@@ -1220,7 +1220,7 @@ def _escape(state: State, reader: int) -> str:
     ways = ["you discard £10"]
     if state["characters"][reader] == "Warren":
         ways.append("you play a CORRUPTION card")
-    elif state["alive"][state["characters"].index("Warren")]:
+    elif "Warren" in state["characters"] and state["alive"][state["characters"].index("Warren")]:
         ways.append("Warren plays a CORRUPTION card for you")
     return (f"unless {' or '.join(ways)} (then tap “Out of PRISON” below: you are a simple "
             "visitor)")
@@ -1521,6 +1521,27 @@ STATE_SHAPE = {
 }
 
 
+NEWS_SHAPE = (None, {"kind": frozenset(NEWS_LINES), "actor": (None, int), "target": int,
+                     "log": int, "way": (None, frozenset({*ARRESTS, PAID, CORRUPTION, TABLE})),
+                     "killer": (None, int), "jailed": bool})
+
+
+def _check_news(state: State, count: int) -> None:
+    """The latest arrest, release or death (states saved before it was kept have none):
+    seats of this game, log lines it wrote, a policeman of this cast."""
+    news = state.get("news")
+    check_shape(news, NEWS_SHAPE, "the state.news")
+    if news is None:
+        return
+    for key in ("actor", "target", "killer"):
+        if news[key] is not None:
+            check_seat(news[key], count, f"the news's {key}")
+    require(0 <= news["log"] <= len(state["log"]), "the news is off the game log.")
+    require(news["way"] not in POLICE_ARRESTS
+            or POLICE_ARRESTS[news["way"]] in state["characters"],
+            "the news names a policeman who is not in this game.")
+
+
 def check_state(state: Any) -> None:
     """A London 1888 state as ``setup`` and ``apply`` leave it (an imported file's):
     the shape, one character, line and flag per player, five cards a line and exactly
@@ -1554,6 +1575,7 @@ def check_state(state: Any) -> None:
                 "the state.proposal")
     for seat in (state.get("proposal") or {}).get("accomplices", []):
         check_seat(seat, count, "a proposed accomplice")
+    _check_news(state, count)
     for reveal in state["reveals"]:
         check_seat(reveal["by"], count, "a reveal's seat")
         check_seat(reveal["target"], count, "a reveal's target")

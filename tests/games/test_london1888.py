@@ -1446,3 +1446,16 @@ def test_no_phone_gives_advice_once_the_game_has_ended():
 def test_warrens_own_prison_log_does_not_call_him_by_name():
     state = act(sitting(), 2, type="arrest", target="3", by="black_market")
     assert "unless he plays a CORRUPTION card himself" in state["log"][-1]["text"]
+
+
+def test_an_imported_state_is_refused_when_its_news_is_not_one_of_this_game():
+    state = act(sitting(), 0, type="arrest", target="1", by="abberline")
+    game.check_state(state)
+    game.check_state({**state, "news": None})
+    for bad in ({"target": 9}, {"kind": "teleport"}, {"log": 999}, {"actor": "0"},
+                {"way": "magic"}, {"jailed": "yes"}):
+        with pytest.raises(RuleError):
+            game.check_state({**state, "news": {**state["news"], **bad}})
+    four = act(new_game(4), 0, type="arrest", target="1", by="abberline")
+    with pytest.raises(RuleError, match="policeman who is not in this game"):
+        game.check_state({**four, "news": {**four["news"], "way": "godley"}})
