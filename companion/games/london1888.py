@@ -1208,6 +1208,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
     if viewer != TABLE:
         result["me"] = _my_view(state, int(viewer))
+        # The phone's now line (templates/_macros.html now_line): the prompt, then the
+        # latest arrest, release or death in this reader's words.
+        result["now"] = {"text": result["prompt"], "detail": " ".join(result["news"]) or None,
+                         "mine": result["me"]["my_turn"]}
         # docs/RULINGS.md#london-1888, "Private refusals": every seat holds an identity.
         # Set for all seats alike, the flag itself tells nothing; the reasons name public
         # facts only, yet they tell a neighbour what the player tried.

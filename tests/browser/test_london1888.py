@@ -46,7 +46,7 @@ def open_table(server, laptop, phone, names, check=False):
     laptop.click("button:has-text('Start the game')")
     expect(laptop.locator("[data-prompt]")).to_contain_text(f"Abberline ({names[0]}) is playing")
     for page in phones:
-        expect(page.locator("[data-prompt]")).to_be_visible()
+        expect(page.locator("[data-now]")).to_be_visible()
     return code, phones
 
 
@@ -115,12 +115,12 @@ def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
     check_phone(ann, "london1888-phone-arrest")
     confirm(ann, ann.locator("[data-way=abberline]").get_by_role("button", name="Godley (Ed)",
                                                                  exact=True))
-    expect(ed.locator("[data-now] [data-news]")).to_contain_text(
+    expect(ed.locator("[data-now-detail]")).to_contain_text(
         "Abberline (Ann) arrested you: you are in PRISON")
-    expect(ed.locator("[data-now] [data-news]")).to_contain_text(
+    expect(ed.locator("[data-now-detail]")).to_contain_text(
         "Warren plays a CORRUPTION card for you")
-    expect(ann.locator("[data-news]")).to_have_text("You arrested Godley (Ed): they go to "
-                                                    "PRISON.")
+    expect(ann.locator("[data-now-detail]")).to_have_text(
+        "You arrested Godley (Ed): they go to PRISON.")
     expect(laptop.locator("[data-news]")).to_contain_text("Godley (Ed) is arrested")
     expect(ed.locator("[data-in-prison]")).to_contain_text("You are in PRISON")
     check_phone(ed, "london1888-phone-arrested")
@@ -142,7 +142,7 @@ def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
     end_turn(cy)
     # Warren saves Godley with a CORRUPTION card before Godley's turn (3 taps).
     tap_seat(di, "[data-corruption]", "Godley (Ed)")
-    expect(ed.locator("[data-news]")).to_contain_text(
+    expect(ed.locator("[data-now-detail]")).to_contain_text(
         "Warren (Di) played a CORRUPTION card for you: you are out of PRISON")
     expect(ed.locator("[data-in-prison]")).to_have_count(0)
     end_turn(di)
@@ -169,17 +169,17 @@ def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
     # Jack is known. Lusk's phone is told.
     expect(di.locator("[data-now].mine")).to_contain_text("Your turn")
     tap_seat(di, "[data-death]", "You killed Lusk (Bob)")
-    expect(bob.locator("[data-news]")).to_have_text(
+    expect(bob.locator("[data-now-detail]")).to_have_text(
         "Warren (Di) killed you: you are dead. Your cards will never be revealed.")
     expect(bob.locator("[data-dead]")).to_be_visible()
     end_turn(di)
     # Godley arrests Jack (3 taps): caught, the Innocents win; the phones stop.
     expect(ed.locator("[data-now].mine")).to_contain_text("Your turn")
     tap_seat(ed, "[data-arrest]", "Gull (Cy)")
-    expect(cy.locator("[data-news]")).to_contain_text(
+    expect(cy.locator("[data-now-detail]")).to_contain_text(
         "Godley (Ed) arrested you, discovered as Jack the Ripper")
     for page in phones:
-        expect(page.locator("[data-prompt]")).to_contain_text("the Innocents win")
+        expect(page.locator("[data-now]")).to_contain_text("the Innocents win")
         expect(page.locator("[data-end-turn]")).to_have_count(0)
     expect(cy.locator("[data-jack]")).not_to_contain_text("SCALPEL")
     check_phone(cy, "london1888-phone-jack-caught")
@@ -314,7 +314,7 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
         box.locator("summary").click()
         confirm(phones[0], box.locator("[data-way=card]").get_by_role(
             "button", name="Lusk (Bob)", exact=True))
-        expect(phones[1].locator("[data-now] [data-news]")).to_contain_text(
+        expect(phones[1].locator("[data-now-detail]")).to_contain_text(
             "Abberline (Ann) played an ARREST card on you")
         expect(phones[1].locator("[data-in-prison]")).to_be_visible()
     twins.both(arrest)
