@@ -259,30 +259,62 @@
     kept = null;
     if (!current || !(refresh || refused(event))) { return; }
     if (!refresh) { sent = {}; }  // a refused action used up nothing the player typed
-    kept = { fields: [], focus: null, open: {}, armed: {} };
+    kept = snapshot(current, refresh);
+  });
+  // What the player has chosen on the page. A refresh keeps the secrets he has open and
+  // the buttons he armed; otherwise (a refused action, a reload) the page comes back at
+  // rest: a secret closes once an action is sent, even one refused, and what was typed
+  // into one is not put back, so the page is the same whatever was typed.
+  function snapshot(current, refresh) {
+    var taken = { fields: [], focus: null, open: {}, armed: {} };
     if (refresh) {
       current.querySelectorAll("button[data-confirm].armed:not([data-disarmed-by-change])")
         .forEach(function (button) {
-          kept.armed[buttonKey(button, button.dataset.label)] = Number(button.dataset.armedUntil);
+          taken.armed[buttonKey(button, button.dataset.label)] = Number(button.dataset.armedUntil);
         });
     }
     current.querySelectorAll("details > summary").forEach(function (summary) {
-      // A secret closes once an action is sent, even one refused.
       if (!refresh && summary.parentNode.hasAttribute("data-secret")) { return; }
       var was = { open: summary.parentNode.open, served: summary.parentNode.dataset.served };
-      sectionKeys(summary).forEach(function (key) { kept.open[key] = was; });
+      sectionKeys(summary).forEach(function (key) { taken.open[key] = was; });
     });
     current.querySelectorAll("input, select, textarea").forEach(function (field) {
-      if (!keepable(field)) { return; }
-      // A secret typed into a refused action is not put back: the page comes back
-      // at rest, the same whatever was typed.
-      if (!refresh && isSecretField(field)) { return; }
+      if (!keepable(field) || (!refresh && isSecretField(field))) { return; }
       var entry = { key: formKey(field), name: field.name, value: field.value,
                     checked: field.checked };
-      kept.fields.push(entry);
-      if (field === document.activeElement) { kept.focus = entry; }
+      taken.fields.push(entry);
+      if (field === document.activeElement) { taken.focus = entry; }
     });
+    return taken;
+  }
+
+  /* A reload in the middle of an action keeps what a refresh keeps, secrets aside: the
+     page puts it in this tab's sessionStorage as it goes, under its address and the
+     table's version, and takes it back once on coming back at that version (a table
+     that moved on meanwhile starts afresh, like a new page). */
+  var RELOAD_PREFIX = "companion-kept:";
+  function reloadKey() { return RELOAD_PREFIX + location.pathname + location.search; }
+  window.addEventListener("pagehide", function () {
+    var current = view();
+    if (!current || !current.dataset.version) { return; }
+    var taken = snapshot(current, false);
+    taken.focus = null;
+    try {
+      sessionStorage.setItem(reloadKey(),
+                             JSON.stringify({ version: current.dataset.version, kept: taken }));
+    } catch (error) { /* storage full or refused: a reload starts afresh */ }
   });
+  function restoreReload() {
+    var current = view();
+    var stored = null;
+    try {
+      stored = JSON.parse(sessionStorage.getItem(reloadKey()) || "null");
+      sessionStorage.removeItem(reloadKey());
+    } catch (error) { return; }
+    if (!current || !stored || stored.version !== current.dataset.version) { return; }
+    kept = stored.kept;
+    restore();
+  }
   function restore() {
     var current = view();
     if (!kept || !current) { return; }
@@ -552,5 +584,10 @@
 
   document.addEventListener("DOMContentLoaded", initPans);
 
-  document.addEventListener("DOMContentLoaded", function () { markServed(); connect(); lock(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    markServed();
+    restoreReload();
+    connect();
+    lock();
+  });
 })();

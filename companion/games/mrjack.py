@@ -112,7 +112,8 @@ WITNESS_SIDES = {"seen": "Jack seen", "not_seen": "Jack not seen (no witnesses)"
 ANSWERS = {"seen": "Jack is seen", "not_seen": "Jack is not seen"}
 
 ACTION_TYPES = ("keep", "place", "pick", "impersonate", "draw_alibi", "publish_alibi",
-                "accuse", "escape", "witness", "mark_seen", "dawn")
+                "accuse", "escape", "witness", "mark_seen", "confirm_marks", "return_marks",
+                "correct_answer", "dawn")
 
 BASE_SETUP_STEPS = (
     "The detective sits at the yellow edge of the board, Jack at the grey edge.",
@@ -174,6 +175,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "alibi_draws": [],
         "witness": "seen",
         "answer": None,
+        "marks": None,
         "cleared": [],
         "draft": None,
         "moriarty": None,
@@ -222,6 +224,7 @@ def _start_turn(state: State) -> None:
     """Game Play I.: a new turn; its four cards are turned face up."""
     state["turn"] += 1
     state["answer"] = None
+    state["marks"] = None
     odd = state["turn"] % 2 == 1
     _start_round(state, ODD_ORDER if odd else EVEN_ORDER)
     _log(state, f"Turn {state['turn']}: {_names(state['round']['cards'])} are face up.")
@@ -396,16 +399,54 @@ def _witness(state: State, actor: Viewer, action: Mapping[str, str], rng: random
 
 def _mark_seen(state: State, actor: Viewer, action: Mapping[str, str],
                rng: random.Random) -> None:
-    """Game Play II.: the group the answer makes innocent is cleared; then III. and IV."""
-    suspects = _suspects(state)
-    seen = [card for card in suspects if parse_bool(action.get(f"seen_{card}"))]
-    unseen = [card for card in suspects if card not in seen]
-    innocent = unseen if state["answer"] == "seen" else seen
+    """Game Play II.: the detective marks which suspects the board shows seen; nothing is
+    cleared until Jack has checked the marks against the board (docs/RULINGS.md#mr-jack,
+    "Witness call")."""
+    seen = [card for card in _suspects(state) if parse_bool(action.get(f"seen_{card}"))]
+    state["marks"] = {"seen": seen, "returned": False}
+    _log(state, f"The detective marks as seen: {_names(seen) or 'nobody'}. "
+                f"Jack checks the marks against the board.")
+
+
+def _confirm_marks(state: State, actor: Viewer, action: Mapping[str, str],
+                   rng: random.Random) -> None:
+    """Game Play II.: Jack says the marks match the board; the group his answer makes
+    innocent is flipped, then III. and IV. Marks that would clear his own character
+    contradict his answer: refused on his phone alone (its refusals are private), so the
+    detective's phone and the table screen stay as they were."""
+    innocent = _innocent(state, state["marks"]["seen"])
+    require(state["alibi"] not in innocent,
+            f"These marks clear your own character, {CHARACTERS[state['alibi']]}, which "
+            f"contradicts your answer ({ANSWERS[state['answer']]}). Look at the board with "
+            f"the detective: if a mark is wrong, send the marks back; if your answer was "
+            f"wrong, correct it.")
     _clear(state, innocent)
-    cleared = _names(innocent) if innocent else "nobody"
-    _log(state, f"Seen on the board: {_names(seen) if seen else 'nobody'}. "
-                f"Cleared: {cleared}.")
+    seen = state["marks"]["seen"]
+    state["marks"] = None
+    _log(state, f"Jack checks the marks against the board. Seen: {_names(seen) or 'nobody'}. "
+                f"Cleared: {_names(innocent) or 'nobody'}.")
     _end_turn(state, rng)
+
+
+def _return_marks(state: State, actor: Viewer, action: Mapping[str, str],
+                  rng: random.Random) -> None:
+    """Jack says the marks are not what the board shows: the detective marks again, his
+    ticks kept for him to mend."""
+    state["marks"]["returned"] = True
+    _log(state, "Jack says the marks are not what the board shows: look at the board "
+                "together; the detective marks again.")
+
+
+def _correct_answer(state: State, actor: Viewer, action: Mapping[str, str],
+                    rng: random.Random) -> None:
+    """Jack's answer was not what the board shows ("Jack must now announce whether he can
+    be seen"): the Witness card turns over and the detective sends his marks again."""
+    answer = "not_seen" if state["answer"] == "seen" else "seen"
+    state["answer"] = answer
+    state["witness"] = answer
+    if state["marks"]:
+        state["marks"]["returned"] = True
+    _log(state, f"Jack corrects his answer: {ANSWERS[answer]}.")
 
 
 def _dawn(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
@@ -417,7 +458,9 @@ def _dawn(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
 HANDLERS = {
     "keep": _keep, "place": _place, "pick": _pick, "impersonate": _impersonate,
     "draw_alibi": _draw_alibi, "publish_alibi": _publish_alibi, "accuse": _accuse,
-    "escape": _escape, "witness": _witness, "mark_seen": _mark_seen, "dawn": _dawn,
+    "escape": _escape, "witness": _witness, "mark_seen": _mark_seen,
+    "confirm_marks": _confirm_marks, "return_marks": _return_marks,
+    "correct_answer": _correct_answer, "dawn": _dawn,
 }
 
 
@@ -437,6 +480,13 @@ def _finish(state: State, winner: int, text: str) -> None:
     state["phase"] = "over"
     state["outcome"] = {"winner": winner, "text": text}
     _log(state, text)
+
+
+def _innocent(state: State, seen: Sequence[str]) -> list[str]:
+    """Game Play II.: "seen" clears the suspects not seen, "not seen" the seen ones."""
+    if state["answer"] == "seen":
+        return [card for card in _suspects(state) if card not in seen]
+    return [card for card in _suspects(state) if card in seen]
 
 
 def _clear(state: State, cards: Sequence[str]) -> None:
@@ -563,6 +613,29 @@ def _mark_seen_refusal(state: State, actor: Viewer) -> str | None:
         return "Only the detective marks which characters are seen."
     if state["answer"] is None:
         return "Wait for Jack to answer the call for witnesses."
+    if _marks_checked(state):
+        return "Jack is checking your marks against the board."
+    return None
+
+
+def _marks_checked(state: State) -> bool:
+    """The detective's marks wait for Jack's check."""
+    return bool(state["marks"]) and not state["marks"]["returned"]
+
+
+def _check_marks_refusal(state: State, actor: Viewer) -> str | None:
+    if actor != JACK:
+        return "Only Jack checks the detective's marks against the board."
+    if not _marks_checked(state):
+        return "The detective has not sent his marks yet."
+    return None
+
+
+def _correct_answer_refusal(state: State, actor: Viewer) -> str | None:
+    if actor != JACK:
+        return "Only Jack answers the call for witnesses."
+    if state["answer"] is None:
+        return "Answer the call for witnesses first."
     return None
 
 
@@ -577,7 +650,9 @@ def _dawn_refusal(state: State, actor: Viewer) -> str | None:
 ROUND_REFUSALS = {
     "pick": _pick_refusal, "accuse": _accuse_refusal, "escape": _escape_refusal,
     "draw_alibi": _draw_alibi_refusal, "witness": _witness_refusal,
-    "mark_seen": _mark_seen_refusal, "dawn": _dawn_refusal,
+    "mark_seen": _mark_seen_refusal, "confirm_marks": _check_marks_refusal,
+    "return_marks": _check_marks_refusal, "correct_answer": _correct_answer_refusal,
+    "dawn": _dawn_refusal,
 }
 
 
@@ -621,6 +696,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "last_turn": LAST_TURN,
         "status": _status(state),
         "prompt": _prompt(state, viewer),
+        "now": _now(state, seat) if seat is not None else None,
         "actions": actions(state, viewer),
         "setup_steps": _setup_steps(state),
         "reminders": _reminders(state),
@@ -629,6 +705,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "round": _round_view(state),
         "witness": {"side": state["witness"], "label": WITNESS_SIDES[state["witness"]],
                     "answer": ANSWERS[state["answer"]] if state["answer"] else None},
+        "marks": _marks_view(state),
         "escape_possible": _escape_open(state),
         "escape_note": _escape_note(state),
         "alibi_deck_count": len(state["alibi_deck"]),
@@ -638,17 +715,20 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "outcome": _outcome_view(state),
         "log": _log_view(state, seat, over),
         "alibi": None,
-        "alibi_warning": None,
+        "marks_warning": None,
         "my_alibi_cards": [],
         "private_refusals": seat is not None and not over,
     }
     if over or seat == JACK:
         result["alibi"] = _card(state["alibi"]) if state["alibi"] else None
-    if seat == JACK and state["alibi"] in state["cleared"] and not over:
-        # No name here: the phone shows this openly, the alibi only behind hold-to-peek.
-        result["alibi_warning"] = (
-            "Your own character is on the cleared list. Check the board with the detective: "
-            "the host can undo a wrong marking.")
+    if seat == JACK and _marks_checked(state) and state["alibi"] in _innocent(
+            state, state["marks"]["seen"]):
+        # Shown only behind hold-to-peek, with the alibi: open, it would tell a glance
+        # that Jack is among the marks.
+        result["marks_warning"] = (
+            "These marks would clear you: they contradict your answer. Look at the board "
+            "with the detective: send the marks back if one is wrong, or correct your "
+            "answer if it was wrong.")
     if seat is not None:
         result["my_alibi_cards"] = [
             dict(_card(entry["character"]), published=entry["published"])
@@ -711,6 +791,16 @@ def _round_view(state: State) -> dict[str, Any] | None:
         "next": ROLES[due] if due is not None and state["phase"] != "over" else None,
         "verb": "place" if state["phase"] == "placement" else "play",
     }
+
+
+def _marks_view(state: State) -> dict[str, Any] | None:
+    """The detective's marks of this call for witnesses, and whom they would clear."""
+    marks = state["marks"]
+    if not marks:
+        return None
+    return {"seen": [_card(card) for card in marks["seen"]],
+            "cleared": [_card(card) for card in _innocent(state, marks["seen"])],
+            "returned": marks["returned"]}
 
 
 def _moriarty_view(state: State) -> dict[str, Any] | None:
@@ -857,8 +947,53 @@ def _status(state: State) -> str:
         return f"Turn {LAST_TURN}: when Jack's last character has moved, dawn breaks."
     if state["answer"] is None:
         return f"Turn {state['turn']}: call for witnesses. Jack, are you seen?"
-    return (f"Turn {state['turn']}: {ANSWERS[state['answer']]}. The detective marks which "
-            f"characters are seen on the board.")
+    if _marks_checked(state):
+        return (f"Turn {state['turn']}: Jack checks the detective's marks against the "
+                f"board.")
+    again = " again" if state["marks"] else ""
+    return (f"Turn {state['turn']}: {ANSWERS[state['answer']]}. The detective marks{again} "
+            f"which characters are seen on the board.")
+
+
+def _task(state: State) -> tuple[list[int], str, str]:
+    """Who the table waits for now, and the task in the second and the third person."""
+    phase = state["phase"]
+    if phase == "draft":
+        return ([seat for seat in (JACK, DETECTIVE) if not state["draft"]["kept"][seat]],
+                "keep 2 characters", "keeps 2 characters")
+    due = _due(state)
+    if phase == "placement":
+        return [due], "place a character", "places a character"
+    moriarty = state["moriarty"]
+    if moriarty and moriarty["pending"] is not None:
+        return ([moriarty["pending"]], "choose whom Moriarty impersonates",
+                "chooses whom Moriarty impersonates")
+    if due is not None:
+        number = f"({len(state['round']['picks']) + 1} of {CARDS_PER_TURN})"
+        return [due], f"play a character {number}", f"plays a character {number}"
+    if state["turn"] == LAST_TURN:
+        return [JACK], "end the game at dawn", "ends the game at dawn"
+    if state["answer"] is None:
+        return [JACK], "answer the call for witnesses", "answers the call for witnesses"
+    if _marks_checked(state):
+        return [JACK], "check the marks on the board", "checks the marks on the board"
+    return [DETECTIVE], "mark who is seen", "marks who is seen"
+
+
+def _now(state: State, seat: int) -> dict[str, Any]:
+    """The first lines of a phone, as on Whitechapel's detective phone: what happens now
+    and who acts, short enough for one line at 360 px ("Your turn: mark who is seen",
+    "Jack checks the marks on the board: wait"), then this phone's task in a sentence.
+    Public facts only, so it reads the same whatever the seat's secrets."""
+    if state["phase"] == "over":
+        return {"text": "The game is over", "detail": "", "mine": False}
+    acting, mine, theirs = _task(state)
+    prompt = _prompt(state, seat)
+    detail = prompt if prompt != _status(state) else ""
+    if seat in acting:
+        return {"text": f"Your turn: {mine}", "detail": detail, "mine": True}
+    return {"text": f"{_who(acting[0], True)} {theirs}: wait", "detail": detail,
+            "mine": False}
 
 
 def _prompt(state: State, viewer: Viewer) -> str:
@@ -885,8 +1020,13 @@ def _prompt(state: State, viewer: Viewer) -> str:
     if "mark_seen" in mine:
         rule = ("not seen are innocent" if state["answer"] == "seen"
                 else "seen are innocent")
-        return (f"{ANSWERS[state['answer']]}: tick every suspect that is seen on the board "
-                f"(lit or next to another character). Those {rule}.")
+        again = ("Jack sent your marks back: look at the board together. "
+                 if state["marks"] else "")
+        return (f"{again}{ANSWERS[state['answer']]}: tick every suspect that is seen on the "
+                f"board (lit or next to another character). Those {rule}; Jack checks "
+                f"your marks.")
+    if "confirm_marks" in mine:
+        return "Look at the board: do the detective's marks show who is seen?"
     if "draw_alibi" in mine:
         return "Sherlock Holmes: after moving him, draw an alibi card."
     last = _last_pick(state) if state["phase"] == "play" else None
@@ -908,6 +1048,7 @@ STATE_SHAPE = {
     "alibi": (None, _CARD), "alibi_deck": [_CARD],
     "alibi_draws": [{"seat": _SEAT, "character": _CARD, "turn": int, "published": bool}],
     "witness": frozenset(WITNESS_SIDES), "answer": (None, frozenset(ANSWERS)),
+    "marks": (None, {"seen": [_CARD], "returned": bool}),
     "cleared": [_CARD],
     "draft": (None, {"hands": [[_CARD]], "kept": [(None, [_CARD])]}),
     "moriarty": (None, {"row": [_CARD], "current": (None, _CARD), "removed": [_CARD],
@@ -920,12 +1061,16 @@ STATE_SHAPE = {
 def check_state(state: Any) -> None:
     """A Mr. Jack state as ``setup`` and ``apply`` leave it (an imported file's): the
     shape, two players, known characters, the turn within the game's 8, Jack's alibi
-    one of the game's characters once play begins."""
+    one of the game's characters once play begins and never cleared,
+    the detective's marks only after Jack's answer."""
     check_shape(state, STATE_SHAPE)
     require(len(state["players"]) == 2, "Mr. Jack has exactly 2 players.")
     require(0 <= state["turn"] <= LAST_TURN, "the turn is not one of the game's 8.")
     require(state["phase"] in ("draft", "over") or state["alibi"] in state["characters"],
             "Jack's alibi is not one of the game's characters.")
+    require(state["alibi"] not in state["cleared"], "Jack's own character is marked innocent.")
+    require(state["marks"] is None or state["answer"] is not None,
+            "the detective's marks come before Jack's answer.")
     require(state["phase"] != "draft" or state["draft"] is not None, "the draft has no hands.")
     if state["draft"] is not None:
         require(len(state["draft"]["hands"]) == len(state["draft"]["kept"]) == 2,

@@ -1,5 +1,7 @@
-"""Mr. Jack in a real Chromium: the laptop and two phones play a whole base game,
-and the London extension's draft and placement."""
+"""Mr. Jack in a real Chromium: two phones play a whole base game and a whole London
+game (draft, placement, Professor Moriarty), every action from the phone of the player
+who takes it; a mis-tick at the call for witnesses; a reload in the middle of an action.
+Every irreversible action takes two taps on the same button (arm, confirm)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from collections.abc import Callable, Iterator, Sequence
 import pytest
 from playwright.sync_api import expect
 
+from companion.games.mrjack import CHARACTERS
 from tests.support.glance import DEFAULT_MASK, assert_same_glance, untouched
 from tests.support.hidden import deal_again, hidden_state
 from tests.support.mrjack_deals import (
+    KEPT,
     UNKEPT,
     draft_twins,
     holmes_twins,
@@ -68,35 +72,67 @@ def release(jack) -> None:
     expect(jack.locator("[data-secret-alibi]")).to_be_hidden()
 
 
-def play_turn(laptop, phones: dict, turn: int, answer: str = "seen") -> None:
+def play_card(laptop, page, role: str, card: str | None = None) -> str:
+    """The due player plays ``card`` (or the first left) on his phone: 2 taps (arm,
+    confirm)."""
+    button = page.locator(f"[data-pick='{card}']" if card else "[data-pick]").first
+    card = button.get_attribute("data-pick")
+    confirm(page, button)
+    # Wait for this phone's own page to drop the card, so that the next tap never lands
+    # on a button of the page before.
+    expect(page.locator(f"[data-pick='{card}']")).to_have_count(0)
+    expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
+        "data-taken-by", role.capitalize())
+    return card
+
+
+def board_seen(detective, answer: str, alibi: str, others: int = 0) -> list[str]:
+    """What the board shows seen, as an honest answer has it: Jack's character if he is
+    seen, and the first ``others`` other suspects."""
+    suspects = [item.get_attribute("data-seen") for item in detective.locator("[data-seen]").all()]
+    return [card for card in suspects if card != alibi][:others] + (
+        [alibi] if answer == "seen" else [])
+
+
+def witness_call(laptop, phones: dict, answer: str, alibi: str, others: int = 0,
+                 look=None) -> None:
+    """Jack answers (2 taps: arm, confirm); the detective ticks what the board shows
+    seen (1 tap each) and sends the marks (1 tap); Jack finds they match the board
+    (2 taps). ``look`` is called with the detective's ticks in place."""
+    jack, detective = phones["jack"], phones["detective"]
+    confirm(jack, f"[data-answer={answer}]")
+    expect(laptop.locator("[data-witness]")).to_have_attribute("data-witness", answer)
+    expect(detective.locator("[data-mark-submit]")).to_be_visible()
+    # Jack's answer stands at the top of every screen until the turn ends.
+    for page in (laptop, jack, detective):
+        expect(page.locator("[data-call]")).to_have_attribute("data-call", answer)
+    for card in board_seen(detective, answer, alibi, others):
+        detective.check(f"[data-seen='{card}']")
+    if look:
+        look()
+    detective.click("[data-mark-submit]")
+    expect(detective.locator(".now-text")).to_have_text("Jack checks the marks on the board: wait")
+    confirm(jack, "[data-confirm-marks]")
+
+
+def play_turn(laptop, phones: dict, turn: int, alibi: str, answer: str = "seen") -> None:
+    """The four cards of ``turn`` (2 taps each), then the call for witnesses (6 taps and
+    one per tick), but on turn 8, which has none."""
     expect(laptop.locator("[data-turn]")).to_have_text(str(turn))
     for number, role in enumerate(ODD if turn % 2 else EVEN, start=1):
-        page = phones[role]
-        button = page.locator("[data-pick]").first
-        card = button.get_attribute("data-pick")
-        button.click()
-        # Wait for this phone's own page to drop the card, so that the next click
-        # never lands on a button of the page before.
-        expect(page.locator(f"[data-pick='{card}']")).to_have_count(0)
-        expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
-            "data-taken-by", role.capitalize())
+        play_card(laptop, phones[role], role)
         if turn == 1 and number == 1:
             shot(laptop, "mrjack-table-turn1")
     if turn == 8:
         return
-    phones["jack"].click(f"[data-answer={answer}]")
-    expect(laptop.locator("[data-witness]")).to_have_attribute("data-witness", answer)
-    detective = phones["detective"]
-    expect(detective.locator("[data-mark-submit]")).to_be_visible()
-    # Jack's answer stands at the top of every screen until the detective marks.
-    for page in (laptop, phones["jack"], detective):
-        expect(page.locator("[data-call]")).to_have_attribute("data-call", answer)
-    if turn == 1:
-        detective.locator("[data-seen]").first.check()
-        check_phone(detective, "mrjack-detective-marks")
+
+    def look() -> None:
+        check_phone(phones["detective"], "mrjack-detective-marks")
         check_phone(phones["jack"], "mrjack-jack-witness-call")
         check_screen(laptop, "mrjack-table-witness-call")
-    detective.click("[data-mark-submit]")
+
+    witness_call(laptop, phones, answer, alibi, others=1 if turn == 1 else 0,
+                 look=look if turn == 1 else None)
     expect(laptop.locator("[data-turn]")).to_have_text(str(turn + 1))
 
 
@@ -108,14 +144,19 @@ def test_a_whole_base_game_on_three_screens(server, laptop, phone):
     expect(jack.locator("[data-pick]")).to_have_count(0)
     check_phone(jack, "mrjack-jack-start")
     check_phone(detective, "mrjack-detective-start")
+    # Each phone says first what happens now and who acts.
+    expect(detective.locator(".now-text")).to_have_text("Your turn: play a character (1 of 4)")
+    expect(jack.locator(".now-text")).to_have_text(
+        "The detective plays a character (1 of 4): wait")
     alibi = peek_alibi(jack)
     shot(jack, "mrjack-jack-peek")
     release(jack)
     # The alibi is nowhere on the detective's phone and the table screen.
     expect(detective.locator("[data-secret-alibi]")).to_have_count(0)
     expect(laptop.locator("[data-secret-alibi]")).to_have_count(0)
+    alibi_id = hidden_state(server, phones["code"])["alibi"]
 
-    play_turn(laptop, phones, 1, answer="not_seen")
+    play_turn(laptop, phones, 1, alibi_id, answer="not_seen")
     expect(laptop.locator("[data-reminders]")).to_contain_text("gaslight tile numbered 1")
     expect(jack.locator("[data-escape]")).to_have_attribute("data-escape", "possible")
     expect(detective.locator("[data-escape]")).to_have_attribute("data-escape", "possible")
@@ -123,10 +164,10 @@ def test_a_whole_base_game_on_three_screens(server, laptop, phone):
     shot(laptop, "mrjack-table-turn2")
     shot(jack, "mrjack-jack-turn2")
     for turn in range(2, 9):
-        play_turn(laptop, phones, turn)
-    shot(jack, "mrjack-jack-turn8")
-    laptop.locator("button", has_text="Dawn: end turn 8").click()
-    laptop.locator("button.armed").click()
+        play_turn(laptop, phones, turn, alibi_id)
+    check_phone(jack, "mrjack-jack-turn8")
+    # Dawn from Jack's phone: 2 taps (arm, confirm).
+    confirm(jack, "button:has-text('Dawn: end turn 8')")
     for page in (laptop, jack, detective):
         expect(page.locator("[data-outcome]")).to_have_attribute("data-outcome", "Jack")
         expect(page.locator("[data-outcome]")).to_contain_text(alibi)
@@ -136,21 +177,28 @@ def test_a_whole_base_game_on_three_screens(server, laptop, phone):
     check_phone(jack, "mrjack-jack-over")
 
 
-def test_the_london_draft_and_placement(server, laptop, phone):
+def test_a_whole_london_game_from_the_phones(server, laptop, phone):
+    """The extension, every action on the phone of the player who takes it: the draft
+    (Professor Moriarty in the detective's hand), the placement, Moriarty activated and
+    impersonating, two calls for witnesses, and an accusation that ends the game."""
     phones = open_table(server, laptop, phone, london=True)
-    jack, detective = phones["jack"], phones["detective"]
+    jack, detective, code = phones["jack"], phones["detective"], phones["code"]
+    deal_again(server, code, draft_twins(hidden_state(server, code))[0])
+    for page in (jack, detective):
+        page.reload()
     # The dealt hands are secrets: closed until tapped.
     expect(jack.locator("[data-keep]")).to_have_count(5)
     expect(jack.locator("[data-keep]").first).to_be_hidden()
     expect(detective.locator("[data-keep]")).to_have_count(5)
     expect(laptop.locator("[data-keep]")).to_have_count(0)
+    expect(jack.locator(".now-text")).to_have_text("Your turn: keep 2 characters")
     check_phone(jack, "mrjack-jack-draft-closed")
-    # Three cards: refused with a clear message, nothing kept.
+    # Three cards (1 tap to open, 3 ticks, 2 taps to keep): refused with a clear message.
     jack.click("[data-hand] summary")
     for box in jack.locator("[data-keep]").all()[:3]:
         box.check()
     check_phone(jack, "mrjack-jack-draft")
-    jack.click("[data-keep-submit]")
+    confirm(jack, "[data-keep-submit]")
     # The top says the same whatever was ticked; "Why?" (1 tap) tells him alone.
     expect(jack.locator("[data-error]")).to_contain_text("Not accepted: nothing was changed.")
     reason = jack.locator("[data-why] > p")
@@ -158,58 +206,78 @@ def test_the_london_draft_and_placement(server, laptop, phone):
     jack.click("[data-why] > summary")
     expect(reason).to_contain_text("Keep exactly 2 of your 5 characters")
     check_phone(jack, "mrjack-jack-draft-error", allow=("status of 422",))
-    # The refused hand came back closed and its ticks emptied: open it (1 tap), tick two.
+    # The refused hand came back closed and its ticks emptied: keep two (5 taps).
     expect(jack.locator("[data-hand]")).not_to_have_attribute("open", "")
     expect(jack.locator("[data-keep]:checked")).to_have_count(0)
-    jack.click("[data-hand] summary")
-    boxes = jack.locator("[data-keep]")
-    for index in range(2):
-        boxes.nth(index).check()
-    kept = [boxes.nth(0).get_attribute("data-keep"), boxes.nth(1).get_attribute("data-keep")]
-    expect(boxes.nth(0)).to_be_checked()
-    expect(boxes.nth(1)).to_be_checked()
-    jack.click("[data-keep-submit]")
+    keep(jack, 2)
     expect(jack.locator("[data-secret-kept]")).to_be_attached()
+    expect(jack.locator(".now-text")).to_have_text("The detective keeps 2 characters: wait")
     expect(laptop.locator("[data-draft-status]")).to_contain_text("Jack: has chosen")
     expect(laptop.locator("[data-draft-status]")).to_contain_text("Detective: choosing")
-    detective.click("[data-hand] summary")
-    for box in detective.locator("[data-keep]").all()[3:]:
-        box.check()
-    detective.click("[data-keep-submit]")
+    keep(detective, 2)
     revealed = laptop.locator("[data-draft-revealed]")
     expect(revealed).to_contain_text("Jack chose")
     shot(laptop, "mrjack-table-draft-revealed")
-    # Placement from the table screen: detective 1, Jack 2, detective 1, then the reverse.
+    # Placement, each token from the placing player's phone (2 taps each): detective 1,
+    # Jack 2, detective 1, then the reverse.
     order = ["Detective", "Jack", "Jack", "Detective", "Jack", "Detective", "Detective", "Jack"]
     for index, role in enumerate(order):
         who = "Jack" if role == "Jack" else "the detective"
         expect(laptop.locator("[data-status]")).to_contain_text(f"Tap the character {who} places")
+        page = phones[role.lower()]
+        expect(page.locator(".now-text")).to_have_text("Your turn: place a character")
+        if index == 0:
+            check_phone(page, "mrjack-detective-placement")
         if index == 1:
             check_screen(laptop, "mrjack-table-placement")
-        if index == 0:
-            # The placing player may also tap the card on his own phone.
-            button = detective.locator("[data-place]").first
-            card = button.get_attribute("data-place")
-            check_phone(detective, "mrjack-detective-placement")
-        else:
-            button = laptop.locator("[data-place]").first
-            card = button.get_attribute("data-place")
-        button.click()
+        button = page.locator("[data-place]").first
+        card = button.get_attribute("data-place")
+        confirm(page, button)
         expect(laptop.locator(f"[data-place='{card}']")).to_have_count(0)
         if index % 4 != 3:          # the fourth card turns over the next four
             expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
                 "data-taken-by", role)
     expect(laptop.locator("[data-turn]")).to_have_text("1")
-    expect(detective.locator("[data-pick]")).to_have_count(4)
-    characters = laptop.locator("[data-character]")
-    expect(characters).to_have_count(8)
-    ids = [item.get_attribute("data-character") for item in characters.all()]
-    assert set(kept) <= set(ids)
-    assert {"bert", "holmes", "lestrade", "smith"} <= set(ids)
+    ids = [item.get_attribute("data-character")
+           for item in laptop.locator("[data-character]").all()]
+    assert set(KEPT[0] + KEPT[1] + ["bert", "holmes", "lestrade", "smith"]) == set(ids)
     alibi = peek_alibi(jack)
     shot(jack, "mrjack-jack-london-alibi")
     release(jack)
-    assert alibi
+    alibi_id = hidden_state(server, code)["alibi"]
+    assert alibi == CHARACTERS[alibi_id]
+
+    # Turns 1 and 2: whoever is due plays Professor Moriarty as soon as he may (2 taps),
+    # then chooses on his phone whom he impersonates (2 taps).
+    for turn in (1, 2):
+        for role in ODD if turn % 2 else EVEN:
+            page = phones[role]
+            free = [item.get_attribute("data-pick") for item in page.locator("[data-pick]").all()]
+            card = play_card(laptop, page, role, "moriarty" if "moriarty" in free else None)
+            if card == "moriarty":
+                expect(page.locator(".now-text")).to_have_text(
+                    "Your turn: choose whom Moriarty impersonates")
+                check_phone(page, f"mrjack-{role}-moriarty")
+                row = page.locator("[data-impersonate]").first
+                chosen = row.get_attribute("data-impersonate")
+                confirm(page, row)
+                expect(laptop.locator("[data-impersonates]")).to_have_attribute(
+                    "data-impersonates", chosen)
+        witness_call(laptop, phones, "not_seen" if turn == 1 else "seen", alibi_id, others=1)
+        expect(laptop.locator("[data-turn]")).to_have_text(str(turn + 1))
+    expect(laptop.locator("[data-impersonates]")).to_be_visible()
+    # Turn 3: the detective plays first (2 taps) and accuses Jack's character: 1 tap to
+    # open his list, 2 on the name.
+    play_card(laptop, detective, "detective")
+    detective.click("[data-accuse] > summary")
+    check_phone(detective, "mrjack-detective-london-accuse")
+    confirm(detective, f"[data-accuse] button[value='{alibi_id}']")
+    for page in (laptop, jack, detective):
+        expect(page.locator("[data-outcome]")).to_have_attribute("data-outcome", "Detective")
+        expect(page.locator("[data-outcome]")).to_contain_text(alibi)
+    expect(jack.locator(".now-text")).to_have_text("The game is over")
+    check_phone(jack, "mrjack-jack-london-over")
+    check_phone(detective, "mrjack-detective-london-over")
 
 
 # --- the glance test: two tables, the same public game, different secrets -------------
@@ -300,10 +368,10 @@ def a_minute_untouched(sides: Sequence[Side]) -> None:
 
 def send_instead(page, buttons: str, value: str) -> None:
     """Tap the first of ``buttons`` made to send ``value``: a choice the phone does not
-    offer (1 tap), for a refusal where no other tap leads to one."""
+    offer (2 taps: arm, confirm), for a refusal where no other tap leads to one."""
     button = page.locator(buttons).first
     button.evaluate("(button, value) => { button.value = value; }", value)
-    button.click()
+    confirm(page, button)
 
 
 def refused_at_both(sides: Sequence[Side], role: str, name: str) -> None:
@@ -331,10 +399,10 @@ def test_the_base_games_phones_at_rest_tell_no_secret(twin_servers, browser, pho
     b.redeal(deal_b)
     glance(sides, "start")
 
-    # Turn 1: the detective plays Sherlock Holmes (1 tap) and draws an alibi (1 tap).
-    both(sides, lambda side: side.detective.click("[data-pick='holmes']"))
+    # Turn 1: the detective plays Sherlock Holmes (2 taps) and draws an alibi (2 taps).
+    both(sides, lambda side: confirm(side.detective, "[data-pick='holmes']"))
     glance(sides, "holmes")
-    both(sides, lambda side: side.detective.click("[data-draw-alibi]"))
+    both(sides, lambda side: confirm(side.detective, "[data-draw-alibi]"))
     glance(sides, "drawn")
     # His list of alibis to show, opened (1 tap): the names differ and the test sees it;
     # a minute untouched, it has closed by itself on both phones.
@@ -350,7 +418,7 @@ def test_the_base_games_phones_at_rest_tell_no_secret(twin_servers, browser, pho
         expect(side.detective.locator("[data-publish-list]")).not_to_have_attribute("open", "")
 
     # The detective's refused action. His phone offers only the alibis he drew, so the
-    # test makes the button send another character (1 tap to open, 1 on the button).
+    # test makes the button send another character (1 tap to open, 2 on the button).
     def publish_undrawn(side: Side) -> None:
         side.detective.click("[data-publish-list] > summary")
         send_instead(side.detective, "[data-publish]", leaving)
@@ -359,37 +427,26 @@ def test_the_base_games_phones_at_rest_tell_no_secret(twin_servers, browser, pho
     refused_at_both(sides, "detective", "detective-refused")
     glance(sides, "detective-refused")
 
-    # The rest of turn 1 (1 tap each), Jack's "not seen" (1 tap), and the detective
-    # marks the first Jack's own character seen, so cleared (1 tick, 1 tap): the first
-    # Jack's warning waits behind his peek.
+    # The rest of turn 1 (2 taps each), Jack's "not seen" (2 taps).
     for role, card in zip(ODD[1:], [card for card in first if card != "holmes"], strict=True):
         both(sides, lambda side, role=role, card=card:
-             getattr(side, role).click(f"[data-pick='{card}']"))
+             confirm(getattr(side, role), f"[data-pick='{card}']"))
     glance(sides, "witness-call")
-    both(sides, lambda side: side.jack.click("[data-answer=not_seen]"))
+    both(sides, lambda side: confirm(side.jack, "[data-answer=not_seen]"))
     glance(sides, "not-seen")
-
-    def mark(side: Side) -> None:
-        side.detective.check(f"[data-seen='{alibi_a}']")
-        side.detective.click("[data-mark-submit]")
-
-    both(sides, mark)
-    expect(a.jack.locator("[data-alibi-warning]")).to_be_attached()
-    expect(b.jack.locator("[data-alibi-warning]")).to_have_count(0)
-    glance(sides, "cleared")
-
-    # Turn 2, after "not seen": Jack plays first (1 tap) a character neither Jack is; the
+    mis_tick(sides, alibi_a)
+    # Turn 2, after "not seen": Jack plays first (2 taps) a character neither Jack is; the
     # offer to leave stands on public facts, and leaving (2 taps: arm, confirm) is refused.
-    both(sides, lambda side: side.jack.click(f"[data-pick='{leaving}']"))
+    both(sides, lambda side: confirm(side.jack, f"[data-pick='{leaving}']"))
     glance(sides, "escape-offered")
     both(sides, lambda side: confirm(side.jack, "button:has-text('leaves the district')"))
     refused_at_both(sides, "jack", "jack-escape-refused")
     glance(sides, "jack-refused")
 
-    # The detective plays the second card (1 tap): he may accuse. His list marks the
+    # The detective plays the second card (2 taps): he may accuse. His list marks the
     # character his own draw cleared, so opened (1 tap) it differs; a minute untouched,
     # it has closed by itself.
-    both(sides, lambda side: side.detective.click(f"[data-pick='{second[1]}']"))
+    both(sides, lambda side: confirm(side.detective, f"[data-pick='{second[1]}']"))
     glance(sides, "accuse-offered")
     for side, drawn in ((a, drawn_a), (b, drawn_b)):
         expect(side.detective.locator("button.mj-known")).to_have_attribute(
@@ -401,12 +458,59 @@ def test_the_base_games_phones_at_rest_tell_no_secret(twin_servers, browser, pho
         side.laptop.context.close()
 
 
+def mis_tick(sides: Sequence[Side], tick: str) -> None:
+    """The issue's mis-tick: Jack said "not seen" and the detective ticks ``tick`` seen
+    by mistake (1 tick) and sends the marks (1 tap); at the first table ``tick`` is Jack,
+    at the second an innocent. The detective's phone reacts the same at both, and at
+    both the game is not ruined: Jack's confirmation anyway (first table, 2 taps) is
+    refused on his phone alone; both Jacks look at the board and send the marks back
+    (1 tap); the detective mends them (1 tap), sends them (1 tap), Jack confirms (2
+    taps): ``tick`` is still a suspect."""
+    a, b = sides
+
+    def send(side: Side, ticked: bool) -> None:
+        box = side.detective.locator(f"[data-seen='{tick}']")
+        box.check() if ticked else box.uncheck()
+        side.detective.click("[data-mark-submit]")
+
+    both(sides, lambda side: send(side, True))
+    for side in sides:
+        expect(side.detective.locator(".now-text")).to_have_text(
+            "Jack checks the marks on the board: wait")
+        expect(side.laptop.locator("[data-marks-cleared]")).to_contain_text(CHARACTERS[tick])
+    # Jack's own phone may know, behind his peek.
+    expect(a.jack.locator("[data-marks-warning]")).to_be_attached()
+    expect(b.jack.locator("[data-marks-warning]")).to_have_count(0)
+    glance(sides, "mis-tick")
+    check_phone(a.detective, "mrjack-detective-mis-tick-sent")
+    check_phone(a.jack, "mrjack-jack-mis-tick-check")
+    confirm(a.jack, "[data-confirm-marks]")
+    refused_at_both(sides[:1], "jack", "jack-mis-tick-refused")
+    a.jack.click("[data-why] > summary")
+    expect(a.jack.locator("[data-why] > p")).to_contain_text("clear your own character")
+    a.settled()
+    assert_same_glance(a.detective, b.detective, "mrjack-mis-tick-refused-detective", MASK)
+    both(sides, lambda side: side.jack.click("[data-return-marks]"))
+    for side in sides:
+        expect(side.detective.locator(f"[data-seen='{tick}']")).to_be_checked()
+    glance(sides, "marks-sent-back")
+    both(sides, lambda side: send(side, False))
+    glance(sides, "marks-mended")
+    both(sides, lambda side: confirm(side.jack, "[data-confirm-marks]"))
+    for side in sides:
+        expect(side.laptop.locator("[data-turn]")).to_have_text("2")
+        expect(side.laptop.locator(f"[data-character='{tick}']")).to_have_attribute(
+            "data-suspect", "yes")
+    glance(sides, "not-ruined")
+
+
 def keep(page, count: int) -> None:
-    """Open the dealt hand (1 tap), tick the first ``count`` (1 tap each), send (1 tap)."""
+    """Open the dealt hand (1 tap), tick the first ``count`` (1 tap each), keep them
+    (2 taps: arm, confirm)."""
     page.click("[data-hand] > summary")
     for box in page.locator("[data-keep]").all()[:count]:
         box.check()
-    page.click("[data-keep-submit]")
+    confirm(page, "[data-keep-submit]")
 
 
 def test_the_london_phones_at_rest_tell_no_secret(twin_servers, browser, phone):
@@ -434,14 +538,14 @@ def test_the_london_phones_at_rest_tell_no_secret(twin_servers, browser, phone):
     expect(a.laptop.locator("[data-draft-revealed]")).to_be_visible()
     assert a.state()["round"] == b.state()["round"], "the seeded servers dealt apart"
     glance(sides, "placement")
-    # The detective, due to place, sends a character nobody kept (1 tap): refused.
+    # The detective, due to place, sends a character nobody kept (2 taps): refused.
     both(sides, lambda side: send_instead(side.detective, "[data-place]", UNKEPT[0]))
     refused_at_both(sides, "detective", "detective-placement-refused")
     glance(sides, "detective-placement-refused")
-    # The eight tokens, placed from the laptops (1 tap each).
+    # The eight tokens, placed from the laptops (2 taps each).
     for index in range(8):
         card = a.laptop.locator("[data-place]").first.get_attribute("data-place")
-        both(sides, lambda side, card=card: side.laptop.click(f"[data-place='{card}']"))
+        both(sides, lambda side, card=card: confirm(side.laptop, f"[data-place='{card}']"))
         if index == 3:
             glance(sides, "placement-second-four")
     # Play: the alibi, dealt alike from the seed, differs at the second table; Professor
@@ -451,15 +555,15 @@ def test_the_london_phones_at_rest_tell_no_secret(twin_servers, browser, phone):
     a.redeal(dealt)
     b.redeal(with_alibis(dealt, alibi_b, dealt["alibi"]))
     glance(sides, "london-turn1")
-    # The detective plays Moriarty (1 tap), then chooses whom he impersonates (1 tap).
-    both(sides, lambda side: side.detective.click("[data-pick='moriarty']"))
+    # The detective plays Moriarty (2 taps), then chooses whom he impersonates (2 taps).
+    both(sides, lambda side: confirm(side.detective, "[data-pick='moriarty']"))
     glance(sides, "moriarty-choosing")
-    # He sends a character not in Moriarty's row (1 tap): refused.
+    # He sends a character not in Moriarty's row (2 taps): refused.
     both(sides, lambda side: send_instead(side.detective, "[data-impersonate]", "holmes"))
     refused_at_both(sides, "detective", "detective-moriarty-refused")
     glance(sides, "detective-moriarty-refused")
     row = a.detective.locator("[data-impersonate]").first.get_attribute("data-impersonate")
-    both(sides, lambda side: side.detective.click(f"[data-impersonate='{row}']"))
+    both(sides, lambda side: confirm(side.detective, f"[data-impersonate='{row}']"))
     glance(sides, "moriarty-impersonates")
     for side in sides:
         side.laptop.context.close()

@@ -260,7 +260,7 @@ def now_on_top(detectives, phase_words: str) -> None:
         page.evaluate("window.scrollTo(0, 0)")
         now = page.locator("[data-now]")
         expect(now.locator("[data-phase-name]")).to_contain_text(phase_words)
-        box = now.locator(".wc-now-text").bounding_box()  # the phase, in a player's words
+        box = now.locator(".now-text").bounding_box()  # the phase, in a player's words
         if box["y"] + box["height"] > 150:
             shot(page, "wc22-now-too-low")
         assert box["y"] + box["height"] <= 150, (phase_words, box)
@@ -314,14 +314,14 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
                                                              " ".join(colours))
 
     now_on_top(detectives, "Setup: Jack's hideout")
-    expect(ann.locator(".wc-now-text")).to_have_text("Jack chooses his hideout: wait")
+    expect(ann.locator(".now-text")).to_have_text("Jack chooses his hideout: wait")
     shot(ann, "wc22-detective-hideout-360")
     tap_circle(jack, HIDEOUT)
     tap(jack, "[data-way='hideout']")
     now_on_top(detectives, "Hell: the targets")
     hell(jack, detectives, laptop, ["3", "21", "27", str(CRIME), "84"])
     now_on_top(detectives, "Hell: blood on the streets")
-    expect(ann.locator(".wc-now-text")).to_have_text("Jack kills or waits: wait")
+    expect(ann.locator(".now-text")).to_have_text("Jack kills or waits: wait")
     shot(bob, "wc22-detective-blood-360")
     tap_circle(jack, CRIME)
     confirm(jack, "[data-picked] button.confirm")
@@ -330,7 +330,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     # pages of one version and send at the same moment: both are accepted.
     taps = Taps()
     now_on_top(detectives, "Hell: alarm whistles")
-    expect(ann.locator(".wc-now-text")).to_have_text("Your turn: place blue")
+    expect(ann.locator(".now-text")).to_have_text("Your turn: place blue")
     shot(ann, "wc22-detective-alarm-360")
     pick_crossing(taps, "place", ann, board, "blue", STARTS["blue"])
     pick_crossing(taps, "place", bob, board, "yellow", STARTS["yellow"])
@@ -367,7 +367,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     placing = taps.steps["place"]  # regions, crossing and confirm for each of five
 
     now_on_top(detectives, "Hunting: escape in the night")
-    expect(cy.locator(".wc-now-text")).to_have_text("Jack is moving: wait")
+    expect(cy.locator(".now-text")).to_have_text("Jack is moving: wait")
     shot(cy, "wc22-detective-jack-moves-360")
     tap_circle(jack, 82)
     tap(jack, "[data-way='move']")
@@ -377,10 +377,10 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     head = laptop.locator("[data-head]").first.get_attribute("data-head")
     speaker = next(page for page, colours in own.items() if head in colours)
     others = [page for page in detectives if page is not speaker]
-    expect(speaker.locator(".wc-now-text")).to_contain_text("Your turn")
+    expect(speaker.locator(".now-text")).to_contain_text("Your turn")
     expect(speaker.locator("[data-now]")).to_contain_text("Head of the Investigation")
     for page in others:
-        expect(page.locator(".wc-now-text")).to_contain_text(head)  # whom they wait for
+        expect(page.locator(".now-text")).to_contain_text(head)  # whom they wait for
         expect(page.locator("[data-search-circles]")).to_have_count(0)
     shot(speaker, "wc22-detective-police-head-360")
     shot(others[0], "wc22-detective-police-waiting-360")
@@ -406,7 +406,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     moves.tap("search", speaker, first_circle)
     expect(laptop.locator("[data-log]").first).to_contain_text(f"{near[0]}:")
     if len(near) > 1 and "no clue" in laptop.locator("[data-log]").first.inner_text():
-        expect(speaker.locator(".wc-now-text")).to_contain_text("searches on")
+        expect(speaker.locator(".now-text")).to_contain_text("searches on")
         further = speaker.get_by_role("button", name=f"Circle {near[1]}", exact=True)
         in_first_screen(speaker, further)
         moves.tap("search more", speaker, further)

@@ -74,11 +74,21 @@ def marks(cards) -> dict:
     return {f"seen_{card}": "on" for card in cards}
 
 
+def mark(state: dict, seen=(), seed: int = 0) -> dict:
+    """The detective marks ``seen`` and Jack finds the marks match the board: his own
+    character where his (honest) answer puts it, whatever ``seen`` says of it."""
+    alibi = state["alibi"]
+    seen = [card for card in seen if card != alibi] + ([alibi] if state["answer"] == "seen"
+                                                        else [])
+    state = act(state, DETECTIVE, "mark_seen", **marks(seen))
+    return act(state, JACK, "confirm_marks", seed=seed)
+
+
 def finish_turn(state: dict, answer: str = "seen", seen=(), seed: int = 0) -> dict:
     """Play the rest of the four cards, answer the call for witnesses, mark the seen ones."""
     state = play_cards(state)
     state = act(state, JACK, "witness", answer=answer)
-    return act(state, DETECTIVE, "mark_seen", seed=seed, **marks(seen))
+    return mark(state, seen, seed)
 
 
 def names(view_cards) -> list[str]:
@@ -225,7 +235,7 @@ def test_table_view_shows_turn_cards_next_picker_and_played_marks():
 # --- the call for witnesses -----------------------------------------------------
 
 def test_witness_call_seen_clears_every_suspect_not_seen():
-    state = play_cards(new_game(8))
+    state = with_alibi(play_cards(new_game(8)), "holmes")
     refused(state, DETECTIVE, {"type": "mark_seen"}, "Wait for Jack")
     refused(state, DETECTIVE, {"type": "witness", "answer": "seen"}, "Only Jack answers")
     state = act(state, JACK, "witness", answer="seen")
@@ -234,6 +244,12 @@ def test_witness_call_seen_clears_every_suspect_not_seen():
     refused(state, JACK, {"type": "mark_seen"}, "Only the detective marks")
     seen = ["holmes", "watson", "smith", "lestrade"]
     state = act(state, DETECTIVE, "mark_seen", **marks(seen))
+    # Nothing is cleared until Jack has checked the marks against the board.
+    assert state["cleared"] == [] and state["turn"] == 1
+    assert mrjack.actions(state, JACK) == ["confirm_marks", "return_marks", "correct_answer"]
+    refused(state, DETECTIVE, {"type": "mark_seen"}, "Jack is checking your marks")
+    refused(state, DETECTIVE, {"type": "confirm_marks"}, "Only Jack checks")
+    state = act(state, JACK, "confirm_marks")
     # II: "those characters who cannot be seen are innocent".
     assert state["cleared"] == ["stealthy", "goodley", "gull", "bert"]
     table = mrjack.view(state, TABLE)
@@ -252,6 +268,7 @@ def test_witness_call_not_seen_clears_the_seen_and_allows_an_escape_next_turn():
         assert view["escape_note"] == "Jack may try to leave the district next turn."
     state = act(state, DETECTIVE, "mark_seen", seen_holmes="on", seen_bert="on",
                 seen_nobody="on", seen_="on")
+    state = act(state, JACK, "confirm_marks")
     assert state["cleared"] == ["holmes", "bert"]
     for viewer in VIEWERS:
         view = mrjack.view(state, viewer)
@@ -261,28 +278,71 @@ def test_witness_call_not_seen_clears_the_seen_and_allows_an_escape_next_turn():
 
 
 def test_cleared_characters_stay_cleared_and_are_not_marked_again():
-    state = finish_turn(new_game(8), answer="seen", seen=["holmes", "watson", "smith"])
+    state = with_alibi(new_game(8), "holmes")
+    state = finish_turn(state, answer="seen", seen=["holmes", "watson", "smith"])
     assert state["cleared"] == ["lestrade", "stealthy", "goodley", "gull", "bert"]
     state = play_cards(state)
     state = act(state, JACK, "witness", answer="not_seen")
     assert names(mrjack.view(state, DETECTIVE)["suspects"]) == ["holmes", "watson", "smith"]
     # A tick on a character already cleared changes nothing.
-    state = act(state, DETECTIVE, "mark_seen", seen_watson="on", seen_gull="on")
+    state = mark(state, ["watson", "gull"])
     assert state["cleared"] == ["watson", "lestrade", "stealthy", "goodley", "gull", "bert"]
 
 
-def test_jack_is_warned_privately_when_the_marks_clear_his_own_character():
+def test_a_mis_tick_that_would_clear_jack_is_never_recorded():
+    """Jack (Sir William Gull) answers "seen"; the detective forgets to tick Gull. Jack's
+    check refuses the clearing, on his phone alone; sent back, the marks return ticked
+    for the detective to mend, and the game goes on with Gull a suspect."""
     state = with_alibi(play_cards(new_game(8)), "gull")
     state = act(state, JACK, "witness", answer="seen")
-    table_before = mrjack.view(state, TABLE)
     state = act(state, DETECTIVE, "mark_seen", seen_holmes="on")
-    assert "gull" in state["cleared"]
-    warning = mrjack.view(state, JACK)["alibi_warning"]
-    assert "Your own character is on the cleared list" in warning
-    assert "Sir William Gull" not in warning
-    assert mrjack.view(state, DETECTIVE)["alibi_warning"] is None
-    assert mrjack.view(state, TABLE)["alibi_warning"] is None
-    assert table_before["alibi"] is None
+    warning = mrjack.view(state, JACK)["marks_warning"]
+    assert "would clear you" in warning and "Sir William Gull" not in warning
+    assert mrjack.view(state, DETECTIVE)["marks_warning"] is None
+    assert mrjack.view(state, TABLE)["marks_warning"] is None
+    refused(state, JACK, {"type": "confirm_marks"}, "clear your own character, Sir William Gull")
+    state = act(state, JACK, "return_marks")
+    detective = mrjack.view(state, DETECTIVE)
+    assert detective["marks"]["returned"] and names(detective["marks"]["seen"]) == ["holmes"]
+    assert detective["now"]["text"] == "Your turn: mark who is seen"
+    assert "Jack sent your marks back" in detective["now"]["detail"]
+    state = act(state, DETECTIVE, "mark_seen", seen_holmes="on", seen_gull="on")
+    state = act(state, JACK, "confirm_marks")
+    assert "gull" not in state["cleared"] and state["turn"] == 2
+
+
+def test_jacks_wrong_answer_is_corrected_and_the_marks_sent_again():
+    """Jack (Gull) answered "not seen" though Gull stands lit; the detective's right marks
+    would clear him: Jack corrects his answer, the Witness card turns, the marks come back
+    for the detective to send again."""
+    state = with_alibi(play_cards(new_game(8)), "gull")
+    refused(state, JACK, {"type": "correct_answer"}, "Answer the call for witnesses first")
+    state = act(state, JACK, "witness", answer="not_seen")
+    state = act(state, DETECTIVE, "mark_seen", seen_gull="on", seen_holmes="on")
+    refused(state, JACK, {"type": "confirm_marks"}, "contradicts your answer (Jack is not seen)")
+    refused(state, DETECTIVE, {"type": "correct_answer"}, "Only Jack answers")
+    state = act(state, JACK, "correct_answer")
+    assert state["witness"] == state["answer"] == "seen"
+    assert mrjack.actions(state, DETECTIVE)[-1] == "mark_seen"
+    state = act(state, DETECTIVE, "mark_seen", seen_gull="on", seen_holmes="on")
+    state = act(state, JACK, "confirm_marks")
+    assert state["cleared"] == ["watson", "smith", "lestrade", "stealthy", "goodley", "bert"]
+
+
+def test_the_detective_sees_the_same_whoever_is_among_his_marks():
+    """Two games that differ only in Jack's character, the same marks: every view and
+    every offered action of the detective and the table is the same, before and after
+    Jack's check sends them back."""
+    base = play_cards(new_game(8))
+    twins = [act(with_alibi(base, card), JACK, "witness", answer="not_seen")
+             for card in ("watson", "holmes")]
+    twins = [act(twin, DETECTIVE, "mark_seen", seen_watson="on") for twin in twins]
+    for viewer in (DETECTIVE, TABLE):
+        assert mrjack.view(twins[0], viewer) == mrjack.view(twins[1], viewer)
+        assert mrjack.actions(twins[0], viewer) == mrjack.actions(twins[1], viewer)
+    twins = [act(twin, JACK, "return_marks") for twin in twins]
+    for viewer in (DETECTIVE, TABLE):
+        assert mrjack.view(twins[0], viewer) == mrjack.view(twins[1], viewer)
 
 
 def test_gaslight_reminders_at_the_end_of_turns_one_to_four_only():
@@ -294,8 +354,7 @@ def test_gaslight_reminders_at_the_end_of_turns_one_to_four_only():
             assert reminders == [f"After the call for witnesses, gaslight {turn} goes out."]
         else:
             assert reminders == []
-        state = act(state, JACK, "witness", answer="seen")
-        state = act(state, DETECTIVE, "mark_seen")
+        state = mark(act(state, JACK, "witness", answer="seen"))
         reminders = " ".join(mrjack.view(state, TABLE)["reminders"])
         assert (f"remove the lit gaslight tile numbered {turn}" in reminders) == (turn <= 4)
         assert f"Move the turn counter to Turn {turn + 1}" in reminders
@@ -361,7 +420,7 @@ def until_jack_may_pick(state: dict, card: str, keep: tuple[str, ...] = ()) -> d
     with ``card`` still free; neither ``card`` nor ``keep`` is picked on the way."""
     for _ in range(12):
         if due_or_none(state) is None:
-            state = act(act(state, JACK, "witness", answer="not_seen"), DETECTIVE, "mark_seen")
+            state = mark(act(state, JACK, "witness", answer="not_seen"))
         elif due(state) == JACK and card in pending(state):
             break
         else:
@@ -472,7 +531,7 @@ def test_dawn_after_turn_eight_jack_wins_and_everything_is_revealed():
 # --- alibi draws (Sherlock Holmes) ----------------------------------------------
 
 def end_turn(state: dict, answer: str = "seen") -> dict:
-    return act(act(state, JACK, "witness", answer=answer), DETECTIVE, "mark_seen")
+    return mark(act(state, JACK, "witness", answer=answer))
 
 
 def holmes_turn(seed: int, player: int, last: bool = False) -> dict:
@@ -536,7 +595,7 @@ def test_holmes_draw_closes_with_the_next_pick_or_the_end_of_the_turn():
         if due_or_none(state) is None:
             state = act(state, JACK, "witness", answer="seen")
             assert "draw_alibi" in mrjack.actions(state, DETECTIVE)
-            state = act(state, DETECTIVE, "mark_seen")
+            state = mark(state)
             closed_by_turn += 1
         else:
             state = pick_next(state)

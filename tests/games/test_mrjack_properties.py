@@ -40,10 +40,15 @@ def plan(state: dict, rng: random.Random, forbid: tuple[str, ...] = ()) -> tuple
                if kind not in forbid and (kind != "escape" or may_escape(state))]
     if not options:
         return None
-    # Accusations and escapes end the game: keep them rare so that games run long.
-    weights = [1 if kind in ("accuse", "escape") else 12 for _, kind in options]
+    # Accusations and escapes end the game: keep them rare so that games run long, and
+    # Jack's corrections too (each sends the marks back).
+    weights = [1 if kind in ("accuse", "escape", "correct_answer") else 12
+               for _, kind in options]
     actor, kind = rng.choices(options, weights)[0]
     view = mrjack.view(state, actor)
+    if kind == "confirm_marks" and view["marks_warning"]:
+        # Jack checks the board: marks that would clear him do not match it.
+        return actor, "return_marks", None
     if kind == "keep":
         return actor, kind, sorted(rng.sample(range(len(view["draft"]["hand"])), 2))
     if kind in ("place", "pick"):
@@ -152,6 +157,8 @@ def check(state: dict) -> None:
         assert [pick["seat"] for pick in current["picks"]] == current["order"][:len(picks)]
         assert len(set(current["cards"] + state["deck"])) == len(current["cards"] + state["deck"])
         assert set(state["cleared"]) <= set(characters)
+        # A mis-tick never clears Jack: his check refuses it (docs/RULINGS.md#mr-jack).
+        assert state["alibi"] not in state["cleared"]
         moriarty = state["moriarty"]
         if moriarty:
             assert "moriarty" in characters
@@ -272,6 +279,10 @@ def play_twins(twins: list[dict], rng: random.Random, viewers, forbid=(), until=
         move = plan(twins[0], rng, forbid)
         if move is None:
             return
+        if move[1] == "confirm_marks" and any(
+                mrjack.view(twin, JACK)["marks_warning"] for twin in twins):
+            # The board is the twins' own: marks that clear any twin's Jack do not match it.
+            move = (JACK, "return_marks", None)
         seed = rng.randrange(2**32)
         twins[:] = [step(twin, move, seed) for twin in twins]
 

@@ -108,11 +108,26 @@ def pick_four(app, laptop, phones) -> list[int]:
     return statuses
 
 
+def honest_marks(state: dict, seen=(), jacks=None) -> dict:
+    """The marks of ``seen``, with Jack's character (in every twin: ``jacks``) where
+    Jack's answer puts it, as on a board that agrees with an honest answer."""
+    jacks = jacks or [state["alibi"]]
+    seen = [card for card in seen if card not in jacks] + (
+        list(jacks) if state["answer"] == "seen" else [])
+    return {f"seen_{card}": "on" for card in seen}
+
+
+def mark(app, laptop, phones, seen=()) -> None:
+    """The detective sends his marks (1 tap), Jack finds they match the board (1 tap)."""
+    marks = honest_marks(state_of(app, laptop.code), seen)
+    assert phones[DETECTIVE].act("mark_seen", **marks).status_code == 303
+    assert phones[JACK].act("confirm_marks").status_code == 303
+
+
 def play_turn(app, laptop, phones, answer: str = "seen", seen=()) -> None:
     assert pick_four(app, laptop, phones) == [303] * 4
     assert phones[JACK].act("witness", answer=answer).status_code == 303
-    marks = {f"seen_{card}": "on" for card in seen}
-    assert phones[DETECTIVE].act("mark_seen", **marks).status_code == 303
+    mark(app, laptop, phones, seen)
 
 
 def test_a_whole_base_game_to_dawn_with_witness_calls(app):
@@ -126,9 +141,10 @@ def test_a_whole_base_game_to_dawn_with_witness_calls(app):
     assert jack.act("witness", answer="not_seen").status_code == 303
     refused(app, laptop, jack.act("witness", answer="seen"), 422, "already answered")
     assert 'data-witness="not_seen"' in laptop.screen().text
-    suspects = state_of(app, laptop.code)["characters"]
+    state = state_of(app, laptop.code)
+    suspects = [card for card in state["characters"] if card != state["alibi"]]
     assert detective.phone().text.count('data-seen="') == 8
-    assert detective.act("mark_seen", **{f"seen_{suspects[0]}": "on"}).status_code == 303
+    mark(app, laptop, phones, [suspects[0]])
     state = state_of(app, laptop.code)
     assert state["cleared"] == [suspects[0]]
     screen = laptop.screen().text
@@ -149,27 +165,43 @@ def test_a_whole_base_game_to_dawn_with_witness_calls(app):
         assert "The whole game" in page and f"Jack&#39;s alibi card: {alibi}." in page
 
 
-def test_the_witness_call_stands_first_and_a_cleared_alibi_is_only_told_behind_the_peek(app):
+def test_a_mis_tick_that_clears_jack_is_refused_on_his_phone_alone(app):
+    """The witness call stands at the top (after a phone's now line); the detective
+    forgets to tick Jack's own character under "seen": Jack's check refuses it, told only
+    behind his peek and his "Why?", and nothing changes elsewhere; sent back, the marks
+    come back ticked; mended, they clear the right characters."""
     laptop, phones = seated_table(app, "mrjack", ["Ann", "Bob"])
     jack, detective = phones
     pick_four(app, laptop, phones)
     assert jack.act("witness", answer="seen").status_code == 303
+    # First on the table screen; on a phone, right under what happens now.
     for page in (laptop.screen().text, jack.phone().text, detective.phone().text):
         component = page[page.index('class="mj '):]
-        assert component.index('data-call="seen"') < component.index("data-status"
-                                                                      if page.count("mj-table")
-                                                                      else "data-prompt")
+        first, then = (("data-call", "data-status") if page.count("mj-table")
+                       else ("data-now", "data-call"))
+        assert component.index(first) < component.index(then) < component.index("<form")
         assert "Call for witnesses: <b>Jack is seen</b>" in page
-    # The detective wrongly marks Jack's own character as not seen: it is cleared.
     alibi = state_of(app, laptop.code)["alibi"]
     others = [card for card in state_of(app, laptop.code)["characters"] if card != alibi]
-    assert detective.act("mark_seen", **{f"seen_{card}": "on" for card in others}
-                         ).status_code == 303
+    ticks = {f"seen_{card}": "on" for card in others}
+    assert detective.act("mark_seen", **ticks).status_code == 303
     page = jack.phone().text
-    assert "data-call" not in page
+    assert "data-check-marks" in page and "data-call" in page
     peek = re.search(r'<div class="peek".*?</div>\s*</div>', page, re.S).group(0)
-    assert "data-alibi-warning" in peek and "on the cleared list" in peek
-    assert page.count("on the cleared list") == 1
+    assert "data-marks-warning" in peek and "would clear you" in peek
+    assert page.count("would clear you") == 1
+    version, screen, detective_page = laptop.version(), laptop.screen().text, detective.phone().text
+    refused(app, laptop, jack.act("confirm_marks"), 422, "clear your own character")
+    assert laptop.version() == version
+    assert laptop.screen().text == screen
+    assert glance_of(detective.phone(), laptop.code) == glance_of_text(detective_page, laptop.code)
+    assert jack.act("return_marks").status_code == 303
+    page = detective.phone().text
+    assert "Jack sent your marks back" in page
+    assert all(f'data-seen="{card}" checked' in page for card in others)
+    assert detective.act("mark_seen", **ticks, **{f"seen_{alibi}": "on"}).status_code == 303
+    assert jack.act("confirm_marks").status_code == 303
+    assert state_of(app, laptop.code)["cleared"] == []
 
 
 def test_accusation_on_the_phone_ends_the_game_and_reveals_the_alibi(app):
@@ -203,7 +235,7 @@ def test_escape_after_seen_is_refused_then_allowed_after_not_seen(app):
         phone, state = due_phone(app, laptop, phones)
         phone.act("pick", character=free_cards(state)[0])
     jack.act("witness", answer="not_seen")
-    detective.act("mark_seen")
+    mark(app, laptop, phones)
     phone, state = due_phone(app, laptop, phones)     # turn 3: the detective first
     alibi = state["alibi"]
     phone.act("pick", character=next(c for c in free_cards(state) if c != alibi))
@@ -316,7 +348,7 @@ def test_moriarty_impersonation_on_the_phone_and_table(app):
         picks = state["round"]["picks"]
         if len(picks) == 4:
             jack.act("witness", answer="seen")
-            detective.act("mark_seen")
+            mark(app, laptop, phones)
             continue
         phone, state = due_phone(app, laptop, phones)
         free = free_cards(state)
@@ -340,14 +372,18 @@ def alibi_twin(state: dict, card: str) -> dict:
     return twin
 
 
-def public_steps(state: dict) -> list[tuple]:
-    """A turn and a half of public actions that every twin accepts."""
+def public_steps(state: dict, jacks: Sequence[str]) -> list[tuple]:
+    """A turn and a half of public actions that every twin accepts (``jacks``: Jack's
+    character in each)."""
     steps, rng = [], random.Random(3)
     for _ in range(7):
         current = state["round"]
         if len(current["picks"]) == 4:
-            actions = [(JACK, {"type": "witness", "answer": rng.choice(["seen", "not_seen"])}),
-                       (DETECTIVE, {"type": "mark_seen", f"seen_{current['cards'][0]}": "on"})]
+            answer = rng.choice(["seen", "not_seen"])
+            seen = honest_marks({**state, "answer": answer}, [current["cards"][0]], jacks)
+            actions = [(JACK, {"type": "witness", "answer": answer}),
+                       (DETECTIVE, {"type": "mark_seen", **seen}),
+                       (JACK, {"type": "confirm_marks"})]
         else:
             seat = current["order"][len(current["picks"])]
             actions = [(seat, {"type": "pick", "character": free_cards(state)[0]})]
@@ -362,7 +398,8 @@ def test_pages_do_not_depend_on_the_alibi_or_the_alibi_deck(app):
     # Alibi and the bottom of the alibi deck trade places (no card is drawn here).
     other = alibi_twin(base, base["alibi_deck"][-1])
     other["alibi_deck"][:-1] = list(reversed(other["alibi_deck"][:-1]))
-    for state_a, state_b in play_both(mrjack, base, other, public_steps(base)):
+    steps = public_steps(base, [base["alibi"], other["alibi"]])
+    for state_a, state_b in play_both(mrjack, base, other, steps):
         assert_indistinguishable(app, mrjack, state_a, state_b, [TABLE, DETECTIVE])
 
 
@@ -412,24 +449,30 @@ def test_pages_do_not_show_a_drawn_alibi_card_to_the_other_seat_or_table(app):
 
 
 def test_jacks_phone_at_rest_is_the_same_whatever_his_alibi(app):
-    """Jack's own page, peek not held, while the detective wrongly clears the character
-    that is the alibi in one game and not in the other (the issue's open banner)."""
+    """Jack's own page, peek not held, while the detective's marks would clear the
+    character that is the alibi in one game and not in the other (the issue's mis-tick):
+    the warning only behind the peek; sent back and mended, the game goes on."""
     base = mrjack.setup({"london": False}, ["Ann", "Bob"], random.Random(5))
     other = alibi_twin(base, base["alibi_deck"][-1])
     steps = [(seat, {"type": "pick", "character": card})
              for seat, card in zip(base["round"]["order"], base["round"]["cards"], strict=True)]
     steps += [(JACK, {"type": "witness", "answer": "not_seen"}),
-              (DETECTIVE, {"type": "mark_seen", f"seen_{base['alibi']}": "on"}),
+              (DETECTIVE, {"type": "mark_seen", f"seen_{base['alibi']}": "on"})]
+    warned = list(play_both(mrjack, base, other, steps))[-1]
+    steps += [(JACK, {"type": "return_marks"}),
+              (DETECTIVE, {"type": "mark_seen"}),
+              (JACK, {"type": "confirm_marks"}),
               # Turn 2: Jack plays first, after "not seen": the offer to leave.
               (JACK, {"type": "pick", "character": base["deck"][0]})]
     pairs = list(play_both(mrjack, base, other, steps))
-    assert base["alibi"] in pairs[-1][0]["cleared"]
+    assert base["alibi"] not in pairs[-1][0]["cleared"]
     for state_a, state_b in pairs:
         page_a = render_component(app, mrjack, state_a, JACK)
         page_b = render_component(app, mrjack, state_b, JACK)
         assert at_rest(page_a) == at_rest(page_b)
-    assert "data-alibi-warning" in page_a and "data-alibi-warning" not in page_b
     assert "My character leaves the district" in at_rest(page_a)
+    page_a, page_b = (render_component(app, mrjack, state, JACK) for state in warned)
+    assert "data-marks-warning" in page_a and "data-marks-warning" not in page_b
 
 
 def test_the_dealt_hand_is_behind_a_tap_at_rest(app):
@@ -455,7 +498,11 @@ def glance_of(response, code: str) -> str:
     """What a neighbour sees of a phone page: the page at rest (no peek held, nothing
     opened), the table's random code, the CSRF token and the forms' keys made from it
     masked."""
-    page = re.sub(r'name="(csrf|key)" value="[^"]*"', r'name="\1" value="-"', response.text)
+    return glance_of_text(response.text, code)
+
+
+def glance_of_text(page: str, code: str) -> str:
+    page = re.sub(r'name="(csrf|key)" value="[^"]*"', r'name="\1" value="-"', page)
     return at_rest(page.replace(code, "CODE"))
 
 
@@ -502,6 +549,7 @@ def test_a_refused_action_of_either_seat_looks_the_same_whatever_the_secrets(app
         act(seat, "pick", character=card)
     act(JACK, "witness", answer="not_seen")
     act(DETECTIVE, "mark_seen")
+    act(JACK, "confirm_marks")
     act(JACK, "pick", character=leaving)
     same_refusal(twins, JACK, "escape", ["You can leave the district only in a turn"] * 2)
 
