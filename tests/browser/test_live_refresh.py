@@ -162,3 +162,19 @@ def test_a_refresh_waits_for_the_finger_to_lift(server, laptop, phone):
     check_phone(ann, "live-refresh-pressed", allow=REFUSED)
     ann.click("[data-add]")
     expect(bob.locator("[data-total]")).to_have_text("2")
+
+
+def test_a_reload_keeps_a_half_filled_question(server, laptop, phone):
+    """London 1888: Ann opens her question to Cy and ticks a card of his; her phone is
+    reloaded (a thumb on the browser's reload, a phone woken up): the section is still
+    open and the card still ticked, as after a live refresh. Another page of the same
+    table (the laptop's) keeps nothing of hers."""
+    _code, (ann, _bob, _cy, _di) = open_table(server, laptop, phone, ["Ann", "Bob", "Cy", "Di"])
+    gull = ann.locator("[data-target='2']")
+    gull.locator("summary").click()
+    gull.locator("label:has(input[name=position_3])").click()
+    ann.reload()
+    expect(gull).to_have_attribute("open", "")
+    expect(gull.locator("input[name=position_3]")).to_be_checked()
+    expect(gull.locator("input:checked")).to_have_count(1)
+    check_phone(ann, "live-refresh-reloaded")

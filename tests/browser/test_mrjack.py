@@ -193,6 +193,13 @@ def test_a_whole_london_game_from_the_phones(server, laptop, phone):
     expect(laptop.locator("[data-keep]")).to_have_count(0)
     expect(jack.locator(".now-text")).to_have_text("Your turn: keep 2 characters")
     check_phone(jack, "mrjack-jack-draft-closed")
+    # The hand opened (1 tap) and a card ticked (1 tap), the phone reloaded: a secret
+    # comes back closed and empty, the page at rest.
+    jack.click("[data-hand] summary")
+    jack.locator("[data-keep]").first.check()
+    jack.reload()
+    expect(jack.locator("[data-hand]")).not_to_have_attribute("open", "")
+    expect(jack.locator("[data-keep]:checked")).to_have_count(0)
     # Three cards (1 tap to open, 3 ticks, 2 taps to keep): refused with a clear message.
     jack.click("[data-hand] summary")
     for box in jack.locator("[data-keep]").all()[:3]:
@@ -567,3 +574,43 @@ def test_the_london_phones_at_rest_tell_no_secret(twin_servers, browser, phone):
     glance(sides, "moriarty-impersonates")
     for side in sides:
         side.laptop.context.close()
+
+
+def test_a_reload_keeps_the_ticks_and_the_open_section_but_no_secret(server, laptop, phone):
+    """A phone reloaded in the middle of an action comes back as a live refresh would:
+    the detective's History still open and, at the call for witnesses, his ticks still
+    ticked; his accusation list, a secret section, comes back closed."""
+    phones = open_table(server, laptop, phone)
+    jack, detective = phones["jack"], phones["detective"]
+    alibi = hidden_state(server, phones["code"])["alibi"]
+    # The detective plays his first card (2 taps), opens his History and his list to
+    # accuse (1 tap each), then reloads.
+    play_card(laptop, detective, "detective")
+    detective.click("[data-history] > summary")
+    detective.click("[data-accuse] > summary")
+    expect(detective.locator("[data-accuse]")).to_have_attribute("open", "")
+    detective.reload()
+    expect(detective.locator("[data-history]")).to_have_attribute("open", "")
+    expect(detective.locator("[data-accuse]")).not_to_have_attribute("open", "")
+    for role in ODD[1:]:
+        play_card(laptop, phones[role], role)
+    confirm(jack, "[data-answer=not_seen]")
+    # His own last card sent, his page came back as the server sends it: he opens his
+    # History again (1 tap), ticks two suspects (1 tap each) and reloads: the History
+    # still open, both still ticked, nothing sent.
+    detective.click("[data-history] > summary")
+    ticked = board_seen(detective, "not_seen", alibi, others=2)
+    for card in ticked:
+        detective.check(f"[data-seen='{card}']")
+    detective.reload()
+    for card in ticked:
+        expect(detective.locator(f"[data-seen='{card}']")).to_be_checked()
+    expect(detective.locator("[data-seen]:checked")).to_have_count(2)
+    expect(detective.locator("[data-history]")).to_have_attribute("open", "")
+    check_phone(detective, "mrjack-detective-reloaded")
+    # Sent (1 tap) and confirmed by Jack (2 taps): the reload kept nothing past it.
+    detective.click("[data-mark-submit]")
+    confirm(jack, "[data-confirm-marks]")
+    expect(laptop.locator("[data-suspect=no]")).to_have_count(2)
+    detective.reload()
+    expect(detective.locator("[data-seen]:checked")).to_have_count(0)
