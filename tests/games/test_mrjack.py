@@ -870,3 +870,34 @@ def test_a_seats_refusals_are_private_while_the_game_runs():
         assert [mrjack.view(state, viewer)["private_refusals"] for viewer in VIEWERS] == [
             True, True, False]
     assert not any(mrjack.view(over, viewer)["private_refusals"] for viewer in VIEWERS)
+
+
+def test_each_phone_says_first_what_happens_now_and_who_acts():
+    """The now line: "Your turn: ..." on the phone that acts, "... : wait" on the other,
+    through a turn's picks, the call for witnesses and Jack's check; public facts only."""
+    state = new_game(8)
+
+    def now(seat: int) -> str:
+        return mrjack.view(state, seat)["now"]["text"]
+
+    assert now(DETECTIVE) == "Your turn: play a character (1 of 4)"
+    assert now(JACK) == "The detective plays a character (1 of 4): wait"
+    assert mrjack.view(state, DETECTIVE)["now"]["mine"] is True
+    assert mrjack.view(state, JACK)["now"]["mine"] is False
+    assert mrjack.view(state, TABLE)["now"] is None
+    state = pick_next(state)
+    assert now(JACK) == "Your turn: play a character (2 of 4)"
+    assert mrjack.view(state, DETECTIVE)["now"]["detail"].startswith("Move ")
+    state = play_cards(state)
+    assert now(JACK) == "Your turn: answer the call for witnesses"
+    state = act(state, JACK, "witness", answer="not_seen")
+    assert now(DETECTIVE) == "Your turn: mark who is seen"
+    assert now(JACK) == "The detective marks who is seen: wait"
+    state = act(state, DETECTIVE, "mark_seen", seen_holmes="on")
+    assert now(JACK) == "Your turn: check the marks on the board"
+    assert now(DETECTIVE) == "Jack checks the marks on the board: wait"
+    # Whoever Jack is (Holmes, who is ticked, or Watson), the detective's line is the same.
+    assert mrjack.view(with_alibi(state, "holmes"), DETECTIVE)["now"] == mrjack.view(
+        with_alibi(state, "watson"), DETECTIVE)["now"]
+    state = act(state, JACK, "confirm_marks")
+    assert now(JACK) == "Your turn: play a character (1 of 4)"      # turn 2: Jack first
