@@ -598,6 +598,7 @@ def test_a_reload_keeps_the_ticks_and_the_open_section_but_no_secret(server, lap
     # His own last card sent, his page came back as the server sends it: he opens his
     # History again (1 tap), ticks two suspects (1 tap each) and reloads: the History
     # still open, both still ticked, nothing sent.
+    expect(detective.locator("[data-mark-submit]")).to_be_visible()
     detective.click("[data-history] > summary")
     ticked = board_seen(detective, "not_seen", alibi, others=2)
     for card in ticked:
