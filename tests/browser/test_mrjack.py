@@ -86,6 +86,13 @@ def play_card(laptop, page, role: str, card: str | None = None) -> str:
     return card
 
 
+def free_picks(page) -> list[str]:
+    """The characters the due player's phone offers, once his page shows his turn."""
+    expect(page.locator(".now-line")).to_have_attribute("data-mine", "yes")
+    expect(page.locator("[data-pick]").first).to_be_visible()
+    return [item.get_attribute("data-pick") for item in page.locator("[data-pick]").all()]
+
+
 def board_seen(detective, answer: str, alibi: str, others: int = 0) -> list[str]:
     """What the board shows seen, as an honest answer has it: Jack's character if he is
     seen, and the first ``others`` other suspects."""
@@ -259,7 +266,7 @@ def test_a_whole_london_game_from_the_phones(server, laptop, phone):
     for turn in (1, 2):
         for role in ODD if turn % 2 else EVEN:
             page = phones[role]
-            free = [item.get_attribute("data-pick") for item in page.locator("[data-pick]").all()]
+            free = free_picks(page)
             card = play_card(laptop, page, role, "moriarty" if "moriarty" in free else None)
             if card == "moriarty":
                 expect(page.locator(".now-text")).to_have_text(
@@ -273,9 +280,11 @@ def test_a_whole_london_game_from_the_phones(server, laptop, phone):
         witness_call(laptop, phones, "not_seen" if turn == 1 else "seen", alibi_id, others=1)
         expect(laptop.locator("[data-turn]")).to_have_text(str(turn + 1))
     expect(laptop.locator("[data-impersonates]")).to_be_visible()
-    # Turn 3: the detective plays first (2 taps) and accuses Jack's character: 1 tap to
-    # open his list, 2 on the name.
-    play_card(laptop, detective, "detective")
+    # Turn 3: the detective plays first (2 taps) a character other than Moriarty (who
+    # would ask first whom he impersonates) and accuses Jack's character: 1 tap to open
+    # his list, 2 on the name.
+    free = free_picks(detective)
+    play_card(laptop, detective, "detective", next(card for card in free if card != "moriarty"))
     detective.click("[data-accuse] > summary")
     check_phone(detective, "mrjack-detective-london-accuse")
     confirm(detective, f"[data-accuse] button[value='{alibi_id}']")
