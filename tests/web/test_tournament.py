@@ -181,8 +181,11 @@ def play_round(app, organiser, number: int) -> list[dict]:
         assert f"/j/{code}" in page and page.count("<svg") >= 3
         join_page = Device(app).get(f"/j/{code}").text
         names = [seat["name"] for seat in table["seats"]]
-        for name in names:
-            assert f"kept for {name}" in join_page
+        # Each kept seat is one button with its player's name: nothing to type.
+        for position, name in enumerate(names):
+            assert re.search(rf'data-kept="{position}">.*?name="name" value="{name}"',
+                             join_page, re.S)
+        assert "data-join-form" not in join_page  # no open seat to type a name for
         phones = [join(app, code, position, name) for position, name in enumerate(names)]
         host = Device(app, code)
         host.client = organiser.client  # the organiser's browser hosts every table
