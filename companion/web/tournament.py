@@ -342,6 +342,15 @@ def table_card(tournament_id: int, number: int, table_no: int) -> Response:
                   error=None, form_table=None, **context)
 
 
+@bp.get("/<int:tournament_id>/rounds/<int:number>/sheets")
+def sheets(tournament_id: int, number: int) -> Response:
+    """The round on paper (static/print.css): the pairings on one page, with each table's
+    code to scan, then a score sheet for each table to fill in by hand. Nothing of a game
+    but who sits where."""
+    return render("tournament/sheets.html", "tournament/_sheets.html",
+                  **_round_context(tournament_id, number))
+
+
 def _result(tournament_id: int, number: int, table_no: int, correction: bool) -> Response:
     def failure(message: str, status: int) -> Response:
         if number not in store.round_numbers(get_db(), tournament_id):

@@ -3,11 +3,14 @@ projector. The projector's leaderboard follows the table's confirmed outcome by 
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from companion import tables
 from companion.db import connect
 from companion.tournaments import storage as store
+from tests.support.html import csrf_of, version_of
 from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, decode_qr
 from tests.support.phone_quality import check_phone, check_screen
 
@@ -123,3 +126,89 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
     projector.locator("[data-qr]").screenshot(path=str(qr_png))
     projector.context.close()
     assert decode_qr(qr_png) == server.url + board_url
+
+
+# --- a club night's tournament: 12 to 60 players --------------------------------------
+
+FIRST = ["Ann", "Bartholomew", "Cy", "Dorothea", "Ed", "Florence", "Gus", "Henrietta",
+         "Ivy", "Jonathan", "Kit", "Lucinda", "Mo", "Nathaniel", "Oz", "Philippa", "Quin",
+         "Rosalind", "Sam", "Theodora"]
+LAST = ["Abberline", "Godley", "Warren", "Lusk"]
+
+
+def club_names(count: int) -> list[str]:
+    """Names as long as a club's (up to "Bartholomew Abberline"), all distinct."""
+    return [f"{FIRST[i % len(FIRST)]} {LAST[i // len(FIRST)]}" for i in range(count)]
+
+
+def register_by_post(page, server, tid: int, names: list[str]) -> None:
+    """The organiser's Register and Check in, sent as the forms send them (the browser's
+    own cookies, through its request API): the clicks themselves are played above."""
+    manage = f"{server.url}/tournaments/{tid}"
+
+    def post(path: str, **fields) -> str:
+        html = page.context.request.get(manage).text()
+        fields.update(csrf=csrf_of(html), version=str(version_of(html)))
+        response = page.context.request.post(manage + path, form=fields)
+        assert response.ok, response.text()
+        return response.text()
+
+    for index, name in enumerate(names):
+        post("/players", name=name, club="Ripper Club" if index % 3 == 0 else "")
+    html = page.context.request.get(manage).text()
+    for player in re.findall(r'/players/(\d+)/status', html):
+        post(f"/players/{player}/status", status="present")
+
+
+def new_tournament(page, server, name: str, players: int) -> int:
+    page.goto(server.url + "/tournaments")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=rounds]", "3")
+    page.click("button:has-text('Create the tournament')")
+    tid = int(page.url.rstrip("/").rsplit("/", 1)[-1])
+    register_by_post(page, server, tid, club_names(players))
+    return tid
+
+
+def every_row_seen(browser, url: str, size: dict, count: int, name: str) -> int:
+    """Watches the projector's board turn its pages until every page was shown, each
+    whole on the screen; returns how many pages it has."""
+    context = browser.new_context(viewport=size)
+    context.clock.install()  # time flows; the test moves it on to turn a page sooner
+    board = context.new_page()
+    board.goto(url)
+    expect(board.locator("tr[data-row]")).to_have_count(count)
+    check_screen(board, name)
+    shown: dict[int, list[str]] = {}
+    pages = 1
+    while len(shown) < pages:
+        number, pages, rows = board.evaluate("""() => {
+          const note = document.querySelector("[data-page]").textContent;
+          const found = /Page (\\d+) of (\\d+)/.exec(note) || [null, "1", "1"];
+          const rows = Array.from(document.querySelectorAll("tr[data-row]")).filter(row => {
+            const box = row.getBoundingClientRect();
+            return !row.hidden && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight;
+          }).map(row => row.dataset.row);
+          return [Number(found[1]), Number(found[2]), rows];
+        }""")
+        assert board.evaluate("document.documentElement.scrollHeight <= innerHeight")
+        assert shown.setdefault(number, rows) == rows, (size, count, number)
+        board.clock.run_for(8000)
+    every = [row for number in sorted(shown) for row in shown[number]]
+    assert every == board.locator("tr[data-row]").evaluate_all(
+        "rows => rows.map(row => row.dataset.row)"), (size, count)  # each once, in order
+    # Pages evenly filled: no lonely last row (12 rows: 6 and 6, not 11 and 1).
+    assert len(shown[pages]) >= len(shown[1]) - pages
+    context.close()
+    return pages
+
+
+def test_the_projector_shows_every_row_for_12_to_60_players(server, laptop, browser):
+    for count in (12, 40, 60):
+        tid = new_tournament(laptop, server, f"Club night {count}", count)
+        url = f"{server.url}/tournaments/{tid}/board"
+        for size in ({"width": 1280, "height": 800}, {"width": 1920, "height": 1080}):
+            pages = every_row_seen(browser, url, size, count,
+                                   f"tournament-board-{count}-{size['width']}")
+            # Pages only when needed, and few enough to find one's name in half a minute.
+            assert pages <= (1 if count <= 12 and size["width"] == 1920 else 5), (count, size)
