@@ -767,3 +767,65 @@ def test_every_standings_row_has_a_head_to_head_number(app):
     # some, and every row says a number, never a blank.
     assert all(row["head-to-head"].isdigit() for row in rows), rows
     assert len({len(row) for row in rows}) == 1
+
+
+def twin_app(app, tmp_path):
+    """A second app on its own database, from the same seed: the same operations give
+    the same tournament, lots and seating."""
+    from companion import create_app
+
+    twin = create_app({"TESTING": True, "DATABASE": str(tmp_path / "twin.sqlite"),
+                       "GAMES": app.config["GAMES"], "RNG": random.Random(1888),
+                       "BOARD_DIR": app.config["BOARD_DIR"]})
+    twin.jinja_loader = app.jinja_loader
+    return twin
+
+
+def tournament_pages(app, organiser) -> dict[str, str]:
+    """Every tournament page and export, as the organiser and as a stranger, with what
+    differs between twins for no secret's sake (table codes, QR codes, CSRF) blanked."""
+    tid = organiser.tid
+    codes = [table["code"] for table in read(app, store.round_tables, tid, 1)]
+    paths = [f"/tournaments/{tid}", f"/tournaments/{tid}/board", f"/tournaments/{tid}/rounds/1",
+             f"/tournaments/{tid}/rounds/1/sheets", f"/tournaments/{tid}/standings.csv",
+             f"/tournaments/{tid}/results.csv", f"/tournaments/{tid}/export.json",
+             *[f"/tournaments/{tid}/rounds/1/tables/{n}" for n in range(1, len(codes) + 1)],
+             *[f"/tournaments/{tid}/players/{pid}"
+               for pid in player_ids(app, organiser).values()]]
+    pages = {}
+    for who, device in (("organiser", organiser), ("stranger", Device(app))):
+        for path in paths:
+            for headers in ({}, {"HX-Request": "true"}):
+                text = device.get(path, headers=headers).text
+                for number, code in enumerate(codes):
+                    text = text.replace(code, f"CODE{number}")
+                text = re.sub(r"<svg.*?</svg>", "QR", text, flags=re.S)
+                text = re.sub(r'name="csrf" value="[^"]*"', "csrf", text)
+                pages[f"{who} {path} {headers}"] = text
+    return pages
+
+
+def test_tournament_pages_show_nothing_of_a_game_in_play(app, tmp_path):
+    """Two tournaments alike in everything but their games' deals (who is Jack): every
+    tournament page, component and export reads the same until a result is in."""
+    twins = [app, twin_app(app, tmp_path)]
+    organisers, jacks = [], []
+    for seed, each in zip((5, 6), twins, strict=True):
+        organiser = new_tournament(each)
+        register(each, organiser, NAMES[:8])
+        assert organiser.send("/rounds", table_size="4").status_code == 303
+        each.config["RNG"] = random.Random(seed)  # the deals differ from here on
+        for table in read(each, store.round_tables, organiser.tid, 1):
+            for seat in table["seats"]:
+                join(each, table["code"], seat["position"], seat["name"])
+            host = Device(each, table["code"])
+            host.client, host.csrf = organiser.client, organiser.csrf
+            assert host.host("start").status_code == 303
+            jacks.append(jack_of(state_of(each, table["code"])))
+        organisers.append(organiser)
+    assert jacks[:2] != jacks[2:], "the twins' deals should give different Jacks"
+    first, second = (tournament_pages(each, organiser)
+                     for each, organiser in zip(twins, organisers, strict=True))
+    assert first.keys() == second.keys()
+    for key in first:
+        assert first[key] == second[key], key
