@@ -202,6 +202,9 @@ def test_the_door_speaks_plainly(server, laptop, phone):
     """A full table, a stale host tap, the host's own phone, error and re-join pages."""
     # The laptop's live updates are cut, so its page is left behind as players sit
     # down: just what happens when "Start" is tapped at that very moment.
+    # (The page's own stream, which a route can cut: a browser's shared stream is held
+    # by its SharedWorker, out of the page's reach.)
+    laptop.add_init_script("delete window.SharedWorker")
     laptop.route("**/events", lambda route: route.abort())
     laptop.route("**/version", lambda route: route.abort())
     code = _table(server, laptop, players=3)
