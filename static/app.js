@@ -45,6 +45,7 @@
      seventh page of an organiser's laptop stalled, its taps with it. A browser without
      SharedWorker (Chrome on Android: one page per phone anyway) holds its own. */
   var shared = null;  // this page's port to the shared stream
+  var sharing = Boolean(window.SharedWorker);  // false: this page holds its own stream
   function polling(on) {
     clearInterval(pollTimer);
     pollTimer = on ? setInterval(checkVersion, 10000) : null;
@@ -56,12 +57,21 @@
                          stream: events.replace(/\/t\/[^/]+\/events$/, "/events") });
   }
   function connectShared() {
-    if (!window.SharedWorker) { return false; }
+    if (!sharing) { return false; }
+    var worker;
     try {
-      shared = new SharedWorker(staticBase + "live-worker.js", { name: "companion-live" }).port;
+      worker = new SharedWorker(staticBase + "live-worker.js", { name: "companion-live" });
     } catch (error) {
-      return false;  // a browser that forbids workers here: the page's own stream
+      sharing = false;  // a browser that forbids workers here: the page's own stream
+      return false;
     }
+    // A worker that cannot start (its script not loaded): the page's own stream.
+    worker.addEventListener("error", function () {
+      sharing = false;
+      shared = null;
+      connect();
+    });
+    shared = worker.port;
     shared.onmessage = function (event) {
       var message = event.data || {};
       if (message.type === "changed") { refreshIfChanged(message.version); }
@@ -71,8 +81,10 @@
     watchShared();
     // The worker forgets a page it has not heard from in a while (a page killed
     // without a goodbye).
-    setInterval(function () { shared.postMessage({ type: "ping" }); }, 30000);
-    window.addEventListener("pagehide", function () { shared.postMessage({ type: "leave" }); });
+    setInterval(function () { if (shared) { shared.postMessage({ type: "ping" }); } }, 30000);
+    window.addEventListener("pagehide", function () {
+      if (shared) { shared.postMessage({ type: "leave" }); }
+    });
     return true;
   }
 
