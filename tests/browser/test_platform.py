@@ -100,6 +100,9 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
     bob.fill("input[name=amount]", "3")
     bob.click("[data-add]")
     expect(ann.locator("[data-total]")).to_have_text("5")
+    # The laptop too, before its tap below: a refresh landing after the first tap of
+    # Undo disarms it (it acts on the latest state).
+    expect(laptop.locator("[data-total]")).to_have_text("5")
 
     # Undo needs a second tap, and everyone follows and is told, at the top of the
     # screen whatever the scroll, until the next action.
