@@ -783,7 +783,8 @@ def twin_app(app, tmp_path):
 
 def tournament_pages(app, organiser) -> dict[str, str]:
     """Every tournament page and export, as the organiser and as a stranger, with what
-    differs between twins for no secret's sake (table codes, QR codes, CSRF) blanked."""
+    differs between twins for no secret's sake (table codes, QR codes, CSRF, the clock)
+    blanked."""
     tid = organiser.tid
     codes = [table["code"] for table in read(app, store.round_tables, tid, 1)]
     paths = [f"/tournaments/{tid}", f"/tournaments/{tid}/board", f"/tournaments/{tid}/rounds/1",
@@ -801,6 +802,7 @@ def tournament_pages(app, organiser) -> dict[str, str]:
                     text = text.replace(code, f"CODE{number}")
                 text = re.sub(r"<svg.*?</svg>", "QR", text, flags=re.S)
                 text = re.sub(r'name="csrf" value="[^"]*"', "csrf", text)
+                text = re.sub(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?Z?", "TIME", text)
                 pages[f"{who} {path} {headers}"] = text
     return pages
 
