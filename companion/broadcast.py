@@ -16,9 +16,12 @@ import threading
 from collections.abc import Callable
 
 
-def event(version: int, first: bool = False) -> str:
-    """One server-sent event; the first also tells the browser how soon to reconnect."""
-    return ("retry: 1500\n" if first else "") + f"event: changed\ndata: {version}\n\n"
+def event(version: int, first: bool = False, code: str | None = None) -> str:
+    """One server-sent event; the first also tells the browser how soon to reconnect.
+    On a browser's shared stream (several tables, ``GET /events``) it names its table:
+    ``data: CODE VERSION``."""
+    data = f"{code} {version}" if code else str(version)
+    return ("retry: 1500\n" if first else "") + f"event: changed\ndata: {data}\n\n"
 
 
 HEARTBEAT = ": still here\n\n"
@@ -32,6 +35,7 @@ class Broadcaster:
         self._lock = threading.Lock()
         self._tables: dict[int, tuple[threading.Condition, list[int]]] = {}
         self._listeners: list[Callable[[int, int], None]] = []
+        self._any = threading.Condition()  # woken by every change (a shared stream)
 
     def subscribe(self, listener: Callable[[int, int], None]) -> None:
         self._listeners.append(listener)
@@ -49,6 +53,8 @@ class Broadcaster:
             if version > latest[0]:
                 latest[0] = version
             condition.notify_all()
+        with self._any:
+            self._any.notify_all()
         for listener in self._listeners:
             listener(table_id, version)
 
@@ -59,3 +65,17 @@ class Broadcaster:
         with condition:
             condition.wait_for(lambda: latest[0] > seen, timeout)
             return latest[0]
+
+    def wait_any(self, seen: dict[int, int], timeout: float) -> dict[int, int]:
+        """The tables of ``seen`` (table id: version) whose latest known version passed
+        it, with that version, as soon as one did, or after ``timeout`` seconds (then
+        empty)."""
+        slots = {table: self._slot(table)[1] for table in seen}
+
+        def changed() -> dict[int, int]:
+            return {table: slots[table][0] for table, version in seen.items()
+                    if slots[table][0] > version}
+
+        with self._any:
+            self._any.wait_for(changed, timeout)
+            return changed()

@@ -10,6 +10,7 @@
   }
 
   /* Live updates: the server only says "version V"; the page fetches its own view. */
+  var staticBase = document.currentScript.src.replace(/app\.js(\?.*)?$/, "");
   var source = null;
   var retryTimer = null;
   var pollTimer = null;
@@ -39,14 +40,61 @@
   window.addEventListener("pointerup", released, true);
   window.addEventListener("pointercancel", released, true);
 
+  /* A browser's pages share one stream (static/live-worker.js, docs/ARCHITECTURE.md):
+     Chromium gives a host 6 connections over HTTP/1.1, and with a stream per page the
+     seventh page of an organiser's laptop stalled, its taps with it. A browser without
+     SharedWorker (Chrome on Android: one page per phone anyway) holds its own. */
+  var shared = null;  // this page's port to the shared stream
+  var sharing = Boolean(window.SharedWorker);  // false: this page holds its own stream
+  function polling(on) {
+    clearInterval(pollTimer);
+    pollTimer = on ? setInterval(checkVersion, 10000) : null;
+  }
+  function watchShared() {
+    var events = view().dataset.events;
+    var found = /\/t\/([^/]+)\/events$/.exec(events);
+    shared.postMessage({ type: "watch", code: found ? decodeURIComponent(found[1]) : events,
+                         stream: events.replace(/\/t\/[^/]+\/events$/, "/events") });
+  }
+  function connectShared() {
+    if (!sharing) { return false; }
+    var worker;
+    try {
+      worker = new SharedWorker(staticBase + "live-worker.js", { name: "companion-live" });
+    } catch (error) {
+      sharing = false;  // a browser that forbids workers here: the page's own stream
+      return false;
+    }
+    // A worker that cannot start (its script not loaded): the page's own stream.
+    worker.addEventListener("error", function () {
+      sharing = false;
+      shared = null;
+      connect();
+    });
+    shared = worker.port;
+    shared.onmessage = function (event) {
+      var message = event.data || {};
+      if (message.type === "changed") { refreshIfChanged(message.version); }
+      else if (message.type === "up") { polling(false); }
+      else if (message.type === "down") { polling(true); }
+    };
+    watchShared();
+    // The worker forgets a page it has not heard from in a while (a page killed
+    // without a goodbye).
+    setInterval(function () { if (shared) { shared.postMessage({ type: "ping" }); } }, 30000);
+    window.addEventListener("pagehide", function () {
+      if (shared) { shared.postMessage({ type: "leave" }); }
+    });
+    return true;
+  }
+
   function connect() {
     var current = view();
     if (!current || !current.dataset.events || source) { return; }
+    if (shared) { watchShared(); return; }
+    if (connectShared()) { return; }
     source = new EventSource(current.dataset.events);
-    source.addEventListener("open", function () {
-      clearInterval(pollTimer);
-      pollTimer = null;
-    });
+    source.addEventListener("open", function () { polling(false); });
     source.addEventListener("changed", function (event) { refreshIfChanged(event.data); });
     source.addEventListener("error", function () {
       // The browser retries by itself after a network error. After an HTTP error it
@@ -55,8 +103,7 @@
       // again in 30 to 60 s (spread out, so refused pages do not come back at once).
       if (source && source.readyState === EventSource.CLOSED) {
         source = null;
-        clearInterval(pollTimer);
-        pollTimer = setInterval(checkVersion, 10000);
+        polling(true);
         clearTimeout(retryTimer);
         retryTimer = setTimeout(connect, 30000 + Math.random() * 30000);
       }
@@ -72,6 +119,8 @@
       .catch(function () { /* offline: the event stream will catch up */ });
   }
 
+  // Back from sleep, a lost network or the back-forward cache: the version now, and the
+  // stream again (a page back from the cache says again which table it shows).
   function checkNow() {
     checkVersion();
     if (source && source.readyState === EventSource.CLOSED) { source = null; }
@@ -382,7 +431,6 @@
   /* Keep the phone awake during a game. The Wake Lock API exists only on secure pages
      (https, localhost); on the laptop's plain-http Wi-Fi address a silent, muted video
      looping inline does the same (NoSleep.js's technique, its files static/awake.*). */
-  var staticBase = document.currentScript.src.replace(/app\.js(\?.*)?$/, "");
   var wakeLock = null;
   var video = null;
   var wakeWanted = localStorage.getItem("companion-awake") !== "off";

@@ -44,7 +44,10 @@ class _Stream(asyncio.Protocol):
         self.hub = hub
         self.address = address
         self.phone = phone
-        self.table_id: int | None = None
+        # The tables it follows (id: code); a browser's shared stream names the table
+        # in each event, a page's own stream follows one and does not.
+        self.codes: dict[int, str] = {}
+        self.shared = False
         self.transport: asyncio.Transport | None = None
         self.last_write = time.monotonic()
         self.deadline = 0.0
@@ -75,6 +78,10 @@ class _Stream(asyncio.Protocol):
         self.transport.write(data)
         self.last_write = time.monotonic()
 
+    def event(self, table_id: int, version: int, first: bool = False) -> str:
+        """A change of one of its tables, as this stream tells it."""
+        return event(version, first, self.codes[table_id] if self.shared else None)
+
     def end(self) -> None:
         if self.transport is not None and not self.transport.is_closing():
             self.transport.write(b"0\r\n\r\n")
@@ -85,8 +92,9 @@ class _Stream(asyncio.Protocol):
 class StreamHub:
     """Every open page's event stream, held on one asyncio loop in a thread of its own.
 
-    ``adopt`` takes a connection whose request (``GET /t/<code>/events``) the web
-    server has read, with ``phone``: what its cookies say of the phone it comes from
+    ``adopt`` takes a connection whose request (``GET /t/<code>/events``, or a browser's
+    shared ``GET /events?t=...`` for several tables) the web server has read, with
+    ``phone``: what its cookies say of the phone it comes from
     (phones behind one address are told apart so, ``phones_at``). A stream beyond
     ``capacity``, or beyond ``per_address`` from one client address (except those
     ``exempt`` says are the laptop's), is answered at once with a clear
@@ -121,9 +129,10 @@ class StreamHub:
 
     # --- called from other threads -------------------------------------------------
 
-    def adopt(self, sock: socket.socket, address: str, code: str, head_only: bool,
-              phone: str = "") -> None:
-        self._loop.call_soon_threadsafe(self._start, sock, address, code, head_only, phone)
+    def adopt(self, sock: socket.socket, address: str, codes: list[str], head_only: bool,
+              phone: str = "", shared: bool = False) -> None:
+        self._loop.call_soon_threadsafe(self._start, sock, address, codes, head_only, phone,
+                                        shared)
 
     def phones_at(self, address: str) -> int:
         """How many phones (cookies of their own) hold live pages from ``address``. Read
@@ -158,12 +167,12 @@ class StreamHub:
             stream.end()
         self._loop.stop()
 
-    def _start(self, sock: socket.socket, address: str, code: str, head_only: bool,
-               phone: str) -> None:
-        self._loop.create_task(self._open(sock, address, code, head_only, phone))
+    def _start(self, sock: socket.socket, address: str, codes: list[str], head_only: bool,
+               phone: str, shared: bool) -> None:
+        self._loop.create_task(self._open(sock, address, codes, head_only, phone, shared))
 
-    async def _open(self, sock: socket.socket, address: str, code: str,
-                    head_only: bool, phone: str) -> None:
+    async def _open(self, sock: socket.socket, address: str, codes: list[str],
+                    head_only: bool, phone: str, shared: bool) -> None:
         stream = _Stream(self, address, phone)
         try:
             await self._loop.connect_accepted_socket(lambda: stream, sock)
@@ -179,22 +188,29 @@ class StreamHub:
             self._refuse(stream, 429, "Too many live pages from this device. Close some "
                          "tabs; this page refreshes itself more slowly.")
             return
-        found = self.opener(code)
-        if found is None:
+        versions = {}
+        for code in codes:
+            found = self.opener(code)
+            if found is not None:
+                stream.codes[found[0]] = code
+                versions[found[0]] = found[1]
+        if not versions:
             self._refuse(stream, 404, "There is no table with this code.")
             return
-        table_id, version = found
         if head_only:  # HEAD: the headers a stream would have, and nothing held
             stream.transport.write(self.head)
             stream.transport.close()
             return
-        stream.table_id = table_id
+        stream.shared = shared
         stream.deadline = time.monotonic() + self.lifetime * random.uniform(0.8, 1.0)
         self._streams.add(stream)
-        self._tables[table_id].add(stream)
+        for table_id in stream.codes:
+            self._tables[table_id].add(stream)
         self._addresses[address] += 1
         self._phones[address][phone] += 1
-        stream.write(self.head + _chunk(event(version, first=True)))
+        stream.write(self.head + b"".join(
+            _chunk(stream.event(table_id, version, first=index == 0))
+            for index, (table_id, version) in enumerate(versions.items())))
 
     def _refuse(self, stream: _Stream, status: int, message: str) -> None:
         assert stream.transport is not None
@@ -207,12 +223,12 @@ class StreamHub:
         stream.closed = True
         if stream in self._streams:
             self._streams.discard(stream)
-            if stream.table_id is not None:
-                table = self._tables.get(stream.table_id)
+            for table_id in stream.codes:
+                table = self._tables.get(table_id)
                 if table is not None:
                     table.discard(stream)
                     if not table:
-                        del self._tables[stream.table_id]
+                        del self._tables[table_id]
             self._addresses[stream.address] -= 1
             if self._addresses[stream.address] <= 0:
                 del self._addresses[stream.address]
@@ -226,9 +242,8 @@ class StreamHub:
             stream.transport.close()
 
     def _send(self, table_id: int, version: int) -> None:
-        data = _chunk(event(version))
         for stream in list(self._tables.get(table_id, ())):
-            stream.write(data)
+            stream.write(_chunk(stream.event(table_id, version)))
 
     async def _tick(self) -> None:
         """Heartbeats and stream ends, checked a few times a second."""

@@ -18,6 +18,7 @@ import socket
 import threading
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from flask import Flask
 from waitress.channel import HTTPChannel
@@ -26,8 +27,10 @@ from waitress.task import ThreadedTaskDispatcher
 
 from companion.server import limits, quietloop, raw
 from companion.server.streamhub import StreamHub
+from companion.web import live
 
 EVENTS = re.compile(r"^/t/([^/]{1,32})/events$")
+SHARED_EVENTS = "/events"  # a browser's one stream for the tables of all its pages
 # Streams hold no thread. Two threads, actions first: more only take turns on the
 # interpreter lock, each request then waiting for all the others (bench/clubnight.py,
 # one action per table every 3 s: action p95 171 ms with 8 threads, 114 with 3, 63
@@ -143,8 +146,10 @@ class Server(TcpWSGIServer):
 
     def add_task(self, channel: Any) -> None:
         request = channel.requests[0]
-        match = EVENTS.match(request.path or "")
-        if (match and request.command in ("GET", "HEAD") and len(channel.requests) == 1
+        path = request.path or ""
+        match = EVENTS.match(path)
+        if ((match or path == SHARED_EVENTS) and request.command in ("GET", "HEAD")
+                and len(channel.requests) == 1
                 and channel.request in (None, request) and not channel.total_outbufs_len
                 and threading.get_ident() == self.loop_thread):
             # The stream leaves waitress: its socket goes to the hub, its thread is
@@ -153,8 +158,10 @@ class Server(TcpWSGIServer):
             address = channel.addr[0]
             channel.del_channel()
             channel.connected = False
-            self.hub.adopt(sock, address, match.group(1), request.command == "HEAD",
-                           _phone(request.headers.get("COOKIE", "")))
+            codes = ([match.group(1)] if match else
+                     live.shared_codes(parse_qs(request.query).get("t", [])))
+            self.hub.adopt(sock, address, codes, request.command == "HEAD",
+                           _phone(request.headers.get("COOKIE", "")), shared=not match)
             return
         address = channel.addr[0]
         channel.queued = True

@@ -51,10 +51,13 @@ RESTARTS = 24
 class TournamentError(Exception):
     """A refused tournament operation: the message for the organiser, and an HTTP status."""
 
-    def __init__(self, message: str, status: int = 422) -> None:
+    def __init__(self, message: str, status: int = 422,
+                 problems: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        # Several mistakes found at once (a typed seating), each a sentence.
+        self.problems = list(problems)
 
 
 # --- tables of a round -----------------------------------------------------------------
@@ -168,9 +171,12 @@ def parse_seating(text: str, present: Mapping[str, Any], names: Mapping[Any, str
     """The organiser's own seating: one table per line, names separated by commas.
 
     ``present`` maps each checked-in player's name (case-folded) to their id; ``names``
-    maps every id to its name. Every checked-in player sits at exactly one table."""
+    maps every id to its name. Every checked-in player sits at exactly one table. A
+    seating with mistakes is refused with all of them listed (``problems``), so that
+    the organiser mends them in one go."""
     tables: list[list[Any]] = []
     seen: dict[Any, int] = {}
+    problems: list[str] = []
     lines = [line for line in str(text).splitlines() if line.strip()]
     for number, line in enumerate(lines, start=1):
         table = []
@@ -180,24 +186,28 @@ def parse_seating(text: str, present: Mapping[str, Any], names: Mapping[Any, str
                 continue
             player = present.get(name.casefold())
             if player is None:
-                raise TournamentError(f"Table {number}: “{name[:NAME_MAX]}” is not a "
-                                      "checked-in player.")
+                problems.append(f"Table {number}: “{name[:NAME_MAX]}” is not a checked-in "
+                                "player.")
+                continue
             if player in seen:
                 where = ("twice at that table" if seen[player] == number
                          else f"at table {seen[player]} and at table {number}")
-                raise TournamentError(f"{names[player]} cannot sit {where}: a player plays "
-                                      "at one table per round.")
+                problems.append(f"{names[player]} cannot sit {where}: a player plays at one "
+                                "table per round.")
+                continue
             seen[player] = number
             table.append(player)
         if not MIN_TABLE <= len(table) <= MAX_TABLE:
-            raise TournamentError(f"Table {number} has {len(table)} players: London 1888 is "
-                                  f"played by {MIN_TABLE} to {MAX_TABLE}.")
+            problems.append(f"Table {number} has {len(table)} players: London 1888 is played "
+                            f"by {MIN_TABLE} to {MAX_TABLE}.")
         tables.append(table)
     missing = [names[player] for player in present.values() if player not in seen]
     if missing:
-        raise TournamentError("Every checked-in player needs a seat: " + ", ".join(missing)
-                              + (" is" if len(missing) == 1 else " are")
-                              + " missing (or drop them first).")
+        problems.append("Every checked-in player needs a seat: " + ", ".join(missing)
+                        + (" is" if len(missing) == 1 else " are")
+                        + " missing (or drop them first).")
+    if problems:
+        raise TournamentError(" ".join(problems), problems=problems)
     return tables
 
 
@@ -232,10 +242,24 @@ def parse_result(form: Mapping[str, str], players: int) -> dict[str, Any]:
     return outcome
 
 
+def result_key(outcome: Mapping[str, Any]) -> str:
+    """The ``london1888.RESULTS`` key of an outcome (what the result form's radio sends)."""
+    return "innocents" if outcome["winner"] == london1888.INNOCENTS else f"jack_{outcome['how']}"
+
+
+def same_result(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Whether two outcomes score the same game the same way (the innocents' "how" and
+    the order of accomplices do not matter)."""
+    def facts(outcome: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (result_key(outcome), outcome.get("murder_round") or None,
+                bool(outcome.get("discovered")), outcome["jack"],
+                tuple(sorted(outcome.get("accomplices") or ())))
+    return facts(one) == facts(other)
+
+
 def outcome_text(outcome: Mapping[str, Any], names: Sequence[str]) -> str:
     """An outcome in words, naming the players."""
-    key = "innocents" if outcome["winner"] == london1888.INNOCENTS else f"jack_{outcome['how']}"
-    text = london1888.RESULTS[key][2]
+    text = london1888.RESULTS[result_key(outcome)][2]
     if outcome.get("murder_round"):
         text += f" in round {outcome['murder_round']}"
     text += f". Jack: {names[outcome['jack']]}"
@@ -327,7 +351,9 @@ def standings(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str,
     tied (head-to-head counts only games between the players still tied), then drawn lots
     (the lower lot first). Each row says what separated it from the row above
     (``decided_by``: "points", a tiebreak key or "lots"; None for the first row), and
-    ``head_to_head`` holds its value where that tiebreak was needed (else None)."""
+    ``head_to_head`` its beats over the players still tied with it when that tiebreak
+    came (0 for a player nobody was tied with by then: a group of one beats nobody), so
+    the column is a number on every row."""
     late = undiscovered_late_murder
     records = _records(players, games, late)
     by_id = {player["id"]: player for player in players}
@@ -367,7 +393,7 @@ def standings(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str,
             "games": record["games"], "wins": record["wins"],
             "jack_games": record["jack_games"], "jack_wins": record["jack_wins"],
             "jack_points": record["jack_points"],
-            "head_to_head": head_to_head.get(player),
+            "head_to_head": head_to_head.get(player, 0),
             "decided_by": decided, "decided_label": DECIDED_BY.get(decided or "", ""),
         })
     return rows

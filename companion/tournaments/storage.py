@@ -423,6 +423,9 @@ def record_result(db: Database, tournament_id: int, seen_version: int, number: i
             raise TournamentError(f"{where} already has a result (from {source}). To change "
                                   "it, correct it and give the reason.", 409)
         outcome = logic.parse_result(form, len(table["seats"]))
+        if correction and logic.same_result(outcome, table["outcome"]):
+            raise TournamentError(f"{where}: that is the result already. Change what was "
+                                  "wrong, then correct it.")
         db.execute("INSERT INTO tournament_results (tournament_table_id, kind, outcome, reason) "
                    "VALUES (?, ?, ?, ?)",
                    [table["id"], "correction" if correction else "entered",

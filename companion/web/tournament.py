@@ -136,6 +136,7 @@ def _manage(tournament_id: int, status: int = 200, error: str | None = None,
                   sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
                   tiebreaks=logic.TIEBREAKS, error=error, name=extra.get("name", ""),
                   club=extra.get("club", ""), seating=extra.get("seating", ""),
+                  problems=extra.get("problems", ()),
                   size=extra.get("size") or tournament["table_size"])
 
 
@@ -215,8 +216,12 @@ def start_round(tournament_id: int) -> Response:
         number, opened = store.start_round(get_db(), tournament_id, seen_version(), size,
                                            seating, rng())
     except RuleError as error:
-        return _manage(tournament_id, 422, error.message, seating=seating)
-    except (TournamentError, tables.TableError) as error:
+        return _manage(tournament_id, 422, error.message, seating=seating,
+                       size=request.form.get("table_size"))
+    except TournamentError as error:
+        return _manage(tournament_id, error.status, error.message, seating=seating,
+                       problems=error.problems, size=request.form.get("table_size"))
+    except tables.TableError as error:
         return _manage(tournament_id, error.status, error.message, seating=seating)
     count_created(len(opened) - 1)
     response = redirect(url_for(".round_page", tournament_id=tournament_id, number=number),
@@ -266,13 +271,43 @@ def _ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
 
 
-def _round_context(tournament_id: int, number: int) -> dict[str, Any]:
+def result_values(outcome: dict[str, Any] | None, typed: dict[str, str] | None,
+                  players: int) -> dict[str, Any]:
+    """What a table's result form shows: what the organiser just typed (a refused form
+    keeps it), else the result that counts (a correction starts from it, so a slip cannot
+    silently change who was Jack), else nothing chosen (a hand entry picks everything)."""
+    if typed is not None:
+        jack = typed.get("jack", "")
+        return {"result": typed.get("result", ""),
+                "jack": int(jack) if jack.isdigit() else None,
+                "discovered": bool(typed.get("discovered")),
+                "murder_round": typed.get("murder_round", "")[:2],
+                "accomplices": {seat for seat in range(players)
+                                if typed.get(f"accomplice_{seat}")},
+                "reason": typed.get("reason", "")[:store.REASON_MAX]}
+    if outcome is not None:
+        return {"result": logic.result_key(outcome), "jack": outcome["jack"],
+                "discovered": bool(outcome.get("discovered")),
+                "murder_round": str(outcome.get("murder_round") or ""),
+                "accomplices": set(outcome.get("accomplices") or ()), "reason": ""}
+    return {"result": "", "jack": None, "discovered": False, "murder_round": "",
+            "accomplices": set(), "reason": ""}
+
+
+def _round_context(tournament_id: int, number: int, form_table: int | None = None,
+                   typed: dict[str, str] | None = None) -> dict[str, Any]:
+    """A round's page; ``typed``: what the organiser sent in table ``form_table``'s
+    refused result form, shown again."""
     db = get_db()
     tournament = _load(tournament_id)
     if number not in store.round_numbers(db, tournament_id):
         abort(404, f"There is no round {number} in this tournament.")
     described = [_describe(table, tournament)
                  for table in store.round_tables(db, tournament_id, number)]
+    for table in described:
+        table["form"] = result_values(table["outcome"],
+                                      typed if table["number"] == form_table else None,
+                                      len(table["seats"]))
     met = logic.meetings(game["names"] for game in store.games(db, tournament_id)
                          if game["round"] < number)
     again = [f"{a} and {b} ({_ordinal(met[a, b] + 1)} meeting)" for table in described
@@ -285,9 +320,10 @@ def _round_context(tournament_id: int, number: int) -> dict[str, Any]:
 
 
 def _round(tournament_id: int, number: int, status: int = 200, error: str | None = None,
-           form_table: int | None = None) -> Response:
+           form_table: int | None = None, typed: dict[str, str] | None = None) -> Response:
+    context = _round_context(tournament_id, number, form_table, typed)
     return render("tournament/round.html", "tournament/_round.html", status=status,
-                  error=error, form_table=form_table, **_round_context(tournament_id, number))
+                  error=error, form_table=form_table, **context)
 
 
 @bp.get("/<int:tournament_id>/rounds/<int:number>")
@@ -306,11 +342,21 @@ def table_card(tournament_id: int, number: int, table_no: int) -> Response:
                   error=None, form_table=None, **context)
 
 
+@bp.get("/<int:tournament_id>/rounds/<int:number>/sheets")
+def sheets(tournament_id: int, number: int) -> Response:
+    """The round on paper (static/print.css): the pairings on one page, with each table's
+    code to scan, then a score sheet for each table to fill in by hand. Nothing of a game
+    but who sits where."""
+    return render("tournament/sheets.html", "tournament/_sheets.html",
+                  **_round_context(tournament_id, number))
+
+
 def _result(tournament_id: int, number: int, table_no: int, correction: bool) -> Response:
     def failure(message: str, status: int) -> Response:
         if number not in store.round_numbers(get_db(), tournament_id):
             return _manage(tournament_id, status, message)
-        return _round(tournament_id, number, status, message, table_no)
+        return _round(tournament_id, number, status, message, table_no,
+                      request.form.to_dict())
 
     return _change(
         tournament_id,
@@ -411,7 +457,7 @@ def standings_csv(tournament_id: int) -> Response:
         rows.append([row["position"], row["name"], row["club"], row["status"], row["points"],
                      *[row["rounds"].get(n, "") for n in rounds], row["games"], row["wins"],
                      row["jack_games"], row["jack_wins"], row["jack_points"],
-                     "" if row["head_to_head"] is None else row["head_to_head"],
+                     row["head_to_head"],
                      row["decided_label"]])
     return _csv(rows, f"tournament-{tournament_id}-standings.csv")
 
@@ -427,8 +473,7 @@ def results_csv(tournament_id: int) -> Response:
         if outcome is None:
             continue
         points = logic.game_points(outcome, game["seats"], tournament["late_murder"])
-        key = ("innocents" if outcome["winner"] == london1888.INNOCENTS
-               else f"jack_{outcome['how']}")
+        key = logic.result_key(outcome)
         for position, (player, name) in enumerate(zip(game["seats"], game["names"],
                                                       strict=True)):
             role = ("Jack" if position == outcome["jack"] else

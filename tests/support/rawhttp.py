@@ -85,12 +85,13 @@ class Stream:
     status: int = 0
     version: int | None = None
     error: str | None = None
+    path: str | None = None  # another stream than the table's own (a browser's shared one)
 
     async def open(self, port: int, timeout: float = 30) -> Stream:
         try:
             self.reader, self.writer = await asyncio.wait_for(connect(port, self.address),
                                                               timeout)
-            self.writer.write(request(f"/t/{self.code}/events", port, self.cookie,
+            self.writer.write(request(self.path or f"/t/{self.code}/events", port, self.cookie,
                                       "Accept: text/event-stream\r\n"))
             head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), timeout)
             self.status = int(head.split(b" ", 2)[1])
@@ -109,7 +110,8 @@ class Stream:
 
     async def next_version(self, timeout: float) -> int | None:
         while True:
-            found = re.search(r"data: (\d+)", await self.next_event(timeout))
+            # A shared stream names the table first: "data: CODE VERSION".
+            found = re.search(r"data: (?:\S+ )?(\d+)\n", await self.next_event(timeout))
             if found:
                 return int(found.group(1))
 

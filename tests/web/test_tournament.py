@@ -181,8 +181,11 @@ def play_round(app, organiser, number: int) -> list[dict]:
         assert f"/j/{code}" in page and page.count("<svg") >= 3
         join_page = Device(app).get(f"/j/{code}").text
         names = [seat["name"] for seat in table["seats"]]
-        for name in names:
-            assert f"kept for {name}" in join_page
+        # Each kept seat is one button with its player's name: nothing to type.
+        for position, name in enumerate(names):
+            assert re.search(rf'data-kept="{position}">.*?name="name" value="{name}"',
+                             join_page, re.S)
+        assert "data-join-form" not in join_page  # no open seat to type a name for
         phones = [join(app, code, position, name) for position, name in enumerate(names)]
         host = Device(app, code)
         host.client = organiser.client  # the organiser's browser hosts every table
@@ -678,3 +681,153 @@ def test_round_tables_use_the_clubs_london_setup_without_overwriting_it(app):
     assert "Fog over Whitechapel" in read(app, tables.get_table, table["code"])["options"][
         "event_cards"]
     assert read(app, tables.remembered_options, london1888.NAME) == remembered
+
+
+def result_form(html: str, table: int = 1) -> str:
+    found = re.search(rf'<form[^>]*data-result-form="{table}".*?</form>', html, re.S)
+    assert found, "the round page has no result form for that table"
+    return found.group(0)
+
+
+def test_correct_this_result_starts_from_the_result_and_a_refusal_keeps_what_was_typed(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:4])
+    assert organiser.send("/rounds", table_size="4").status_code == 303
+    page = organiser.get(f"/tournaments/{organiser.tid}/rounds/1").text
+    # A hand entry chooses everything itself: no result, no Jack picked for it.
+    blank = result_form(page)
+    assert " checked" not in blank and '<option value="" selected>' in blank
+    entry = {"result": "jack_fifth_murder", "jack": "2", "accomplice_0": "on",
+             "murder_round": "13", "discovered": "on"}
+    assert organiser.send("/rounds/1/tables/1/result", **entry).status_code == 303
+    form = result_form(organiser.get(f"/tournaments/{organiser.tid}/rounds/1").text)
+    assert f'action="/tournaments/{organiser.tid}/rounds/1/tables/1/correct"' in form
+    assert re.search(r'value="jack_fifth_murder" checked', form)
+    assert re.search(r'<option value="2" selected>', form)
+    assert re.search(r'name="accomplice_0" checked', form)
+    assert not re.search(r'name="accomplice_[13]" checked', form)
+    assert re.search(r'name="discovered" checked', form)
+    assert 'name="murder_round" value="13"' in form
+    # Sent unchanged, the correction changes nothing and says so.
+    version = organiser.tversion()
+    same = organiser.send("/rounds/1/tables/1/correct", **entry, reason="checking")
+    assert same.status_code == 422 and "that is the result already" in same.text
+    # Refused (no such round of the 5th murder), the form comes back as typed.
+    typed = {"result": "jack_fifth_murder", "jack": "3", "accomplice_1": "on",
+             "murder_round": "99", "reason": "Jack was Di"}
+    refused = organiser.send("/rounds/1/tables/1/correct", **typed)
+    assert refused.status_code == 422 and "round of the 5th murder" in refused.text
+    form = result_form(refused.text)
+    assert re.search(r'<option value="3" selected>', form)
+    assert re.search(r'name="accomplice_1" checked', form)
+    assert not re.search(r'name="accomplice_0" checked', form)
+    assert 'name="murder_round" value="99"' in form and 'value="Jack was Di"' in form
+    assert not re.search(r'name="discovered" checked', form)
+    assert organiser.tversion() == version
+    corrected = organiser.send("/rounds/1/tables/1/correct", **{**typed, "murder_round": "14"})
+    assert corrected.status_code == 303
+    form = result_form(organiser.get(f"/tournaments/{organiser.tid}/rounds/1").text)
+    assert re.search(r'<option value="3" selected>', form)
+    assert 'name="murder_round" value="14"' in form and 'name="reason" value=""' in form
+
+
+def test_a_typed_seating_lists_every_mistake_at_once(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:9])
+    version = organiser.tversion()
+    seating = "Ann, Bob, Cy, Dan\nEd, Flo, Ann, Gus\nHal, Ivy"
+    response = organiser.send("/rounds", version=version, table_size="5", seating=seating)
+    assert response.status_code == 422
+    problems = re.findall(r"<li>(.*?)</li>",
+                          re.search(r"<ul data-problems>(.*?)</ul>", response.text, re.S)[1])
+    assert problems == [
+        "Table 1: “Dan” is not a checked-in player.",
+        "Table 1 has 3 players: London 1888 is played by 4 to 8.",
+        "Ann cannot sit at table 1 and at table 2: a player plays at one table per round.",
+        "Table 2 has 3 players: London 1888 is played by 4 to 8.",
+        "Table 3 has 2 players: London 1888 is played by 4 to 8.",
+        "Every checked-in player needs a seat: Di is missing (or drop them first)."]
+    assert "The seating was not used: 6 things to mend." in response.text
+    # What was typed stays, table size included, to be mended.
+    assert "Hal, Ivy</textarea>" in response.text
+    assert '<option value="5" selected>' in response.text
+    assert organiser.tversion() == version and read(app, tables.open_tables) == []
+
+
+def test_every_standings_row_has_a_head_to_head_number(app):
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:8])
+    assert organiser.send("/rounds", table_size="4").status_code == 303
+    for table in (1, 2):
+        assert organiser.send(f"/rounds/1/tables/{table}/result", result="innocents",
+                              jack="0").status_code == 303
+    rows = csv_rows(organiser, "standings")
+    assert len(rows) == 8
+    # Six innocents tie on everything, the two Jacks too: head-to-head was needed for
+    # some, and every row says a number, never a blank.
+    assert all(row["head-to-head"].isdigit() for row in rows), rows
+    assert len({len(row) for row in rows}) == 1
+
+
+def twin_app(app, tmp_path):
+    """A second app on its own database, from the same seed: the same operations give
+    the same tournament, lots and seating."""
+    from companion import create_app
+
+    twin = create_app({"TESTING": True, "DATABASE": str(tmp_path / "twin.sqlite"),
+                       "GAMES": app.config["GAMES"], "RNG": random.Random(1888),
+                       "BOARD_DIR": app.config["BOARD_DIR"]})
+    twin.jinja_loader = app.jinja_loader
+    return twin
+
+
+def tournament_pages(app, organiser) -> dict[str, str]:
+    """Every tournament page and export, as the organiser and as a stranger, with what
+    differs between twins for no secret's sake (table codes, QR codes, CSRF, the clock)
+    blanked."""
+    tid = organiser.tid
+    codes = [table["code"] for table in read(app, store.round_tables, tid, 1)]
+    paths = [f"/tournaments/{tid}", f"/tournaments/{tid}/board", f"/tournaments/{tid}/rounds/1",
+             f"/tournaments/{tid}/rounds/1/sheets", f"/tournaments/{tid}/standings.csv",
+             f"/tournaments/{tid}/results.csv", f"/tournaments/{tid}/export.json",
+             *[f"/tournaments/{tid}/rounds/1/tables/{n}" for n in range(1, len(codes) + 1)],
+             *[f"/tournaments/{tid}/players/{pid}"
+               for pid in player_ids(app, organiser).values()]]
+    pages = {}
+    for who, device in (("organiser", organiser), ("stranger", Device(app))):
+        for path in paths:
+            for headers in ({}, {"HX-Request": "true"}):
+                text = device.get(path, headers=headers).text
+                for number, code in enumerate(codes):
+                    text = text.replace(code, f"CODE{number}")
+                text = re.sub(r"<svg.*?</svg>", "QR", text, flags=re.S)
+                text = re.sub(r'name="csrf" value="[^"]*"', "csrf", text)
+                text = re.sub(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?Z?", "TIME", text)
+                pages[f"{who} {path} {headers}"] = text
+    return pages
+
+
+def test_tournament_pages_show_nothing_of_a_game_in_play(app, tmp_path):
+    """Two tournaments alike in everything but their games' deals (who is Jack): every
+    tournament page, component and export reads the same until a result is in."""
+    twins = [app, twin_app(app, tmp_path)]
+    organisers, jacks = [], []
+    for seed, each in zip((5, 6), twins, strict=True):
+        organiser = new_tournament(each)
+        register(each, organiser, NAMES[:8])
+        assert organiser.send("/rounds", table_size="4").status_code == 303
+        each.config["RNG"] = random.Random(seed)  # the deals differ from here on
+        for table in read(each, store.round_tables, organiser.tid, 1):
+            for seat in table["seats"]:
+                join(each, table["code"], seat["position"], seat["name"])
+            host = Device(each, table["code"])
+            host.client, host.csrf = organiser.client, organiser.csrf
+            assert host.host("start").status_code == 303
+            jacks.append(jack_of(state_of(each, table["code"])))
+        organisers.append(organiser)
+    assert jacks[:2] != jacks[2:], "the twins' deals should give different Jacks"
+    first, second = (tournament_pages(each, organiser)
+                     for each, organiser in zip(twins, organisers, strict=True))
+    assert first.keys() == second.keys()
+    for key in first:
+        assert first[key] == second[key], key
