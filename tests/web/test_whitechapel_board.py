@@ -68,8 +68,8 @@ def head_phone(app, laptop, phones):
     return phones[state["policemen"][state["head_tiles"][state["night"] - 1]]]
 
 
-def board_table(app, deduction=True, names=("Jack", "Ann", "Bob")):
-    options = {"board": NAME}
+def board_table(app, deduction=True, names=("Jack", "Ann", "Bob"), **more):
+    options = {"board": NAME, **more}
     if deduction:
         options["deduction_map"] = "on"
     return seated_table(app, "whitechapel", list(names), **options)
@@ -509,3 +509,61 @@ def test_jacks_women_tapped_stay_behind_his_map(real_app):
     assert "data-women-picked" not in detective
     assert jack.act("women", circles="3 21 27 65 84").status_code == 303
     assert state_of(real_app, laptop.code)["nights"][0]["women"] == [3, 21, 27, 65, 84]
+
+
+# --- issue 22: the table screen is a board ---------------------------------------------
+
+STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
+"""A legal alarm on the shipped board: each policeman on a start crossing."""
+
+
+def marked(page: str, mark: str) -> set[int]:
+    """The circles a rendered map draws with ``mark``."""
+    return {int(n) for n in re.findall(
+        rf'class="circle[^"]*\b{mark}\b[^"]*" data-circle="(\d+)"', page)}
+
+
+def test_the_table_screen_has_one_map_with_the_policemen_on_it(real_app):
+    """The board's map shows each policeman on his crossing; the host's fallback for a
+    detective without a phone stays folded, and draws its picker only once he picks."""
+    laptop, phones = to_hunting(real_app, police_map="on")
+    placing = laptop.screen().text
+    assert "data-table-map" in placing and "data-police-map" not in placing
+    assert '<details class="card wc-host-police" data-host-police>' in placing
+    picker = laptop.get(f"/t/{laptop.code}?cop=blue").text
+    assert "data-host-police open" in picker and 'data-police-map data-picked="blue"' in picker
+    for colour, crossing in STARTS.items():
+        assert laptop.table_act("place", policeman=colour, crossing=crossing).status_code == 303
+    screen = laptop.screen().text
+    bystander = Device(real_app, laptop.code).screen().text
+    for page in (screen, bystander):
+        assert "data-police-map" not in page
+        for colour, crossing in STARTS.items():
+            assert page.count(f'data-cop-at="{colour}:{crossing}"') == 1
+    assert "data-host-police" not in screen  # Jack moves: nothing for the host to place
+    assert "data-host-police" not in bystander and 'data-cop="' not in bystander
+
+
+def test_the_table_shows_no_stale_wretched(real_app):
+    """At time I the wretched stand where the women were turned up, on the list and on
+    the map; once the Head moves them (after a wait) only the board knows: no circle."""
+    laptop, phones = board_table(real_app)
+    jack = phones[0]
+    assert jack.act("hideout", circle=90).status_code == 303
+    assert jack.act("women", circles="3 21 27 65 84").status_code == 303
+    head = head_phone(real_app, laptop, phones)
+    assert head.act("patrols_placed").status_code == 303
+    women = {3, 21, 27, 65, 84}
+    time_one = laptop.screen().text
+    assert marked(time_one, "wretched") == women
+    assert all(f'<span class="pill">{c}</span>' in time_one for c in women)
+    assert jack.act("wait").status_code == 303
+    moving = [laptop.screen().text, head.phone().text]  # the suspense step
+    assert head.act("wretched_moved").status_code == 303
+    assert state_of(real_app, laptop.code)["phase"] == "blood"
+    for page in [*moving, laptop.screen().text]:  # while they move, then moved
+        assert marked(page, "wretched") == set()
+        assert "The wretched have moved (time II)" in page
+        assert not any(f'<span class="pill">{c}</span>' in page for c in women)
+    assert jack.act("kill", circle=84).status_code == 303
+    assert "data-wretched" not in laptop.screen().text

@@ -73,10 +73,12 @@ def test_the_detectives_tap_each_policeman_onto_his_crossing(tmp_path):
     ann = phones[1]
     page = ann.phone().text
     assert "data-police-map" in page and 'data-police-prompt' in page
-    assert "Alarm whistles" in laptop.screen().text and "data-police-map" in laptop.screen().text
-    assert 'data-cop="blue"' in laptop.screen().text  # the host may place them
+    screen = laptop.screen().text
+    # One map on the table screen, the board's; the host may place them (folded).
+    assert "Alarm whistles" in screen and "data-table-map" in screen
+    assert "data-police-map" not in screen and 'data-cop="blue"' in screen
     bystander = Device(app, laptop.code).screen().text  # another screen: no pickers
-    assert "data-police-map" in bystander and "data-cop=" not in bystander
+    assert "data-table-map" in bystander and "data-cop=" not in bystander
     owners = state_of(app, laptop.code)["policemen"]
     # Each detective places his own (Ann: blue, brown, green; Bob: yellow, red).
     assert owners["yellow"] == 2

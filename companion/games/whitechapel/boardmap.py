@@ -374,18 +374,28 @@ def map_context(board: Board, view: Mapping[str, Any],
     }
 
 
+PAWN_LETTERS = {"blue": "B", "yellow": "Y", "brown": "Br", "red": "R", "green": "G"}
+"""Each policeman's pawn is lettered as well as coloured: told apart without colours."""
+
+
 def _cops(board: Board, view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The policemen on their crossings (police on the map: public, like the pawns)."""
     at = (view.get("cops") or {}).get("at") or {}
     spots = board.crossing_positions
-    return [{"colour": colour, "x": spots[x][0], "y": spots[x][1]}
+    return [{"colour": colour, "crossing": x, "x": spots[x][0], "y": spots[x][1],
+             "letter": PAWN_LETTERS.get(colour, colour[:1].upper())}
             for colour, x in at.items() if x is not None and x in spots]
 
 
 def _public_marks(board: Board, view: Mapping[str, Any]) -> Marks:
-    """What every page marks: the crime scenes, the clues, the circles searched in vain."""
+    """What every page marks: the crime scenes, the clues, the circles searched in vain,
+    and the wretched while they stand where the women were turned up (time I, before
+    the crime: once moved, only the board knows where they are)."""
     number = view.get("night")
     marks: Marks = {n: set() for n in board.numbers}
+    if view.get("time") == ROMAN[0] and not any(
+            scenes["night"] == number for scenes in view.get("crime_scenes", [])):
+        _mark(marks, view.get("wretched_at_start") or [], "wretched")
     for scenes in view.get("crime_scenes", []):
         _mark(marks, scenes["circles"], "crime" if scenes["night"] == number else "old-crime")
     _mark(marks, view.get("clues", []), "clue")
