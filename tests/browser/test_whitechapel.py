@@ -24,9 +24,11 @@ HIDEOUT = "187"
 
 
 def move(jack, circle: str) -> None:
+    """A typed move: a tap a digit, then Move twice (the one confirm pattern)."""
     expect(jack.locator("[data-act=move]")).to_be_visible()
     key_in(jack, circle)
     tap(jack, "[data-act=move]")
+    tap(jack, "[data-act=move].armed")
 
 
 def escape(jack) -> None:
@@ -49,10 +51,11 @@ def test_a_whole_game_with_three_phones_and_the_table(dealt_server, laptop, phon
     create_and_seat(laptop, server.url, [jack, ann, bob])
     detectives = [ann, bob]
 
-    # Before night 1: the hideout, from the keypad.
+    # Before night 1: the hideout, from the keypad (the fallback of the map).
     expect(jack.locator("[data-prompt]").first).to_contain_text("hideout")
+    jack.locator("details.wc-typed > summary").click()  # with a map, typing is folded
     key_in(jack, HIDEOUT)
-    jack.click("button:has-text('Write it')")
+    confirm(jack, "button:has-text('Write it')")  # 1 tap to open, 3 digits, 2 taps
     expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
 
     # Night 1: women, patrols, a wait, then the crime.
@@ -115,7 +118,7 @@ def test_a_whole_game_with_three_phones_and_the_table(dealt_server, laptop, phon
     jack.click("summary:has-text('Coach')")
     jack.fill("[data-coach='1']", "101")
     jack.fill("[data-coach='2']", "102")
-    tap(jack, "[data-act=coach]")
+    confirm(jack, "[data-act=coach]")  # 1 tap to open, two fields, 2 taps
     expect(laptop.locator("[data-track] [data-token=coach]")).to_have_count(2)
     check_screen(laptop, "whitechapel-table-coach")
     assert_not_clipped(laptop, "[data-track] .wc-token")

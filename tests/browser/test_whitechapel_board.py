@@ -199,23 +199,21 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(laptop.locator("[data-closed-public]").first).to_contain_text(
         f"{min(first, closed)}–{max(first, closed)}")
     check_phone(bob, "whitechapel-board-detective-closed")
-    # The table screen is a board: on a 1280x800 laptop the track and the now line on
-    # top, the map across the screen with numbers of 14 px or more; at 1920x1080 the
-    # night's facts beside it.
-    laptop.set_viewport_size({"width": 1280, "height": 800})
-    laptop.evaluate("() => window.scrollTo(0, 0)")
-    laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1280x800.png"))
-    assert_on_screen(laptop, ["[data-track]", ".wc-now [data-prompt]"])  # scrolled to the top
-    assert laptop.locator("[data-table-map] .board-map").bounding_box()["y"] < 400
-    assert circle_number_px(laptop, "[data-table-map]") >= 14
+    # The table screen is a board: at 1280x800 and 1920x1080 the track on top, the map
+    # as tall as the screen with numbers of 14 px or more, the night's facts beside it,
+    # all of it on the first screen (scrolled to the top).
+    for size in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 800}):
+        laptop.set_viewport_size(size)
+        laptop.evaluate("() => window.scrollTo(0, 0)")
+        laptop.screenshot(path=str(
+            SCREENSHOTS / f"whitechapel-board-table-{size['width']}x{size['height']}.png"))
+        assert_on_screen(laptop, ["[data-track]", "[data-table-map] svg",
+                                  ".wc-now [data-prompt]", "[data-clues]", "[data-log]"])
+        assert circle_number_px(laptop, "[data-table-map]") >= 14
     expect(laptop.locator("[data-table-map] .circle.clue")).to_have_count(1)
     expect(laptop.locator("[data-table-map] .circle.searched")).to_have_count(1)
     assert_not_clipped(laptop, "[data-track] .wc-token")
     check_screen(laptop, "whitechapel-board-table")
-    laptop.set_viewport_size({"width": 1920, "height": 1080})
-    assert_on_screen(laptop, ["[data-track]", "[data-clues]", "[data-log]"])
-    laptop.screenshot(path=str(SCREENSHOTS / "whitechapel-board-table-1920x1080.png"))
-    assert circle_number_px(laptop, "[data-table-map]") >= 14
     laptop.set_viewport_size({"width": 1280, "height": 800})
     confirm(laptop, "button:has-text('The police are done')")
     expect(jack.locator(".board-map line.closed")).to_have_count(1)
@@ -411,11 +409,11 @@ class Twins:
 
 def type_move(page, circle: int, act: str = "move") -> None:
     """With a map, the typed move is behind "Type the circle instead": 1 tap to open it,
-    one a digit, 1 on the button."""
+    one a digit, 2 on the button (the one confirm pattern)."""
     if page.locator(TYPED).count():
         page.locator(f"{TYPED} > summary").click()
     key_in(page, circle)
-    tap(page, f"[data-act={act}]")
+    confirm(page, f"[data-act={act}]")
 
 
 TYPED = "details.wc-typed"
@@ -428,10 +426,12 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
     twins = Twins(tmp_path, browser, phone, board.name, routes(board))
     a, b = twins.a, twins.b
     try:
-        # The hideout: a red circle typed (2 taps and "Write it"), then one tapped.
+        # The hideout: a red circle typed (1 tap to open, 2 digits, "Write it" twice),
+        # then one tapped.
         red = dict(zip(twins.routes, (3, 21), strict=True))
-        twins.refused(lambda game, route: (key_in(game.jack, red[route]),
-                                           tap(game.jack, "[data-keypad] button.go")),
+        twins.refused(lambda game, route: (game.jack.locator(f"{TYPED} > summary").click(),
+                                           key_in(game.jack, red[route]),
+                                           confirm(game.jack, "[data-keypad] button.go")),
                       lambda route: f"Circle {red[route]} is a red circle: your hideout "
                       "may be any circle but a red one.")
         twins.glance("hideout-refused")
@@ -466,7 +466,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
             for field, circle in zip(game.jack.locator("[data-woman]").all(),
                                      [3, 21, 27, CRIME, route.home], strict=True):
                 field.fill(str(circle))
-            tap(game.jack, "[data-act=women]")
+            confirm(game.jack, "[data-act=women]")
 
         twins.refused(wrong_women, lambda route: f"Circle {route.home} is not a red circle: "
                       "the women tokens go on red circles.")
@@ -496,7 +496,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
                                                "button:has-text('The police are done')"))
         twins.glance("jack-to-move")
 
-        # A typed move that no road allows from where he stands (5 taps): the reason names
+        # A typed move that no road allows from where he stands (6 taps): the reason names
         # both circles, behind "Why?"; the top says the same, the field comes back empty.
         twins.refused(lambda game, route: type_move(game.jack, route.typed),
                       lambda route: f"No road joins {route.move} and {route.typed}.")
@@ -521,13 +521,13 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
             expect(game.jack.locator(f"{TYPED} .keypad-display")).to_have_value("")
         twins.glance("move-refused-untouched")
 
-        # A typed Coach ending where he stands (1 + 1 taps to open, two fields, 1 tap).
+        # A typed Coach ending where he stands (1 + 1 taps to open, two fields, 2 taps).
         def wrong_coach(game, route):
             game.jack.locator(f"{TYPED} > summary").click()
             game.jack.locator("details.wc-coach > summary").click()
             game.jack.fill("[data-coach='1']", str(route.typed))
             game.jack.fill("[data-coach='2']", str(route.move))
-            tap(game.jack, "[data-act=coach]")
+            confirm(game.jack, "[data-act=coach]")
 
         twins.refused(wrong_coach, lambda route: "The two circles of a Coach must be "
                       f"different from your start, {route.move}.")
@@ -537,7 +537,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
         twins.glance("after-the-coach")
         twins.both(lambda game, route: confirm(game.ann,
                                                "button:has-text('The police are done')"))
-        # A typed Alley that crosses no block from the Coach's end (5 taps).
+        # A typed Alley that crosses no block from the Coach's end (6 taps).
         twins.refused(lambda game, route: type_move(game.jack, route.alley_typed, "alley"),
                       lambda route: "No alley crosses a block of houses from "
                       f"{route.coach[1]} to {route.alley_typed}.")
@@ -558,15 +558,15 @@ def test_without_a_board_a_refused_move_tells_nothing(tmp_path, browser, phone):
     homes, moves = (90, 12), (66, 64)
     twins = Twins(tmp_path, browser, phone, "", list(zip(homes, moves, strict=True)))
     try:
-        twins.both(lambda game, route: (key_in(game.jack, route[0]),  # 2 taps
-                                        tap(game.jack, "[data-keypad] button.go")))
+        twins.both(lambda game, route: (key_in(game.jack, route[0]),  # 2 + 2 taps
+                                        confirm(game.jack, "[data-keypad] button.go")))
         twins.both(lambda game, route: hell(game.jack, [game.ann], game.laptop,
                                             ["3", "21", "27", str(CRIME), "84"]))
         twins.both(lambda game, route: kill_typed(game.jack, CRIME))
-        twins.both(lambda game, route: type_move(game.jack, route[1]))  # 3 taps
+        twins.both(lambda game, route: type_move(game.jack, route[1]))  # 4 taps
         twins.both(lambda game, route: confirm(game.ann,
                                                "button:has-text('The police are done')"))
-        # His own circle typed again (3 taps): the reason says where he is.
+        # His own circle typed again (4 taps): the reason says where he is.
         twins.refused(lambda game, route: type_move(game.jack, route[1]),
                       lambda route: f"You are on {route[1]}: move to another circle.")
         twins.glance("numbers-move-refused")

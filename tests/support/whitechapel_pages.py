@@ -53,6 +53,7 @@ def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> No
     for field, circle in zip(jack.locator("[data-woman]").all(), women, strict=True):
         field.fill(circle)
     tap(jack, "[data-act=women]")
+    tap(jack, "[data-act=women].armed")  # a typed choice: a second tap
     tap(head_of(detectives, laptop), "[data-act=patrols_placed]")
     if letter:
         tap(jack, "[data-act=letter]")
