@@ -346,7 +346,8 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
         expect(laptop.locator(f"[data-cop-at='{colour}:{STARTS[colour]}']")).to_have_count(1)
     for page in detectives:  # every phone has caught up with both
         for colour in ("blue", "yellow"):
-            expect(page.locator(f"[data-cop-at='{colour}:{STARTS[colour]}']")).to_have_count(1)
+            expect(page.locator(  # the police map's (the folded board map has its own)
+                f"[data-police-map] [data-cop-at='{colour}:{STARTS[colour]}']")).to_have_count(1)
     # Each phone now preselects its own next one (never another's).
     expect(ann.locator("[data-police-map]")).to_have_attribute("data-picked", "red")
     expect(bob.locator("[data-police-map]")).to_have_attribute("data-picked", "green")
@@ -354,7 +355,8 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     for page, colour in ((ann, "red"), (cy, "brown")):
         pick_crossing(taps, "place", page, board, colour, STARTS[colour])
         taps.tap("place", page, f"[data-police-confirm='{colour}:{STARTS[colour]}']")
-        expect(bob.locator(f"[data-cop-at='{colour}:{STARTS[colour]}']")).to_have_count(1)
+        expect(bob.locator(
+            f"[data-police-map] [data-cop-at='{colour}:{STARTS[colour]}']")).to_have_count(1)
     # The last placement shows all five on the map before it is sent.
     pick_crossing(taps, "place", bob, board, "green", STARTS["green"])
     expect(bob.locator("[data-police-map] g.cop")).to_have_count(5)
