@@ -51,11 +51,10 @@ def test_a_whole_game_with_three_phones_and_the_table(dealt_server, laptop, phon
     create_and_seat(laptop, server.url, [jack, ann, bob])
     detectives = [ann, bob]
 
-    # Before night 1: the hideout, from the keypad (the fallback of the map).
+    # Before night 1: the hideout, from the keypad (numbers only: no map).
     expect(jack.locator("[data-prompt]").first).to_contain_text("hideout")
-    jack.locator("details.wc-typed > summary").click()  # with a map, typing is folded
     key_in(jack, HIDEOUT)
-    confirm(jack, "button:has-text('Write it')")  # 1 tap to open, 3 digits, 2 taps
+    confirm(jack, "button:has-text('Write it')")  # 3 digits, 2 taps
     expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
 
     # Night 1: women, patrols, a wait, then the crime.
