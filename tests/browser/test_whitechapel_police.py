@@ -7,6 +7,7 @@ is measured at 390 and at 360 px."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 
@@ -33,39 +34,30 @@ def shipped_server(tmp_path) -> Iterator[Server]:
 
 
 def targets_are_thumb_sized(page) -> int:
-    """Every region and crossing link of the police map is at least 44x44 px."""
+    """Every crossing link of the police map is at least 44x44 px, and no two overlap."""
     # Measured in one go: a live refresh may swap the map between two measures.
-    boxes = page.locator("[data-police-map] svg a").evaluate_all(
-        "links => links.map(a => { const b = a.getBoundingClientRect();"
-        " return {width: b.width, height: b.height}; })")
-    for box in boxes:
+    boxes = page.locator("[data-police-map] svg a circle.target").evaluate_all(
+        "discs => discs.map(c => { const b = c.getBoundingClientRect();"
+        " return {x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width,"
+        " height: b.height}; })")
+    for i, box in enumerate(boxes):
         assert box["width"] >= 44 and box["height"] >= 44, box
+        for other in boxes[i + 1:]:  # discs: centres a diameter apart
+            assert math.dist((box["x"], box["y"]), (other["x"], other["y"])) >= 43.5
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     return len(boxes)
 
 
 def tap_crossing(page, board, colour: str, crossing: int, name: str = "",
                  check: str = "", allow: tuple[str, ...] = ()) -> None:
-    """Pick the policeman, tap regions until the crossing shows, tap it, confirm.
-    With ``check``, the close-up with the crossing picked passes check_phone."""
+    """Pick the policeman, tap the crossing (one tap: every crossing in reach is a
+    target on the first map), confirm. With ``check``, the map with the crossing
+    picked passes check_phone."""
     page.locator(f"a[data-cop='{colour}']").first.click()
     expect(page.locator("[data-police-map]")).to_have_attribute("data-picked", colour)
-    x, y = board.crossing_positions[crossing]
-    for _ in range(4):
-        if page.locator(f"a[data-crossing='{crossing}']").count():
-            break
-        assert targets_are_thumb_sized(page)
-        if name:
-            shot(page, f"{name}-regions")
-        for area in page.locator("a[data-region]").evaluate_all(
-                "links => links.map(a => a.dataset.region)"):
-            left, top, width, height = map(float, area.split(","))
-            if left <= x <= left + width and top <= y <= top + height:
-                page.locator(f"a[data-region='{area}']").click()
-                break
-        else:
-            raise AssertionError(f"no region holds crossing {crossing}")
     assert targets_are_thumb_sized(page)
+    if name:
+        shot(page, f"{name}-choice")
     page.locator(f"a[data-crossing='{crossing}']").click()
     if name:
         shot(page, name)
@@ -277,21 +269,22 @@ def in_first_screen(page, target) -> None:
     assert box["y"] + box["height"] <= SCREEN, (target, box)
 
 
+def starts_on_first_screen(page, target) -> None:
+    """The control this phone needs now starts inside the first screen (at the top)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    locator = page.locator(target).first if isinstance(target, str) else target
+    box = locator.bounding_box()
+    if box["y"] >= SCREEN:
+        shot(page, "wc22-control-too-low")
+    assert box["y"] < SCREEN, (target, box)
+
+
 def pick_crossing(taps: Taps, step: str, page, board, colour: str, crossing: int) -> None:
-    """The policeman is preselected (his own, the next one); tap regions until the
-    crossing shows, then the crossing. The confirm button is left to the caller."""
+    """The policeman is preselected (his own, the next one); tap the crossing: one tap,
+    on the first map. The confirm button is left to the caller."""
     expect(page.locator("[data-police-map]")).to_have_attribute("data-picked", colour)
-    x, y = board.crossing_positions[crossing]
-    for _ in range(4):
-        if page.locator(f"a[data-crossing='{crossing}']").count():
-            break
-        for area in page.locator("a[data-region]").evaluate_all(
-                "links => links.map(a => a.dataset.region)"):
-            left, top, width, height = map(float, area.split(","))
-            if left <= x <= left + width and top <= y <= top + height:
-                taps.tap(step, page, f"a[data-region='{area}']")
-                break
     assert targets_are_thumb_sized(page)
+    in_first_screen(page, f"a[data-crossing='{crossing}']")
     taps.tap(step, page, f"a[data-crossing='{crossing}']")
     expect(page.locator(f"[data-police-confirm='{colour}:{crossing}']")).to_be_visible()
 
@@ -366,7 +359,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     taps.tap("place", bob, "[data-police-confirm='green:186']")
     for colour, crossing in STARTS.items():
         expect(laptop.locator(f"[data-cop-at='{colour}:{crossing}']")).to_have_count(1)
-    placing = taps.steps["place"]  # regions, crossing and confirm for each of five
+    placing = taps.steps["place"]  # the crossing and its button for each of five: 10
 
     now_on_top(detectives, "Hunting: escape in the night")
     expect(cy.locator(".now-text")).to_have_text("Jack is moving: wait")
@@ -397,14 +390,14 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     in_first_screen(speaker, f"[data-police-confirm='{head}:{target}']")
     moves.tap("move", speaker, f"[data-police-confirm='{head}:{target}']")
     expect(laptop.locator(f"[data-cop-at='{head}:{target}']")).to_have_count(1)
-    # Target: a move in at most 2 taps (the crossing, its button). Where the crossings
-    # within reach lie closer than a thumb, a region comes first: 3 taps.
-    assert moves.steps["move"] <= 3, moves.steps
+    # Target: a move in 2 taps (the crossing, its button), however close the crossings.
+    assert moves.steps["move"] == 2, moves.steps
 
     # A search: the circles next to him are buttons; one tap a circle until the first yes.
     near = sorted(board.circles_next_to(target))
     first_circle = speaker.get_by_role("button", name=f"Circle {near[0]}", exact=True)
-    # Not yet in the first screen after a move: the map for the next move stays above.
+    # After the move the searches come first: inside the first screen.
+    starts_on_first_screen(speaker, first_circle)
     moves.tap("search", speaker, first_circle)
     expect(laptop.locator("[data-log]").first).to_contain_text(f"{near[0]}:")
     if len(near) > 1 and "no clue" in laptop.locator("[data-log]").first.inner_text():
@@ -453,5 +446,5 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     for page in detectives:
         check_phone(page)
     # Tap counts of this night (issue 22 measured 44 detective taps for one like it).
-    assert placing <= 5 * 4, taps.steps
+    assert placing == 5 * 2, taps.steps
     print("detective taps:", taps.steps, moves.steps)

@@ -6,16 +6,16 @@ JSON-serialisable dict out. The policemen's crossings are public (the pawns
 stand on the real board), so every page may show them; the view's ``cops``
 already holds everything drawn here, and nothing of Jack's.
 
-A detective taps where a policeman stands. A crossing is a small target and
-two crossings can be 18 board units apart, so the map zooms until every
-crossing he may tap is at least ``TAP`` CSS pixels from the next on a phone
-``PHONE_WIDTH`` wide. When the crossings he may choose from are too close
-together at the first zoom (the whole board at the alarm, the neighbourhood
-of two steps in the police's move), he first taps a region, drawn as a box
-at least ``TAP`` wide and high, and the map zooms onto it; each region is at
-most a fifth of the map's width, so a tap or two always reaches crossings a
-thumb can hit. Every step is a plain link (``?cop=blue&area=...``), the
-choice is confirmed with a button that posts the action: no script.
+A detective taps where a policeman stands: one tap on the crossing, one on the
+button that sends it (issue 22: a move in 2 taps). A crossing is a small target
+and two crossings can be 18 board units apart, so the map frames the crossings
+he may choose from (the policeman's two steps, or the patrol tokens at the
+alarm) and draws each as a disc ``TAP`` CSS px wide on a phone ``PHONE_WIDTH``
+wide; where two discs would overlap they are pushed apart (``_spread``), each
+with a line to its crossing, so every target is thumb-sized without a zoom
+step. The other crossings are small grey dots. The tap is a plain link
+(``?cop=blue&to=109``), the choice is confirmed with a button that posts the
+action: no script.
 """
 
 from __future__ import annotations
@@ -32,8 +32,10 @@ PHONE_WIDTH = 284
 the page's, the card's and the map's padding off)."""
 TAP = 44
 """The smallest tap target, in CSS px, every map target keeps (DESIGN: controls >= 44 px)."""
-REGION = 64
-"""A region box's side, in CSS px at the current zoom: a comfortable thumb."""
+SPREAD_ROUNDS = 300
+"""At most this many rounds of pushing overlapping targets apart (the shipped board
+needs at most 60: 24 targets in the densest two steps); more means two targets are
+stuck in a corner of the frame, which then grows."""
 MAX_ASPECT = 1.3
 """A map at most this much taller than wide, so it fits a phone's screen in one view."""
 MIN_ASPECT = 0.6
@@ -84,47 +86,63 @@ def _close_up(board: Board) -> float:
     return PHONE_WIDTH * _closest(list(board.crossing_positions.values())) / TAP
 
 
-def _area(value: Any) -> Box | None:
-    """A region from the page's query ("left,top,width,height" in board units)."""
-    try:
-        parts = tuple(float(part) for part in str(value or "").split(",")[:5])
-    except ValueError:
-        return None
-    if len(parts) != 4 or not all(math.isfinite(p) for p in parts) or min(parts[2:]) <= 0:
-        return None
-    return parts
+@lru_cache(maxsize=64)
+def _spread(points: tuple[tuple[float, float], ...], width: float,
+            height: float) -> tuple[tuple[float, float], ...] | None:
+    """Target centres (CSS px in a ``width`` x ``height`` frame) at least ``TAP`` apart
+    and inside the frame, each as near its crossing at ``points`` as that allows: every
+    overlapping pair is pushed apart along the line between them, half each, until
+    none overlaps (None if they stay stuck). Deterministic, so a page looks the same
+    on every phone."""
+    spaced = TAP + 1  # a pixel to spare for the drawn frame's rounding
+    half = spaced / 2
+    at = [list(p) for p in points]
+    for _ in range(SPREAD_ROUNDS):
+        for p in at:  # inside the frame first: a target pushed to its edge stops there
+            p[0] = min(max(p[0], half), width - half)
+            p[1] = min(max(p[1], half), height - half)
+        moved = False
+        for i, a in enumerate(at):
+            for b in at[i + 1:]:
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                apart = math.hypot(dx, dy)
+                if apart >= spaced:
+                    continue
+                if apart < 1e-6:  # one on the other: push sideways
+                    dx, dy, apart = 1.0, 0.0, 1.0
+                push = (spaced - apart) / 2 + 0.01
+                a[0] -= dx / apart * push
+                a[1] -= dy / apart * push
+                b[0] += dx / apart * push
+                b[1] += dy / apart * push
+                moved = True
+        if not moved:
+            return tuple((x, y) for x, y in at)
+    return None
 
 
-def _zoom(board: Board, choices: list[int], area: Box | None) -> dict[str, Any]:
-    """The frame for picking one of ``choices``: either every choice tappable, or
-    regions to tap first. ``area`` is the region tapped last (None: all choices)."""
+def _frame(board: Board, choices: list[int]) -> dict[str, Any]:
+    """The frame for picking one of ``choices``, and where each one's target is drawn
+    (board units), every target ``TAP`` px wide and none over another."""
     at = board.crossing_positions
-    shown = [x for x in choices if area is None or _inside(area, at[x])] or choices
-    points = [at[x] for x in shown]
-    # Margin: a tap circle of TAP/2 px must fit inside.
+    points = [at[x] for x in choices]
     minimum = _close_up(board)
-    box = _fit(points, 0, minimum)
-    scale = PHONE_WIDTH / box[2]
-    box = _fit(points, TAP / scale, minimum)
-    scale = PHONE_WIDTH / box[2]
-    if _closest(points) * scale >= TAP:
-        # Half a pixel more: the drawn frame's numbers are rounded.
-        return {"box": box, "targets": shown, "regions": [], "radius": (TAP + 1) / 2 / scale}
-    side = REGION / scale
-    cells: dict[tuple[int, int], list[int]] = {}
-    for x in shown:
-        px, py = at[x]
-        cells.setdefault((int((px - box[0]) // side), int((py - box[1]) // side)), []).append(x)
-    regions = []
-    for (i, j), inside in sorted(cells.items()):
-        cell = (box[0] + i * side, box[1] + j * side, side, side)
-        # Whole units in the link, rounded outwards: the region keeps its crossings.
-        left, top = math.floor(cell[0]), math.floor(cell[1])
-        area = (left, top, math.ceil(cell[0] + side) + 1 - left,
-                math.ceil(cell[1] + side) + 1 - top)
-        regions.append({"x": cell[0], "y": cell[1], "size": side, "count": len(inside),
-                        "area": ",".join(map(str, area))})
-    return {"box": box, "targets": [], "regions": regions, "radius": TAP / 2 / scale}
+    unit = _fit(points, 0, minimum)[2] / PHONE_WIDTH
+    spread = None
+    for margin in range(1, 6):  # half a target around, then more if two get stuck
+        # A target at a crossing on the edge stays inside.
+        box = _fit(points, margin * (TAP + 1) / 2 * unit, minimum)
+        scale = PHONE_WIDTH / box[2]
+        spread = _spread(tuple(((x - box[0]) * scale, (y - box[1]) * scale)
+                               for x, y in points), PHONE_WIDTH, box[3] * scale)
+        if spread is not None:
+            break
+    assert spread is not None, "five margins give any board's targets room"
+    centres = {x: (box[0] + px / scale, box[1] + py / scale)
+               for x, (px, py) in zip(choices, spread, strict=True)}
+    # Half a pixel more: the drawn frame's numbers are rounded.
+    return {"box": box, "targets": choices, "centres": centres,
+            "radius": (TAP + 1) / 2 / scale}
 
 
 def police_map(board: Board, view: Mapping[str, Any],
@@ -133,8 +151,7 @@ def police_map(board: Board, view: Mapping[str, Any],
     or without police on the map.
 
     ``query`` is the page's query: ``cop`` the policeman being placed or moved,
-    ``area`` the region tapped last, ``to`` the crossing tapped (offered as a
-    button that posts the action)."""
+    ``to`` the crossing tapped (offered as a button that posts the action)."""
     cops = view.get("cops")
     if not cops or not board.has_crossings:
         return None
@@ -150,19 +167,17 @@ def police_map(board: Board, view: Mapping[str, Any],
         picked = (pending or movable or [None])[0]
     choices = [x for x in cops["choices"].get(picked, []) if x in at] if picked else []
     if choices:
-        frame = _zoom(board, choices, _area(query.get("area")))
+        frame = _frame(board, choices)
     else:
         # Nothing to tap: the table screen shows the whole board, a phone the
         # part where the policemen stand.
         points = [at[x] for x in standing.values()]
         box = (_fit(points, OVERVIEW_MARGIN, _close_up(board))
                if points and view.get("role") != "table" else _board_box(board))
-        frame = {"box": box, "targets": [], "regions": [], "radius": 0}
+        frame = {"box": box, "targets": [], "centres": {}, "radius": 0}
     box = frame["box"]
     to = str(query.get("to") or "")
     target = int(to) if to.isdigit() and int(to) in frame["targets"] else None
-    if target is None and to.isdigit() and int(to) in choices:
-        target = int(to)  # a tap remembered from another zoom: still a legal choice
     action = "place" if view.get("phase") == "alarm" else "move_policeman"
     names = crossing_names(board)
     pawns = dict(standing)
@@ -186,10 +201,9 @@ def police_map(board: Board, view: Mapping[str, Any],
         "all_placed": action == "place" and target is not None
         and all(c in pawns for c in POLICEMEN),
         "targets": [{"id": x, "x": at[x][0], "y": at[x][1], "name": names[x],
+                     "cx": frame["centres"][x][0], "cy": frame["centres"][x][1],
                      "here": standing.get(picked) == x} for x in frame["targets"]],
-        "regions": frame["regions"],
         "radius": frame["radius"],
-        "area": query.get("area") if frame["targets"] and _area(query.get("area")) else None,
         "to": target,
         "to_name": names.get(target),
         "action": action,

@@ -95,6 +95,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "to_act": _policemen_to_act(state, viewer),
             "is_head": _head_colour(state) is not None
             and state["policemen"][_head_colour(state)] == viewer,
+            # His policemen that left their crossing in this police's move: his phone
+            # then puts the searches first (templates/games/whitechapel/_seat.html).
+            "moved": [c for c in POLICEMEN if state["policemen"][c] == viewer
+                      and public["cops"] and c in public["cops"]["from"]
+                      and public["cops"]["from"][c] != public["cops"]["at"][c]],
         }
         public["now"] = _detective_now(state, viewer)
     return public
