@@ -632,6 +632,24 @@
 
   document.addEventListener("DOMContentLoaded", initPans);
 
+  /* Buttons over a map (Whitechapel's police: the circles of a search or an arrest), each
+     where its circle is: the page says where in data-x-pct/-y-pct (percent of the map), as
+     the CSP allows no style attribute. Hidden until placed, so without scripts only the
+     row of buttons shows. */
+  function placeOverMaps() {
+    document.querySelectorAll("[data-map-asks][hidden]").forEach(function (layer) {
+      layer.querySelectorAll("[data-x-pct]").forEach(function (spot) {
+        spot.style.left = spot.dataset.xPct + "%";
+        spot.style.top = spot.dataset.yPct + "%";
+        // An armed button's words run inwards, not off the map.
+        spot.classList.toggle("east", Number(spot.dataset.xPct) > 50);
+      });
+      layer.hidden = false;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", placeOverMaps);
+  document.addEventListener("htmx:afterSettle", placeOverMaps);
+
   document.addEventListener("DOMContentLoaded", function () {
     markServed();
     restoreReload();

@@ -139,8 +139,10 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     tap_crossing(bob, board, "yellow", 109, "whitechapel-police-move-360")
     expect(laptop.locator("[data-cop-at='yellow:109']")).to_have_count(1)
     bobs_turn(ann, bob)
-    for circle in (99, 100, 120):
-        expect(bob.get_by_role("button", name=f"Circle {circle}", exact=True)).to_be_visible()
+    for circle in (99, 100, 120):  # in the row of buttons and on the map
+        for where in ("[data-search-circles]", "[data-map-asks]"):
+            expect(bob.locator(where).get_by_role("button", name=f"Circle {circle}",
+                                                  exact=True)).to_be_visible()
     bob.locator("details.wc-typed summary").click()
     bob.locator("label.wc-pick:has-text('yellow')").click()
     bob.locator("[data-keypad] .keypad-display").first.fill("83")
@@ -206,7 +208,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     expect(laptop.locator("[data-cop-at='yellow:111']")).to_have_count(1)
     bobs_turn(ann, bob)
     check_phone(bob, "whitechapel-police-arrest")
-    bob.locator("details[data-arrest-for='yellow'] summary").click()
+    tap(bob, "a[data-arrest-for='yellow']")
     confirm(bob, f"button:has-text('Arrest on {CAUGHT}')")
     for page in (laptop, jack, ann, bob):
         expect(page.locator("[data-outcome]").first).to_have_attribute(
@@ -395,14 +397,17 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
 
     # A search: the circles next to him are buttons; one tap a circle until the first yes.
     near = sorted(board.circles_next_to(target))
-    first_circle = speaker.get_by_role("button", name=f"Circle {near[0]}", exact=True)
+    # The first on the map (its circles are buttons too), the next in the row.
+    first_circle = speaker.locator("[data-map-asks]").get_by_role(
+        "button", name=f"Circle {near[0]}", exact=True)
     # After the move the searches come first: inside the first screen.
     starts_on_first_screen(speaker, first_circle)
     moves.tap("search", speaker, first_circle)
     expect(laptop.locator("[data-log]").first).to_contain_text(f"{near[0]}:")
     if len(near) > 1 and "no clue" in laptop.locator("[data-log]").first.inner_text():
         expect(speaker.locator(".now-text")).to_contain_text("searches on")
-        further = speaker.get_by_role("button", name=f"Circle {near[1]}", exact=True)
+        further = speaker.locator("[data-search-circles]").get_by_role(
+            "button", name=f"Circle {near[1]}", exact=True)
         in_first_screen(speaker, further)
         moves.tap("search more", speaker, further)
         assert moves.steps["search more"] == 1  # target: each further circle 1 tap
@@ -414,7 +419,8 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
         expect(speaker.locator("[data-act=done]")).to_have_count(0)
     turn = laptop.locator("[data-log]").first
 
-    # An arrest by the next detective who speaks: Arrest, the circle, the second tap (3).
+    # An arrest by the next detective who speaks: Arrest, the circle on the map, the
+    # second tap (3).
     for _ in range(5):
         acting = next((page for page in detectives
                        if page.locator("[data-arrest-for]").count()), None)
@@ -425,10 +431,12 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     colour = acting.locator("[data-arrest-for]").first.get_attribute("data-arrest-for")
     crossing = STARTS[colour]
     circle = sorted(board.circles_next_to(crossing))[0]
-    in_first_screen(acting, f"[data-arrest-for='{colour}'] summary")
-    moves.tap("arrest", acting, f"[data-arrest-for='{colour}'] summary")
-    moves.tap("arrest", acting, acting.get_by_role("button", name=f"Arrest on {circle}",
-                                                  exact=True))
+    in_first_screen(acting, f"a[data-arrest-for='{colour}']")
+    moves.tap("arrest", acting, f"a[data-arrest-for='{colour}']")
+    on_map = acting.locator("[data-map-asks]").get_by_role("button", name=f"Circle {circle}",
+                                                            exact=True)
+    starts_on_first_screen(acting, on_map)
+    moves.tap("arrest", acting, on_map)
     moves.tap("arrest", acting, "button.armed")
     expect(turn).to_contain_text(f"arrests at {circle}")
     assert moves.steps["arrest"] == 3  # target: an arrest in 3 taps

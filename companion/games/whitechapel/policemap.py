@@ -40,6 +40,9 @@ MAX_ASPECT = 1.3
 """A map at most this much taller than wide, so it fits a phone's screen in one view."""
 MIN_ASPECT = 0.6
 """And at least this tall: a region with one crossing still shows its streets."""
+ASK_WIDTH = 2.2
+"""The map of a search or an arrest: this many closest frames wide (the circles around
+one crossing and the streets between them, not a close-up of two circles)."""
 OVERVIEW_MARGIN = 30
 """Board units around the policemen on a page that only shows where they stand."""
 
@@ -121,12 +124,12 @@ def _spread(points: tuple[tuple[float, float], ...], width: float,
     return None
 
 
-def _frame(board: Board, choices: list[int]) -> dict[str, Any]:
-    """The frame for picking one of ``choices``, and where each one's target is drawn
-    (board units), every target ``TAP`` px wide and none over another."""
-    at = board.crossing_positions
-    points = [at[x] for x in choices]
-    minimum = _close_up(board)
+def _frame(board: Board, points: list[tuple[float, float]],
+           widest: float = 1) -> dict[str, Any]:
+    """The frame for tapping one of ``points`` (board units), at least ``widest``
+    times the closest frame wide, and where each one's target is drawn, every target
+    ``TAP`` px wide and none over another."""
+    minimum = _close_up(board) * widest
     unit = _fit(points, 0, minimum)[2] / PHONE_WIDTH
     spread = None
     for margin in range(1, 6):  # half a target around, then more if two get stuck
@@ -138,11 +141,21 @@ def _frame(board: Board, choices: list[int]) -> dict[str, Any]:
         if spread is not None:
             break
     assert spread is not None, "five margins give any board's targets room"
-    centres = {x: (box[0] + px / scale, box[1] + py / scale)
-               for x, (px, py) in zip(choices, spread, strict=True)}
     # Half a pixel more: the drawn frame's numbers are rounded.
-    return {"box": box, "targets": choices, "centres": centres,
+    return {"box": box, "centres": [(box[0] + px / scale, box[1] + py / scale)
+                                    for px, py in spread],
             "radius": (TAP + 1) / 2 / scale}
+
+
+def _asked(board: Board, view: Mapping[str, Any],
+           standing: Mapping[str, int]) -> list[int]:
+    """The circles a detective's phone offers on the map for a search or an arrest
+    (Hunting 3): ``view["asking"]``, set by the page for the policeman it speaks for,
+    when he stands on a crossing."""
+    asking = view.get("asking") or {}
+    if asking.get("colour") not in standing:
+        return []
+    return [c for c in asking.get("circles", []) if c in board.positions]
 
 
 def police_map(board: Board, view: Mapping[str, Any],
@@ -165,19 +178,26 @@ def police_map(board: Board, view: Mapping[str, Any],
         # The next policeman not yet placed (alarm) or not yet moved (police's move).
         pending = [c for c in movable if standing.get(c) == started.get(c)]
         picked = (pending or movable or [None])[0]
-    choices = [x for x in cops["choices"].get(picked, []) if x in at] if picked else []
-    if choices:
-        frame = _frame(board, choices)
+    asked = _asked(board, view, standing)
+    # A phone asking about circles shows them, not crossings to move to.
+    choices = ([x for x in cops["choices"].get(picked, []) if x in at]
+               if picked and not asked else [])
+    circles = board.positions
+    if asked:
+        # A few circles around one crossing: wide enough to show the streets there.
+        frame = _frame(board, [circles[c] for c in asked], ASK_WIDTH)
+    elif choices:
+        frame = _frame(board, [at[x] for x in choices])
     else:
         # Nothing to tap: the table screen shows the whole board, a phone the
         # part where the policemen stand.
         points = [at[x] for x in standing.values()]
         box = (_fit(points, OVERVIEW_MARGIN, _close_up(board))
                if points and view.get("role") != "table" else _board_box(board))
-        frame = {"box": box, "targets": [], "centres": {}, "radius": 0}
+        frame = {"box": box, "centres": [], "radius": 0}
     box = frame["box"]
     to = str(query.get("to") or "")
-    target = int(to) if to.isdigit() and int(to) in frame["targets"] else None
+    target = int(to) if to.isdigit() and int(to) in choices else None
     action = "place" if view.get("phase") == "alarm" else "move_policeman"
     names = crossing_names(board)
     pawns = dict(standing)
@@ -196,13 +216,19 @@ def police_map(board: Board, view: Mapping[str, Any],
         "movable": movable,
         "picked": picked,
         "from": started.get(picked),
-        "from_name": names.get(started.get(picked)),
         "names": {c: names[x] for c, x in standing.items()},
         "all_placed": action == "place" and target is not None
         and all(c in pawns for c in POLICEMEN),
         "targets": [{"id": x, "x": at[x][0], "y": at[x][1], "name": names[x],
-                     "cx": frame["centres"][x][0], "cy": frame["centres"][x][1],
-                     "here": standing.get(picked) == x} for x in frame["targets"]],
+                     "cx": cx, "cy": cy, "here": standing.get(picked) == x}
+                    for x, (cx, cy) in zip(choices, frame["centres"] if choices else [],
+                                           strict=True)],
+        # The circles asked about, where their buttons go over the map (percent of it).
+        "asks": [{"n": c, "x": circles[c][0], "y": circles[c][1], "cx": cx, "cy": cy,
+                  "left": round((cx - box[0]) / box[2] * 100, 2),
+                  "top": round((cy - box[1]) / box[3] * 100, 2)}
+                 for c, (cx, cy) in zip(asked, frame["centres"] if asked else [],
+                                        strict=True)],
         "radius": frame["radius"],
         "to": target,
         "to_name": names.get(target),
