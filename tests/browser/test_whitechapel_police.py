@@ -380,6 +380,8 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
         expect(page.locator(".now-text")).to_contain_text(head)  # whom they wait for
         expect(page.locator("[data-search-circles]")).to_have_count(0)
     shot(speaker, "wc22-detective-police-head-360")
+    # Before his move, his searches too start inside the first screen, under the map.
+    starts_on_first_screen(speaker, "[data-search-circles] button")
     shot(others[0], "wc22-detective-police-waiting-360")
 
     # A move: the crossing, then its button (2 taps at most).

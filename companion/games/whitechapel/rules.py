@@ -103,6 +103,7 @@ from companion.games.whitechapel.board import (
     BoardError,
     board_from_graph,
 )
+from companion.games.whitechapel.policemap import crossing_names
 from companion.games.whitechapel.state import (
     CLUES_PER_FALSE_CLUE,
     DOUBLE_EVENT,
@@ -672,8 +673,14 @@ def _crossing(state: State, value: Any) -> int:
     board = board_of(state)
     crossing = parse_int(value, 1, 10**6, "crossing")
     require(board is not None and crossing in board.crossing_ids,
-            f"There is no crossing {crossing} on the board{_board_name(board)}.")
+            f"That crossing is not on the board{_board_name(board)}.")
     return crossing
+
+
+def _named(state: State, crossing: int) -> str:
+    """A crossing in a player's words: the real board prints no number on it ("the
+    crossing between 29, 30 and 50", ``policemap.crossing_names``)."""
+    return crossing_names(board_of(state))[crossing]
 
 
 def _others_on(state: State, colour: str, crossing: int) -> None:
@@ -681,8 +688,8 @@ def _others_on(state: State, colour: str, crossing: int) -> None:
     Policeman pawn" (nor can two pawns replace tokens on one crossing)."""
     for other, at in state["cops"]["at"].items():
         require(other == colour or at != crossing,
-                f"The {other} policeman stands on crossing {crossing}: two policemen "
-                "never share a crossing.")
+                f"The {other} policeman stands on {_named(state, crossing)}: two "
+                "policemen never share a crossing.")
 
 
 def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -698,13 +705,11 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     cops = state["cops"]
     starts = board.police_starts | set(cops["before"])
     if crossing not in starts:
-        yellow = ", ".join(map(str, sorted(board.police_starts)))
-        where = (f"the yellow-bordered crossings ({yellow})" if not cops["before"] else
-                 f"where the policemen stood at the end of last night "
-                 f"({', '.join(map(str, cops['before']))}) or the yellow-bordered "
-                 f"crossings ({yellow})")
-        raise RuleError(f"No patrol token can be on crossing {crossing}: tonight they stand "
-                        f"on {where}.")
+        where = ("the yellow-bordered crossings" if not cops["before"] else
+                 "where the policemen stood at the end of last night or on the "
+                 "yellow-bordered crossings")
+        raise RuleError(f"No patrol token can be on {_named(state, crossing)}: tonight "
+                        f"they stand on {where} (the ones the map offers).")
     _others_on(state, colour, crossing)
     cops["at"][colour] = crossing
     if all(x is not None for x in cops["at"].values()):
@@ -726,8 +731,8 @@ def _move_policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> N
     crossing = _crossing(state, action.get("crossing"))
     start = state["cops"]["from"][colour]
     require(crossing in board_of(state).police_moves(start),
-            f"The {colour} policeman started on crossing {start}: he moves up to two "
-            f"crossings (0, 1 or 2), and crossing {crossing} is further.")
+            f"The {colour} policeman started on {_named(state, start)}: he moves up to "
+            f"two crossings (0, 1 or 2), and {_named(state, crossing)} is further.")
     _others_on(state, colour, crossing)
     state["cops"]["at"][colour] = crossing
 
@@ -740,7 +745,7 @@ def _next_to(state: State, colour: str, circle: int) -> None:
         return
     crossing = cops["at"][colour]
     near = sorted(board_of(state).circles_next_to(crossing))
-    require(circle in near, f"The {colour} policeman stands on crossing {crossing}: he can "
+    require(circle in near, f"The {colour} policeman stands on {_named(state, crossing)}: he can "
             f"look for clues or arrest only on {', '.join(map(str, near))}.")
 
 

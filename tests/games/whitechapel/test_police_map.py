@@ -7,6 +7,7 @@ the "Letters from Whitechapel" rulebook; rulings: docs/RULINGS.md#letters-from-w
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import possible_positions
+from companion.games.whitechapel.policemap import crossing_names
 from tests.support.boardfiles import real_board, tiny_board
 from tests.support.whitechapel_play import act, board_game, head, refused, turn_of
 
@@ -74,12 +76,12 @@ def test_at_the_alarm_the_policemen_stand_where_patrol_tokens_can_be(real):
     assert state["phase"] == "alarm"
     assert wc.actions(state, JACK) == [] and wc.actions(state, 1) == ["place"]
     assert refused(state, 1, type="place", policeman="blue", crossing=109) == (
-        "No patrol token can be on crossing 109: tonight they stand on the yellow-bordered "
-        "crossings (44, 75, 101, 107, 119, 165, 186).")
-    assert "There is no crossing 999" in refused(state, 1, type="place", policeman="blue",
-                                                 crossing=999)
+        "No patrol token can be on the crossing between 99, 100 and 120: tonight they "
+        "stand on the yellow-bordered crossings (the ones the map offers).")
+    assert "That crossing is not on the board" in refused(
+        state, 1, type="place", policeman="blue", crossing=999)
     state = act(state, 1, type="place", policeman="blue", crossing=44)
-    assert "The blue policeman stands on crossing 44" in refused(
+    assert "The blue policeman stands on the crossing between 29, 30 and 50" in refused(
         state, 2, type="place", policeman="red", crossing=44)
     assert "not yours to place" in refused(state, 1, type="place", policeman="red",
                                            crossing=75)
@@ -138,8 +140,8 @@ def test_a_policeman_moves_zero_one_or_two_crossings_never_onto_another(real):
     assert "move_policeman" in wc.actions(state, yellow)
     far = sorted(real.police_moves(107, 3) - real.police_moves(107))[0]
     assert refused(state, yellow, type="move_policeman", policeman="yellow", crossing=far) == (
-        f"The yellow policeman started on crossing 107: he moves up to two crossings "
-        f"(0, 1 or 2), and crossing {far} is further.")
+        "The yellow policeman started on the crossing between 118, 119 and 120: he moves "
+        f"up to two crossings (0, 1 or 2), and {crossing_names(real)[far]} is further.")
     assert "not yours to move" in refused(state, other, type="move_policeman",
                                           policeman="yellow", crossing=109)
     state = act(state, yellow, type="move_policeman", policeman="yellow", crossing=108)
@@ -153,6 +155,33 @@ def test_a_policeman_moves_zero_one_or_two_crossings_never_onto_another(real):
                                                  policeman="blue", crossing=44)
 
 
+def test_no_refusal_names_a_crossing_by_a_number(real):
+    """The real board prints no number on a crossing (issue 22): every refusal a
+    detective reads about one names it in words, whichever crossing he tapped."""
+    numbered = re.compile(r"crossings? \d")
+    alarm = to_alarm(real, 65)
+    alarm2 = act(alarm, 1, type="place", policeman="blue", crossing=44)
+    hunt = act(placed(alarm), JACK, type="move", circle=66)
+    yellow = hunt["policemen"]["yellow"]
+    far = sorted(real.police_moves(107, 3) - real.police_moves(107))
+    moved = act(hunt, TABLE, type="move_policeman", policeman="yellow", crossing=109)
+    messages = [
+        refused(alarm, 1, type="place", policeman="blue", crossing=109),
+        refused(alarm, 1, type="place", policeman="blue", crossing=99999),
+        refused(alarm2, 2, type="place", policeman="red", crossing=44),
+        refused(moved, TABLE, type="search", policeman="yellow", circle=83),
+        refused(moved, TABLE, type="arrest", policeman="yellow", circle=83),
+        refused(hunt, TABLE, type="move_policeman", policeman="yellow", crossing=44),
+        *(refused(hunt, yellow, type="move_policeman", policeman="yellow", crossing=x)
+          for x in far[:5]),
+    ]
+    for message in messages:
+        assert not numbered.search(message), message
+    names = crossing_names(real)
+    assert names[109] in messages[0] and names[44] in messages[2]
+    assert names[107] in messages[-1] and names[far[4]] in messages[-1]
+
+
 def test_search_and_arrest_only_next_to_the_policemans_crossing(real):
     """Clues and Suspicion: "Numbered circles 99, 100, and 120 are adjacent to the
     yellow Policeman pawn. Circle 83 is not adjacent, because the route to 83 is
@@ -160,8 +189,8 @@ def test_search_and_arrest_only_next_to_the_policemans_crossing(real):
     state = act(placed(to_alarm(real, 65)), JACK, type="move", circle=66)
     state = act(state, TABLE, type="move_policeman", policeman="yellow", crossing=109)
     message = refused(state, TABLE, type="search", policeman="yellow", circle=83)
-    assert message == ("The yellow policeman stands on crossing 109: he can look for clues "
-                       "or arrest only on 99, 100, 120.")
+    assert message == ("The yellow policeman stands on the crossing between 99, 100 and 120: "
+                       "he can look for clues or arrest only on 99, 100, 120.")
     assert refused(state, TABLE, type="arrest", policeman="yellow", circle=83) == message
     assert wc.view(state, 1)["cops"]["next_to"]["yellow"] == [99, 100, 120]
     state = act(state, TABLE, type="search", policeman="yellow", circle=100)
