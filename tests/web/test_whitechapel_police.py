@@ -255,3 +255,21 @@ def test_two_detectives_placing_at_the_same_instant_through_the_real_server(tmp_
         assert laptop.version() == version + 2
     finally:
         server.stop()
+
+
+def refresh_address(page: str) -> str:
+    """Where the phone's live refresh asks for its page again."""
+    return re.search(r'<main id="view"[^>]*hx-get="([^"]*)"', page).group(1).replace("&amp;", "&")
+
+
+def test_a_live_refresh_keeps_a_detectives_pick_and_nothing_of_jacks(tmp_path):
+    """The view's "refresh_keeps": a detective's pick (?cop=, ?to=, ?speak=, ?arrest=)
+    survives another phone's move; any other argument, and every argument of Jack's
+    (his picks are secret), is dropped."""
+    app = make_app(tmp_path)
+    laptop, phones = police_table(app)
+    me = f"/t/{laptop.code}/me"
+    page = phones[1].get(me + "?cop=blue&to=44&zoom=3&speak=red").text
+    assert refresh_address(page) == me + "?cop=blue&to=44&speak=red"
+    assert refresh_address(phones[1].get(me).text) == me
+    assert refresh_address(phones[0].get(me + "?to=66&women=3.21&cop=blue").text) == me

@@ -102,8 +102,15 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
                       and public["cops"]["from"][c] != public["cops"]["at"][c]],
         }
         public["now"] = _detective_now(state, viewer)
+        # A detective's half-finished pick survives a live refresh (another phone's
+        # move): the policeman and crossing tapped, whom he speaks for, an arrest begun.
+        public["refresh_keeps"] = list(REFRESH_KEEPS)
     return public
 
+
+REFRESH_KEEPS = ("cop", "to", "speak", "arrest")
+"""The query arguments of a detective's picks (templates/games/whitechapel/_police*.html):
+public, like everything on his phone."""
 
 WAIT_FOR_JACK = {
     "hideout": "Jack chooses his hideout: wait",
