@@ -32,8 +32,9 @@ def masked(html: str) -> str:
 
 
 def render_component(app: Flask, game: Game, state: dict[str, Any], viewer: int | str,
-                     host: bool = True) -> str:
-    """The game's own component for ``viewer``, as the table screen or a phone shows it."""
+                     host: bool = True, query: str = "") -> str:
+    """The game's own component for ``viewer``, as the table screen or a phone shows it
+    (at an address with ``query``, "?cop=blue", for a pick that lives in the address)."""
     names = state_names(state)
     seats = [{"position": n, "label": f"Seat {n}", "name": name, "claimed": True}
              for n, name in enumerate(names)]
@@ -43,7 +44,7 @@ def render_component(app: Flask, game: Game, state: dict[str, Any], viewer: int 
     may = game.actions(state, viewer) if not game.is_over(state) else []
     if viewer == TABLE and not host:
         may = []
-    with app.test_request_context("/"):
+    with app.test_request_context("/" + query):
         html = render_template(
             f"games/{game.NAME}/{template}", view=game.view(state, viewer), actions=may,
             table=table, seats=seats, host=host,

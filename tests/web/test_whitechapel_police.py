@@ -14,9 +14,14 @@ from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
 from companion.games.whitechapel.board import load_board
 from companion.games.whitechapel.policemap import PHONE_WIDTH, TAP
+from companion.games.whitechapel.state import _police_order
 from tests.support.boardfiles import TINY_BOARD, real_board_path
 from tests.support.httpdevice import HttpDevice
-from tests.support.noninterference import assert_indistinguishable, play_both
+from tests.support.noninterference import (
+    assert_indistinguishable,
+    play_both,
+    render_component,
+)
 from tests.support.realserver import Server
 from tests.support.webflow import Device, seated_table
 from tests.test_concurrency import Sender
@@ -121,7 +126,7 @@ def test_every_map_target_is_44_px_on_a_phone(tmp_path):
         assert 2 * float(radius) * PHONE_WIDTH / width >= TAP - 2
 
 
-def police_state(hideout: str, route: list[str]) -> dict:
+def police_state(hideout: str, route: list[str], placed: bool = True) -> dict:
     board = load_board(real_board_path())
     options = {**wc.parse_options({"board": NAME, "deduction_map": "on", "police_map": "on"},
                                   3), "board_graph": board.graph()}
@@ -131,7 +136,7 @@ def police_state(hideout: str, route: list[str]) -> dict:
              (TABLE, {"type": "patrols_placed"}),
              (0, {"type": "kill", "circle": "65"})]
     steps += [(TABLE, {"type": "place", "policeman": c, "crossing": str(x)})
-              for c, x in STARTS.items()]
+              for c, x in STARTS.items() if placed]
     for actor, action in steps:
         state = wc.apply(state, actor, action, random.Random(0))
     for circle in route:
@@ -273,3 +278,43 @@ def test_a_live_refresh_keeps_a_detectives_pick_and_nothing_of_jacks(tmp_path):
     assert refresh_address(page) == me + "?cop=blue&to=44&speak=red"
     assert refresh_address(phones[1].get(me).text) == me
     assert refresh_address(phones[0].get(me + "?to=66&women=3.21&cop=blue").text) == me
+
+
+# Each pick that lives in a detective's address, and the fragment it draws.
+PICKS = {"": "data-now", "?cop=yellow": "data-crossing=", "?cop=yellow&to=109":
+         "data-police-confirm", "?cop=blue&to=75": "all five placed", "?speak=yellow":
+         "data-map-asks", "?speak=yellow&arrest=yellow": "data-arrest-circles",
+         "?speak=blue": 'data-search-circles="blue"'}
+
+
+def test_every_fragment_of_a_detectives_phone_is_the_same_whatever_jacks_secrets(tmp_path):
+    """The now line, the map's targets and its circles (searching, arresting), the
+    confirm of a pick, whatever the address holds: the same for two Jacks with other
+    hideouts and paths, at the alarm and through a police's turn."""
+    app = make_app(tmp_path)
+    alarm = [police_state(h, [], placed=False) for h in ("90", "12")]
+    setting = [(TABLE, {"type": "place", "policeman": c, "crossing": str(x)})
+               for c, x in STARTS.items() if c != "blue"]
+    pairs = list(play_both(wc, *alarm, setting))
+    hunt = police_state("90", ["66"]), police_state("12", ["83"])
+    board = load_board(real_board_path())
+    # Yellow moves; the policemen before him in the order pass, the first searching
+    # on 50 first (no clue at either table); then yellow speaks.
+    order = _police_order(hunt[0])
+    before = order[:order.index("yellow")]
+    steps = [(TABLE, {"type": "move_policeman", "policeman": "yellow", "crossing": "109"})]
+    if before:
+        steps.append((TABLE, {"type": "search", "policeman": before[0],
+                              "circle": str(min(board.circles_next_to(STARTS[before[0]])))}))
+    steps += [(TABLE, {"type": "done", "policeman": c}) for c in before]
+    pairs += list(play_both(wc, *hunt, steps))
+    drawn = set()
+    for state_a, state_b in pairs:
+        for viewer in (1, 2):
+            for query, fragment in PICKS.items():
+                page = render_component(app, wc, state_a, viewer, query=query)
+                assert page == render_component(app, wc, state_b, viewer, query=query), (
+                    viewer, query)
+                if fragment in page:
+                    drawn.add(query)
+    assert drawn == set(PICKS)  # every fragment was drawn somewhere
