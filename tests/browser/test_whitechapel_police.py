@@ -212,7 +212,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     bobs_turn(ann, bob)
     check_phone(bob, "whitechapel-police-arrest")
     tap(bob, "a[data-arrest-for='yellow']")
-    confirm(bob, f"button:has-text('Arrest on {CAUGHT}')")
+    confirm(bob, bob.get_by_role("button", name=f"Arrest on {CAUGHT}", exact=True))
     for page in (laptop, jack, ann, bob):
         expect(page.locator("[data-outcome]").first).to_have_attribute(
             "data-outcome", "detectives")
@@ -332,7 +332,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     shot(ann, "wc22-detective-alarm-360")
     pick_crossing(taps, "place", ann, board, "blue", STARTS["blue"])
     pick_crossing(taps, "place", bob, board, "yellow", STARTS["yellow"])
-    shot(bob, "wc22-detective-alarm-picked-360")
+    check_phone(bob, "wc22-detective-placing")  # 360 and 390 px, looked at
     shot(ann, "wc22-detective-alarm-picked-ann-360")
     in_first_screen(ann, "[data-police-confirm]")
     ann_confirm = ann.locator("[data-police-confirm='blue:44']")
@@ -368,7 +368,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
 
     now_on_top(detectives, "Hunting: escape in the night")
     expect(cy.locator(".now-text")).to_have_text("Jack is moving: wait")
-    shot(cy, "wc22-detective-jack-moves-360")
+    check_phone(cy, "wc22-detective-waiting-for-jack")
     tap_circle(jack, 82)
     tap(jack, "[data-way='move']")
 
@@ -395,6 +395,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     speaker.goto(speaker.url.split("?")[0] + f"?cop={head}")  # his own, picked
     pick_crossing(moves, "move", speaker, board, head, target)
     in_first_screen(speaker, f"[data-police-confirm='{head}:{target}']")
+    check_phone(speaker, "wc22-detective-moving")
     moves.tap("move", speaker, f"[data-police-confirm='{head}:{target}']")
     expect(laptop.locator(f"[data-cop-at='{head}:{target}']")).to_have_count(1)
     # Target: a move in 2 taps (the crossing, its button), however close the crossings.
@@ -409,6 +410,8 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     starts_on_first_screen(speaker, first_circle)
     moves.tap("search", speaker, first_circle)
     expect(laptop.locator("[data-log]").first).to_contain_text(f"{near[0]}:")
+    expect(speaker.locator("[data-answer]")).to_contain_text(f"Search {near[0]}")
+    check_phone(speaker, "wc22-detective-searching")  # docs/screenshots/phone.png
     if len(near) > 1 and "no clue" in laptop.locator("[data-log]").first.inner_text():
         expect(speaker.locator(".now-text")).to_contain_text("searches on")
         further = speaker.locator("[data-search-circles]").get_by_role(
@@ -441,6 +444,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     on_map = acting.locator("[data-map-asks]").get_by_role("button", name=f"Circle {circle}",
                                                             exact=True)
     starts_on_first_screen(acting, on_map)
+    check_phone(acting, "wc22-detective-arresting")
     moves.tap("arrest", acting, on_map)
     moves.tap("arrest", acting, "button.armed")
     expect(turn).to_contain_text(f"arrests at {circle}")

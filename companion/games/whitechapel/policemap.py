@@ -44,7 +44,10 @@ ASK_WIDTH = 2.2
 """The map of a search or an arrest: this many closest frames wide (the circles around
 one crossing and the streets between them, not a close-up of two circles)."""
 OVERVIEW_MARGIN = 30
-"""Board units around the policemen on a page that only shows where they stand."""
+"""Board units around the whole board on the table screen."""
+PAWN_REACH = 26
+"""CSS px a pawn's disc reaches from its crossing (drawn above it): the margin around
+the policemen on a page that only shows where they stand."""
 
 POLICEMEN = ("blue", "yellow", "brown", "red", "green")
 """The pawns' colours (Components), in the rules' order."""
@@ -192,8 +195,12 @@ def police_map(board: Board, view: Mapping[str, Any],
         # Nothing to tap: the table screen shows the whole board, a phone the
         # part where the policemen stand.
         points = [at[x] for x in standing.values()]
-        box = (_fit(points, OVERVIEW_MARGIN, _close_up(board))
-               if points and view.get("role") != "table" else _board_box(board))
+        if points and view.get("role") != "table":
+            unit = _fit(points, 0, _close_up(board))[2] / PHONE_WIDTH
+            # Twice: the margin widens the frame, which makes each pixel more units.
+            box = _fit(points, 2 * PAWN_REACH * unit, _close_up(board))
+        else:
+            box = _board_box(board)
         frame = {"box": box, "centres": [], "radius": 0}
     box = frame["box"]
     to = str(query.get("to") or "")
