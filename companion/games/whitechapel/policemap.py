@@ -39,7 +39,7 @@ stuck in a corner of the frame, which then grows."""
 MAX_ASPECT = 1.3
 """A map at most this much taller than wide, so it fits a phone's screen in one view."""
 MIN_ASPECT = 0.6
-"""And at least this tall: a region with one crossing still shows its streets."""
+"""And at least this tall: a frame of a few crossings still shows their streets."""
 ASK_WIDTH = 2.2
 """The map of a search or an arrest: this many closest frames wide (the circles around
 one crossing and the streets between them, not a close-up of two circles)."""
