@@ -383,8 +383,6 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
         expect(page.locator(".now-text")).to_contain_text(head)  # whom they wait for
         expect(page.locator("[data-search-circles]")).to_have_count(0)
     shot(speaker, "wc22-detective-police-head-360")
-    # Before his move, his searches too start inside the first screen, under the map.
-    starts_on_first_screen(speaker, "[data-search-circles] button")
     shot(others[0], "wc22-detective-police-waiting-360")
 
     # A move: the crossing, then its button (2 taps at most).
@@ -406,8 +404,9 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     # The first on the map (its circles are buttons too), the next in the row.
     first_circle = speaker.locator("[data-map-asks]").get_by_role(
         "button", name=f"Circle {near[0]}", exact=True)
-    # After the move the searches come first: inside the first screen.
-    starts_on_first_screen(speaker, first_circle)
+    # After the move the searches come first: inside the first screen (the map's
+    # circles just under them).
+    starts_on_first_screen(speaker, "[data-search-circles] button")
     moves.tap("search", speaker, first_circle)
     expect(laptop.locator("[data-log]").first).to_contain_text(f"{near[0]}:")
     expect(speaker.locator("[data-answer]")).to_contain_text(f"Search {near[0]}")
@@ -443,7 +442,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     moves.tap("arrest", acting, f"a[data-arrest-for='{colour}']")
     on_map = acting.locator("[data-map-asks]").get_by_role("button", name=f"Circle {circle}",
                                                             exact=True)
-    starts_on_first_screen(acting, on_map)
+    starts_on_first_screen(acting, "[data-arrest-circles] button")
     check_phone(acting, "wc22-detective-arresting")
     moves.tap("arrest", acting, on_map)
     moves.tap("arrest", acting, "button.armed")
