@@ -36,9 +36,9 @@ SPREAD_ROUNDS = 300
 """At most this many rounds of pushing overlapping targets apart (the shipped board
 needs at most 60: 24 targets in the densest two steps); more means two targets are
 stuck in a corner of the frame, which then grows."""
-MAX_ASPECT = 1.1
-"""A map at most this much taller than wide (313 px on a 360 px phone), so that the map
-and the button that sends a pick fit the first screen under the now line."""
+MAX_ASPECT = 1.0
+"""A map at most as tall as wide (about 300 px on a 360 px phone), so that the map and
+the button that sends a pick fit the first screen under the now line."""
 MIN_ASPECT = 0.6
 """And at least this tall: a frame of a few crossings still shows their streets."""
 ASK_WIDTH = 2.2
