@@ -417,6 +417,8 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
             "button", name=f"Circle {near[1]}", exact=True)
         in_first_screen(speaker, further)
         moves.tap("search more", speaker, further)
+        # The answer first: the page settles before the next tap is looked for.
+        expect(speaker.locator("[data-answer]")).to_contain_text(f"Search {near[1]}")
         assert moves.steps["search more"] == 1  # target: each further circle 1 tap
     assert moves.steps["search"] <= 2  # target: a search of one circle in 2 taps
     shot(speaker, "wc22-detective-searched-360")
