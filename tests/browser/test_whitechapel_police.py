@@ -529,6 +529,7 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
                                  strict=True):
             field.fill(str(circle))
         tap(jack, "[data-act=women]")
+        tap(jack, "[data-act=women].armed")  # a typed choice: a second tap
     twins.both(women)
     glance("patrols")  # the Head of the Investigation's button
     twins.both(lambda screen, phones: tap(head_of(phones[1:], screen),
