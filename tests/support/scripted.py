@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -183,6 +183,15 @@ WEIGHTS: dict[str, dict[str, float]] = {
 }
 
 
+def _fillings(forms: list[Form], kind: str, rng: random.Random,
+              tries: int) -> Iterator[tuple[Form, dict[str, str]]]:
+    for _ in range(tries):
+        form = rng.choice(forms)
+        yield form, form.sample(rng, kind)
+    for form in forms:
+        yield form, {**form.defaults(), "type": kind}
+
+
 def choose(game: Game, state: dict[str, Any], viewer: int | str, html: str,
            rng: random.Random, tries: int = 60,
            weights: Mapping[str, float] | None = None) -> tuple[str, dict[str, str]] | None:
@@ -201,9 +210,9 @@ def choose(game: Game, state: dict[str, Any], viewer: int | str, html: str,
     while kinds:
         kind = rng.choices(kinds, [weights.get(k, 1.0) for k in kinds])[0]
         kinds.remove(kind)
-        for _ in range(tries):
-            form = rng.choice(by_type[kind])
-            fields = form.sample(rng, kind)
+        # Random fillings, then what each form proposes as drawn (London 1888's outcome
+        # form comes filled in with the one result the app knows: random boxes miss it).
+        for form, fields in _fillings(by_type[kind], kind, rng, tries):
             action = {k: v for k, v in fields.items() if k not in ("csrf", "version")}
             try:
                 game.apply(state, viewer, action, random.Random(rng.random()))

@@ -57,6 +57,7 @@ def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> No
     tap(head_of(detectives, laptop), "[data-act=patrols_placed]")
     if letter:
         tap(jack, "[data-act=letter]")
+        tap(jack, "[data-act=letter].armed")  # a letter sent cannot be taken back: 2 taps
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
 
 
