@@ -146,7 +146,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "patrols")
     now_on_top(jack, "Wait: the patrols are placed")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Head of the Investigation")
-    laptop.click("[data-act=patrols_placed]")
+    confirm(laptop, "[data-act=patrols_placed]")
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
     now_on_top(jack, "Your turn: kill or wait")
     # Only where a wretched stands at time I: the marked women's circles (1-2 taps, then 2).
@@ -262,7 +262,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     hell(jack, [ann, bob], laptop, ["3", "21", "27", "84"])  # typed: the folded fallback
     expect(laptop.locator("[data-night-end]")).to_have_count(0)
     confirm(jack, "button:has-text('Wait')")
-    laptop.click("[data-act=wretched_moved]")
+    confirm(laptop, "[data-act=wretched_moved]")
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
     # After one wait, only within one road of a marked woman's circle.
     reach = board.circles_within([3, 21, 27, 84], 1) - {CRIME}

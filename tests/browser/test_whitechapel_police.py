@@ -532,12 +532,12 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
         tap(jack, "[data-act=women].armed")  # a typed choice: a second tap
     twins.both(women)
     glance("patrols")  # the Head of the Investigation's button
-    twins.both(lambda screen, phones: tap(head_of(phones[1:], screen),
-                                          "[data-act=patrols_placed]"))
+    twins.both(lambda screen, phones: confirm(head_of(phones[1:], screen),
+                                              "[data-act=patrols_placed]"))
     glance("blood")
     twins.both(lambda screen, phones: confirm(phones[0], "button:has-text('Wait')"))
     glance("suspense")  # the Head moves the wretched
-    twins.both(lambda screen, phones: tap(screen, "[data-act=wretched_moved]"))
+    twins.both(lambda screen, phones: confirm(screen, "[data-act=wretched_moved]"))
     twins.both(lambda screen, phones: (tap_circle(phones[0], CRIME),
                                        confirm(phones[0], "[data-picked] button.confirm")))
     glance("alarm")

@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.support.pages import sit
+from tests.support.pages import confirm, sit
 
 NAMES = ("Jack", "Ann", "Bob", "Cy", "Dee", "Eve")
 
@@ -54,7 +54,7 @@ def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> No
         field.fill(circle)
     tap(jack, "[data-act=women]")
     tap(jack, "[data-act=women].armed")  # a typed choice: a second tap
-    tap(head_of(detectives, laptop), "[data-act=patrols_placed]")
+    confirm(head_of(detectives, laptop), "[data-act=patrols_placed]")  # 2 taps
     if letter:
         tap(jack, "[data-act=letter]")
         tap(jack, "[data-act=letter].armed")  # a letter sent cannot be taken back: 2 taps
