@@ -1254,7 +1254,9 @@ def _reveal_line(state: State, entry: Mapping[str, Any]) -> str:
 def _incident_line(state: State, entry: Mapping[str, Any]) -> str:
     target, actor = _who(state, entry["target"]), entry["actor"]
     if entry["kind"] == "arrest":
-        return f"{target} is arrested ({ARRESTS[entry['way']]}) and goes to PRISON."
+        played = (f", played by {_who(state, actor)}" if actor is not None
+                  and entry["way"] not in POLICE_ARRESTS else "")
+        return f"{target} is arrested ({ARRESTS[entry['way']]}{played}) and goes to PRISON."
     if entry["kind"] == "release":
         why = {PAID: "discards £10", TABLE: "is released by the table"}.get(
             entry["way"], f"is saved by {_who(state, actor)}'s CORRUPTION card"
