@@ -4,16 +4,32 @@ each game's view tells once it is over, and nothing of it before."""
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
 from companion.games import london1888, mrjack, wo_ist_jack
 from companion.games.base import TABLE, RuleError
-from tests.support.reveal_games import london_game, mrjack_game, wo_ist_game
+from tests.support.reveal_games import jack_of, pure
 
 
 def steps_of(view: dict) -> list[tuple[str, str, str]]:
     return [(step["kind"], step["when"], step["text"]) for step in view["reveal"]["steps"]]
+
+
+def london_game(seed: int = 5) -> tuple[list[dict], int, int]:
+    """The London script's states, Jack's seat and the finder's."""
+    states = pure("london1888", seed=seed)
+    jack = jack_of(states[0])
+    return states, jack, 0 if jack != 0 else 1
+
+
+def mrjack_game() -> list[dict]:
+    return pure("mrjack")
+
+
+def wo_ist_game() -> list[dict]:
+    return pure("wo_ist_jack")
 
 
 def facts_of(view: dict) -> dict[str, str]:
@@ -60,7 +76,7 @@ def test_london_murders_by_round_and_jack_found_by_clearing_everyone_else():
     """A deal where every other player's Innocent card is turned: the last of them finds
     Jack; the murders are told in the round their card turned."""
     state = london1888.setup(london1888.default_options(), ["A", "B", "C", "D"],
-                             __import__("random").Random(3))
+                             random.Random(3))
     jack = next(seat for seat, line in enumerate(state["lines"]) if "jack" in line)
     others = [seat for seat in range(4) if seat != jack]
     for number, seat in enumerate(others):
