@@ -555,7 +555,7 @@ def _reveal(state: State) -> dict[str, Any]:
         # A turn lost in U-Haft is lost as the turn before it ends.
         when = "After turn" if entry["kind"] == "lost_turn" else "Turn"
         keyed.append(((entry["printed"], 0, number), reveal_step(
-            f"{when} {entry['turn']}", _card_line(state, entry), "card")))
+            f"{when} {entry['turn']}", _card_line(state, entry), "action")))
     steps = [step for _key, step in sorted(keyed, key=lambda pair: pair[0])]
     result = score(state)
     steps.append(reveal_step(f"Turn {state['turn']}", "Every story has been printed: "

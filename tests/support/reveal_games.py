@@ -101,12 +101,18 @@ def wo_ist_script(now: Now, act: Act) -> None:
     act(0, type="print", story=now()["current"], points=3)
     act(1, type="druckmaschine")
     act(0, type="end_turn")
+    print_to_the_end(now, act, len(WO_NAMES))
+
+
+def print_to_the_end(now: Now, act: Act, reporters: int) -> None:
+    """Each active reporter prints the current story (1 to 4 points in turn), the others
+    letting it print, then ends the turn, until every story is printed."""
     for number in range(40):
         if now()["over"]:
             return
         printer = now()["active"]
         act(printer, type="print", story=now()["current"], points=1 + number % 4)
-        for seat in range(len(WO_NAMES)):
+        for seat in range(reporters):
             if seat != printer and now()["about_to_print"] is not None:
                 act(seat, type="pass")
         if not now()["over"]:
@@ -145,13 +151,19 @@ def pure(name: str, state: State | None = None, seed: int = 5,
     return states
 
 
-def web(name: str, now: Now, laptop: Any, phones: Sequence[Any]) -> None:
-    """The game ``name`` played by its script through the Flask client: a seat's action
-    from its phone, the table's from the host's laptop (tests/support/webflow.py)."""
+def web_act(laptop: Any, phones: Sequence[Any]) -> Act:
+    """``act`` through the devices of tests/support/webflow.py (or any with their
+    ``act`` and ``table_act``): a seat's action from its phone, the table's from the
+    host's laptop; each must be accepted (303)."""
 
     def act(actor: int | str, type: str, **fields: Any) -> None:  # noqa: A002
         device = laptop.table_act if actor == TABLE else phones[int(actor)].act
         response = device(type, **fields)
         assert response.status_code == 303, (type, fields, response.text[:400])
 
-    SCRIPTS[name][2](now, act)
+    return act
+
+
+def web(name: str, now: Now, laptop: Any, phones: Sequence[Any]) -> None:
+    """The game ``name`` played by its script through the web devices (``web_act``)."""
+    SCRIPTS[name][2](now, web_act(laptop, phones))

@@ -90,7 +90,7 @@ def test_wo_ist_reveal_lists_every_story_in_print_order(app):
     for page in pages(laptop, phones).values():
         places = [page.index(f"“{entry['story']}” printed by") for entry in state["printed"]]
         assert places == sorted(places) and len(places) == state["stories_in_play"]
-        assert page.count('data-step="card"') == 4
+        assert page.count('data-step="action"') == 4
 
 
 # --- twins that differ only in a secret: the same pages until the end ---------------------
