@@ -1273,7 +1273,8 @@ def _turning_points(state: State) -> dict[str, Any]:
     """The turning points, in the order they happened: the murders as their event cards
     turned, every role card turned over (an Innocent clearing its owner, the card or the
     clearing that found Jack), the arrests, releases and deaths, and the end. Every line
-    of suspicion itself is in the view's seats, all turned over."""
+    of suspicion itself is in the view's seats, all turned over; Jack, his accomplices
+    and the points are in the outcome (``outcome_summary``)."""
     jack = _jack_seat(state)
     found = _finding(state)
     outcome = state["outcome"]
@@ -1306,10 +1307,8 @@ def _turning_points(state: State) -> dict[str, Any]:
         entry = state["reveals"][found]
         how = f"Round {entry['round']}: {_reveal_line(state, entry)}"
     first = next((entry for entry in state["reveals"] if entry["target"] == jack), None)
-    facts = [("Jack the Ripper", _who(state, jack)),
-             ("Accomplices", ", ".join(_who(state, seat) for seat in outcome["accomplices"])
-              or "none"),
-             ("The question that found him", how)]
+    # Who was Jack and his accomplices: the outcome above the reveal says it already.
+    facts = [("The question that found him", how)]
     if first is not None and (found is None or state["reveals"][found] is not first):
         facts.append(("First card turned at his seat",
                       f"Round {first['round']}: {_reveal_line(state, first)}"))

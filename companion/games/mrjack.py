@@ -887,8 +887,8 @@ def _reveal(state: State) -> dict[str, Any]:
         _played(state["round"]["picks"]),
         *(_drawn(entry) for entry in draws if entry["turn"] == state["turn"])]
     steps.append(reveal_step(f"Turn {state['turn']}", state["outcome"]["text"], "end", last))
-    facts = [("Jack's character", CHARACTERS[state["alibi"]]),
-             ("Alibi cards drawn", " ".join(f"Turn {entry['turn']}: {_drawn(entry)}"
+    # Jack's character: the outcome above the reveal says it (the view's ``alibi``).
+    facts = [("Alibi cards drawn", " ".join(f"Turn {entry['turn']}: {_drawn(entry)}"
                                              for entry in draws) or "none"),
              ("Never cleared", _names(_suspects(state)))]
     return reveal_view(facts, "Turn by turn", steps)
