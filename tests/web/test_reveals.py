@@ -11,8 +11,11 @@ import random
 
 import pytest
 
+from companion import logstore, tables
+from companion.db import get_db
 from companion.games import london1888, mrjack, wo_ist_jack
 from companion.games.base import TABLE
+from tests.support.hostile_files import upload
 from tests.support.noninterference import (
     all_viewers,
     assert_indistinguishable,
@@ -20,7 +23,7 @@ from tests.support.noninterference import (
     render_component,
 )
 from tests.support.reveal_games import SCRIPTS, jack_of, pure, web
-from tests.support.webflow import seated_table, state_of
+from tests.support.webflow import Device, seated_table, state_of
 
 HTMX = {"HX-Request": "true"}
 
@@ -154,3 +157,44 @@ def test_wo_ist_twins_look_the_same_until_a_story_turns(app):
                        if action["type"] == "pass")
     for first, second in play_both(wo_ist_jack, state, twin, steps[:first_print], seed=1):
         assert_indistinguishable(app, wo_ist_jack, first, second, all_viewers(3))
+
+
+# --- an exported game carries its reveal; a history the game cannot reach is refused ------
+
+BAD_HISTORY = {
+    "london1888": ("incidents", [{"round": 1, "reveals": 0, "kind": "arrest", "actor": None,
+                                  "target": 9, "killer": None, "jailed": False,
+                                  "way": "card"}], "an incident&#39;s target is not a seat"),
+    "mrjack": ("calls", [{"turn": 1, "picks": [], "answer": "maybe", "seen": [],
+                          "cleared": []}], "the state.calls[0].answer"),
+    "wo_ist_jack": ("cards_played", [{"kind": "u_haft", "by": 0, "on": 1, "story": None,
+                                      "turn": 1, "printed": 99}], "after the game&#39;s last"),
+}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_an_export_imports_with_its_reveal_and_a_forged_history_is_refused(app, name):
+    game, names, _script = SCRIPTS[name]
+    laptop, phones = seated_table(app, name, list(names), **game.form_from(
+        game.default_options()))
+    web(name, lambda: state_of(app, laptop.code), laptop, phones)
+    with app.app_context():
+        db = get_db()
+        table_id = tables.get_table(db, laptop.code)["id"]
+        data = tables.export_table(db, table_id)
+        states = [entry["state"] for entry in tables.history(db, table_id)
+                  if entry["state"] is not None]
+    reply = upload(Device(app), "/import", tables.export_text(data).encode())
+    assert reply.status_code == 303, reply.text[:400]
+    code = reply.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    screen = Device(app).get(f"/t/{code}").text
+    assert "data-reveal" in screen
+    assert screen.count('class="timeline-step') == len(
+        game.view(states[-1], TABLE)["reveal"]["steps"])
+    key, bad, message = BAD_HISTORY[name]
+    forged = copy.deepcopy(states[-1])
+    forged[key] = bad
+    last = max(index for index, entry in enumerate(data["log"]) if entry[7] is not None)
+    data["log"][last][7] = logstore.diff(states[-2], forged)
+    reply = upload(Device(app), "/import", tables.export_text(data).encode())
+    assert reply.status_code == 422 and message in reply.text, reply.text[-2000:]
