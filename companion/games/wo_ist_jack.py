@@ -542,7 +542,7 @@ def _card_line(state: State, entry: Mapping[str, Any]) -> str:
 def _reveal(state: State) -> dict[str, Any]:
     """The stories in the order printed, each with its reporter and points, the Action
     cards kept here (U-Haft, Reporterteam, Druckmaschine defekt) between them, and the
-    Reporter of the Year."""
+    end with the Reporter of the Year."""
     keyed = []
     for index, entry in enumerate(state["printed"]):
         points = entry["points"]
@@ -560,9 +560,8 @@ def _reveal(state: State) -> dict[str, Any]:
     result = score(state)
     steps.append(reveal_step(f"Turn {state['turn']}", "Every story has been printed: "
                              + result["headline"], "end"))
-    facts = [("Reporter of the Year", _names(state, [
-                 row["seat"] for row in result["standings"] if row["reporter_of_the_year"]])),
-             ("Most stories", result["bonus_note"])]
+    # The Reporter of the Year and the bonus: the final score above the reveal says them.
+    facts = []
     if state["removed"]:
         facts.append(("Out of the game", ", ".join(f"“{name}”" for name in state["removed"])))
     return reveal_view(facts, "The stories in the order printed", steps)
