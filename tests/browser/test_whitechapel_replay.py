@@ -122,6 +122,7 @@ def test_the_table_screen_replays_a_night_and_a_phone_follows(server, laptop, ph
 
     # A phone follows the table screen (2 taps: the fold, then the link; 1 more to follow).
     tap(ann, "[data-replay-fold] summary")
+    check_phone(ann, "whitechapel-replay-fold")
     tap(ann, "[data-replay-link]")
     tap(ann, "[data-replay-follow]")
     expect(ann.locator("#replay")).to_have_attribute("data-step", "1")
