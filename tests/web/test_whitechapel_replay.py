@@ -71,6 +71,39 @@ def night_two_begun(app, laptop, phones) -> int:
     return step
 
 
+def shortest_way(board, start: int, home: int) -> list[int]:
+    """Normal moves from ``start`` to ``home`` (home last), fewest first, by the lowest
+    circles where two ways are as short, never through a crime scene of night 1."""
+    before = {start: start}
+    edge = [start]
+    while home not in before:
+        reached = []
+        for here in edge:
+            for n in sorted(board.normal_moves(here) - {CRIME} - set(before)):
+                before[n] = here
+                reached.append(n)
+        assert reached, (start, home)
+        edge = reached
+    way = [home]
+    while before[way[-1]] != start:
+        way.append(before[way[-1]])
+    return way[::-1]
+
+
+def night_two_home(app, laptop, phones, crime: int, way: list[int]) -> None:
+    """Night 2: the crime on ``crime``, then ``way`` home, the police passing."""
+    jack = phones[0]
+    assert jack.act("women", circles=f"{crime} 3 21 84" if crime not in (3, 21, 84)
+                    else "3 21 27 84").status_code == 303
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    assert jack.act("kill", circle=crime).status_code == 303
+    for circle in way[:-1]:
+        assert jack.act("move", circle=circle).status_code == 303
+        assert laptop.table_act("end_turn").status_code == 303
+    assert jack.act("escape", circle=way[-1]).status_code == 303
+    assert state_of(app, laptop.code)["night"] == 3
+
+
 def frame(device, code: str, query: str = "", headers=None):
     return device.get(f"/t/{code}/replay{query}", headers=headers or {})
 
@@ -88,30 +121,37 @@ def test_a_running_games_replay_is_the_same_whatever_jacks_hideout_and_path(real
     search = far_circle(start_a, start_b, home_a, home_b)
     twins = [night_one(real_app, start_a, home_a, search),
              night_one(real_app, start_b, home_b, search)]
-    for laptop, phones in twins:
-        night_two_begun(real_app, laptop, phones)
+    # Night 2: a crime as far from either hideout, home by other roads.
+    board = load_board(real_board_path())
+    crime = next(c for c in sorted(board.red - {CRIME})
+                 if 2 <= len(shortest_way(board, c, home_a))
+                 == len(shortest_way(board, c, home_b)) <= 4)
+    ways = [shortest_way(board, crime, home) for home in (home_a, home_b)]
+    assert ways[0] != ways[1]
+    for (laptop, phones), way in zip(twins, ways, strict=True):
+        night_two_home(real_app, laptop, phones, crime, way)
 
     def viewers(laptop, phones):
         # The table screen (host), Jack's phone, each detective's, a device with no seat.
         return [laptop, *phones, Device(real_app, laptop.code)]
 
-    steps = None
+    steps = {1: 3, 2: len(ways[0]) + 1}  # the crime, each movement (the escape last)
     for index in range(len(viewers(*twins[0]))):
         pages = []
         for laptop, phones in twins:
             device = viewers(laptop, phones)[index]
             seen = []
-            first = frame(device, laptop.code)
-            assert first.status_code == 200
-            count = int(re.search(r'data-steps="(\d+)"', first.text).group(1))
-            steps = steps or count
-            assert count == steps == 3  # the crime, the first movement, the escape
-            for query in ("", "?night=1", *(f"?night=1&step={k}" for k in range(count))):
-                for headers in ({}, HX):
-                    answer = frame(device, laptop.code, query, headers)
-                    assert answer.status_code == 200, (query, answer.text[:300])
-                    seen.append(at_rest(answer.text, laptop.code))
-            for query in ("?night=2", "?night=2&step=0", "?follow=1&night=2"):
+            for night, count in steps.items():
+                first = frame(device, laptop.code, f"?night={night}")
+                assert first.status_code == 200
+                assert f'data-steps="{count}"' in first.text
+                for query in ("" if night == 2 else "?follow=1",
+                              *(f"?night={night}&step={k}" for k in range(count))):
+                    for headers in ({}, HX):
+                        answer = frame(device, laptop.code, query, headers)
+                        assert answer.status_code == 200, (query, answer.text[:300])
+                        seen.append(at_rest(answer.text, laptop.code))
+            for query in ("?night=3", "?night=3&step=0", "?follow=1&night=3"):
                 answer = frame(device, laptop.code, query)
                 assert answer.status_code == 404
                 seen.append(at_rest(answer.text, laptop.code))
