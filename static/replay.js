@@ -43,8 +43,8 @@
         /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) { return; }
     if (event.key === "ArrowLeft") { pause(); go("[data-replay-prev]"); }
     else if (event.key === "ArrowRight") { pause(); go("[data-replay-next]"); }
-    else if (event.key === " ") { toggle(); }
-    else { return; }
+    else if (event.key === " " && !event.target.closest("button")) { toggle(); }
+    else { return; }  // a focused button takes its own space: Play toggles once
     event.preventDefault();
   });
 
@@ -67,6 +67,7 @@
     following = setInterval(function () {
       var current = replay();
       if (!current || !current.dataset.follow) { clearInterval(following); return; }
+      if (document.hidden) { return; }  // a phone put away asks nothing
       fetch(current.dataset.follow, { credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (where) {
