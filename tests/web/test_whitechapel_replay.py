@@ -307,3 +307,20 @@ def test_only_the_host_moves_the_cursor_and_the_version_stays(real_app):
     # The host's page offers no following: it is what is followed.
     host = frame(laptop, laptop.code, "?follow=1").text
     assert "data-share=" in host and "data-follow=" not in host
+
+
+def test_without_a_board_the_replay_tells_the_facts(app):
+    laptop, phones = seated_table(app, "whitechapel", ["J", "A"])
+    jack = phones[0]
+    assert jack.act("hideout", circle=100).status_code == 303
+    assert jack.act("women", circles=WOMEN).status_code == 303
+    assert laptop.table_act("patrols_placed").status_code == 303
+    assert jack.act("kill", circle=CRIME).status_code == 303
+    assert jack.act("move", circle=66).status_code == 303
+    assert laptop.table_act("search", policeman="blue", circle=67).status_code == 303
+    assert laptop.table_act("end_turn").status_code == 303
+    assert jack.act("escape", circle=100).status_code == 303
+    page = frame(phones[1], laptop.code, "?night=1&step=1").text
+    assert "board-map" not in page and "This table plays without a board" in page
+    known = page[page.index("data-known"):]  # what the detectives knew: 67 searched
+    assert 'data-steps="3"' in page and "67" in known and "66" not in known
