@@ -216,6 +216,20 @@ def m006_decks(db: Database) -> None:
         )""")
 
 
+@migrations()
+def m007_replay_cursor(db: Database) -> None:
+    """Where the host is in a night's replay (``tables.replay_cursor``), for the phones
+    that follow the table screen: a row of its own, so that stepping through a replay
+    never bumps the table's version (which would make every in-flight action stale)."""
+    db.execute("""
+        CREATE TABLE replay_cursors (
+            table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+            game_no INTEGER NOT NULL,
+            night INTEGER NOT NULL,
+            step INTEGER NOT NULL
+        )""")
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the database file at ``path``."""
     db = connect(path)
