@@ -26,6 +26,14 @@ def pytest_configure(config: pytest.Config) -> None:
         tempfile.tempdir = str(ram)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject.toml) starts two workers per core: a test spends much of its
+    time waiting (on Chromium, on its server, on a server restarting after a kill), and
+    two tests a core keep the cores busy where one would leave them idle half the time
+    (docs/TESTING.md, "Where the time goes"). `-n 2` or `-n 0` still say otherwise."""
+    return 2 * (os.cpu_count() or 1)
+
+
 @pytest.fixture
 def app(tmp_path):
     app = create_app({

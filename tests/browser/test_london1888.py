@@ -10,14 +10,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from companion.games import london1888 as game
-from companion.games.base import TABLE
 from tests.support.glance import IDLE_SECONDS, assert_same_glance, untouched
 from tests.support.hidden import deal_again, hidden_state
 from tests.support.london_sequence import role_position, twin_deals
 from tests.support.pages import LAPTOP, confirm, shot, sit
 from tests.support.phone_quality import check_phone, check_screen
-from tests.support.twin_tables import MASK, NARROW, TwinTables, leak, version_of
+from tests.support.twin_tables import MASK, NARROW, TwinTables, leak
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 REFUSED = ("status of 422",)
@@ -232,23 +230,6 @@ class Twins(TwinTables):
                 page.set_viewport_size(NARROW)
                 page.reload()
 
-    def host(self, **fields: str) -> None:
-        """A host button pressed through HTTP with the laptop's own cookies: rounds of
-        nothing but End turn and Next round go faster than by taps."""
-        for code, screen, _phones in self.tables:
-            csrf = screen.locator("input[name=csrf]").first.get_attribute("value")
-            answer = screen.request.post(
-                f"{self.server.url}/t/{code}/act", max_redirects=0,
-                form={"csrf": csrf, "version": str(version_of(self.server, code)), **fields})
-            assert answer.status == 303, answer.text()[:300]
-
-    def play_until(self, phase: str) -> None:
-        """The host ends turns and turns event cards until the game is in ``phase``."""
-        while (seen := game.view(hidden_state(self.server, self.codes[0]),
-                                 TABLE))["phase"] != phase:
-            self.host(type="end_turn" if seen["current"] is not None else "next_round")
-        self.caught_up()
-
 
 def hold(page, selector: str) -> None:
     """A finger pressing ``selector`` and staying there."""
@@ -259,8 +240,15 @@ def hold(page, selector: str) -> None:
 
 def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, phone):
     """Two tables, same names, same public actions, different secrets (who is Jack, where
-    each role card lies, the event cards never turned): at every phase, after refusals
-    and after a minute untouched, every seat's phone at rest is the same at both."""
+    each role card lies, the event cards never turned): at the deal, after refusals,
+    after a minute untouched (a peek held, "Why?" open), through a turn in prison and
+    after round 2's murder and death, every seat's phone at rest is the same at both.
+    The phases between and after (an answer, the Black Market, an event, the proposal)
+    draw the same markup whatever the secrets, which the Flask-client tests prove for
+    every viewer (tests/web/test_london1888.py: test_nobody_can_tell_unrevealed_positions
+    _or_unturned_cards, test_arrests_releases_and_deaths_from_the_phones_show_nobody_who
+    _jack_is, test_a_proposed_outcome_shows_nobody_who_jack_is); the browser looks where
+    markup cannot (docs/TESTING.md, "What repeated, and what was cut")."""
     other = browser.new_context(**LAPTOP).new_page()
     twins = Twins(server, (laptop, other), phone)
     assert [deal["lines"][1].count("jack") for deal in twins.deals] == [1, 0]
@@ -319,7 +307,6 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
         expect(phones[1].locator("[data-in-prison]")).to_be_visible()
     twins.both(arrest)
     check_phone(twins.phones(1)[0], "london1888-phone-arrested-by-card")
-    twins.glance("prison")
 
     def visit_lusk(position: int, answer: str):
         """Abberline ticks card ``position`` of Lusk's too and asks (3 taps; 4 with his
@@ -335,7 +322,6 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     twins.both(visit_lusk(1, "[data-error]"))
     twins.glance("refused-in-prison")
     twins.both(visit_lusk(2, "[data-answer] li:nth-child(2)"))
-    twins.glance("answer-in-prison")
 
     # Lusk's turn, spent in prison (2 taps each: End my turn, again). A finger left still
     # on his role (a phone case on the glass) lets go after a minute.
@@ -353,49 +339,21 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     # Gull at the Black Market (4 taps: Abberline's section, card 1, the button, tap
     # again), Warren questions Gull (4 taps), the round ends.
     twins.both(lambda screen, phones: question(phones[2], 0, 1, kind="black_market"))
-    twins.glance("black-market")
     twins.both(lambda screen, phones: end_turn(phones[2]))
     twins.both(lambda screen, phones: question(phones[3], 2, 1))
-    twins.glance("answer")
     twins.both(lambda screen, phones: end_turn(phones[3]))
-    twins.glance("round-over")
 
     # Round 2 turns a murder (the host: 2 taps); Warren dies, entered on his own phone (3
     # taps: "You died", "Not by a player", again); round 3 turns the Manifestation.
     twins.both(lambda screen, phones: confirm(screen, screen.locator("[data-next-round]")))
     expect(twins.phones(0)[0].locator("[data-murders]")).to_have_text("1 of 5")
-    twins.glance("murder")
 
     def death(screen, phones):
         tap_seat(phones[3], "[data-death]", "Not by a player")
         expect(phones[3].locator("[data-dead]")).to_be_visible()
     twins.both(death)
+    # Round 2 as the representative late phase: a murder turned, a death entered on the
+    # victim's phone. The rounds after it up to the outcome are public steps the Flask
+    # client covers; at the outcome every card is turned and nothing is secret.
     twins.glance("dead")
-    twins.play_until("round_over")
-    twins.both(lambda screen, phones: confirm(screen, screen.locator("[data-next-round]")))
-    expect(twins.phones(1)[0].locator("[data-event]")).to_contain_text("Manifestation")
-    twins.glance("event")
-
-    # On to the 5th murder (round 11) and the end of its round; the host proposes Jack's
-    # win with Abberline as his accomplice, then confirms it.
-    twins.play_until("last_round")
-    twins.glance("last-round")
-    twins.play_until("awaiting_outcome")
-    twins.glance("awaiting-outcome")
-
-    def propose(screen, phones):
-        record = screen.locator("details.l88-record")
-        record.locator("input[name=result][value=jack_fifth_murder]").check()
-        record.locator("input[name=accomplice_0]").check()
-        record.locator("[data-propose]").click()
-        expect(phones[0].locator("[data-proposal]")).to_be_visible()
-    twins.both(propose)
-    twins.glance("proposal")
-    twins.both(lambda screen, phones: confirm(
-        screen, screen.locator("button:has-text('Confirm: end the game')")))
-    expect(twins.phones(2)[1].locator("[data-outcome]")).to_contain_text("Gull (Cy)")
-    # The end reveals every card: what the reveal shows is public now and differs by
-    # design (who was Jack, every line, the whole deck); the rest of each phone, its
-    # length included, is the same.
-    twins.glance("end", (*MASK, "[data-outcome]", "details:has(> .l88-players)", "[data-deck]"))
     other.context.close()

@@ -489,8 +489,17 @@ def jacks_routes(board) -> tuple[tuple[int, int], tuple[int, int]]:
 def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop, browser,
                                                            phone):
     """Two tables dealt alike whose Jacks choose other hideouts and walk other paths,
-    the same public actions at both: at every phase of a night (the now line on top),
-    Ann's and Bob's phones at rest at 360 px are the same pixel for pixel."""
+    the same public actions at both: before the hideout, at the alarm (the map's
+    targets drawn for the police), after a detective's search tapped on the map and at
+    the night's end, Ann's and Bob's phones at rest at 360 px are the same pixel for
+    pixel. The steps between (the women, the patrols, the blood, the wretched, Jack's
+    and the police's moves) draw the same markup whatever Jack's secrets, which the
+    Flask-client tests prove for both detectives (tests/web/test_whitechapel.py:
+    test_rendered_night_with_two_hideouts_step_by_step, test_rendered_path_is
+    _indistinguishable; tests/web/test_whitechapel_police.py: test_views_with_the_police
+    _on_the_map_do_not_tell_jacks_secrets, test_every_fragment_of_a_detectives_phone_is
+    _the_same_whatever_jacks_secrets); the browser looks where markup cannot
+    (docs/TESTING.md, "What repeated, and what was cut")."""
     board = load_board(SHIPPED_BOARDS[0])
     routes = jacks_routes(board)
     screens = [laptop, browser.new_context(**LAPTOP).new_page()]
@@ -520,7 +529,6 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
     hideouts = iter(r[1] for r in routes)
     twins.both(lambda screen, phones: (tap_circle(phones[0], next(hideouts)),
                                        tap(phones[0], "[data-way='hideout']")))
-    glance("women")
 
     def women(screen, phones) -> None:
         jack = phones[0]
@@ -531,29 +539,21 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
         tap(jack, "[data-act=women]")
         tap(jack, "[data-act=women].armed")  # a typed choice: a second tap
     twins.both(women)
-    glance("patrols")  # the Head of the Investigation's button
     twins.both(lambda screen, phones: confirm(head_of(phones[1:], screen),
                                               "[data-act=patrols_placed]"))
-    glance("blood")
     twins.both(lambda screen, phones: confirm(phones[0], "button:has-text('Wait')"))
-    glance("suspense")  # the Head moves the wretched
     twins.both(lambda screen, phones: confirm(screen, "[data-act=wretched_moved]"))
     twins.both(lambda screen, phones: (tap_circle(phones[0], CRIME),
                                        confirm(phones[0], "[data-picked] button.confirm")))
     glance("alarm")
     owners = hidden_state(shipped_server, twins.codes[0])["policemen"]
-    for number, (colour, crossing) in enumerate(STARTS.items()):
+    for colour, crossing in STARTS.items():
         twins.both(lambda screen, phones, colour=colour, crossing=crossing: tap_crossing(
             phones[owners[colour]], board, colour, crossing))
-        if number == 0:
-            glance("alarm-one-placed")
-    glance("jack-moves")
     twins.both(lambda screen, phones: (tap_circle(phones[0], route[id(phones[0])][0]),
                                        tap(phones[0], "[data-way='move']")))
-    glance("police-move")
     twins.both(lambda screen, phones: tap_crossing(phones[owners["yellow"]], board,
                                                    "yellow", 109))
-    glance("police-moved")
     paths = {CRIME, *routes[0], *routes[1]}
     circle = min(set(board.circles_next_to(109)) - paths)  # no clue at either table
     ann, bob = (owners["blue"], owners["yellow"])
@@ -565,7 +565,6 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
     twins.both(yellow_searches)
     glance("answer")
     twins.both(lambda screen, phones: confirm(screen, "button:has-text('The police are done')"))
-    glance("jack-moves-again")
     twins.both(lambda screen, phones: (tap_circle(phones[0], route[id(phones[0])][1]),
                                        confirm(phones[0], "[data-way='escape']")))
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")

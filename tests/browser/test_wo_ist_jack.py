@@ -287,8 +287,14 @@ def announce(phones: list, name: str, points: str) -> None:
 
 def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, phone):
     """Two tables, same names, same public actions; the second's face-down story deck
-    lies in another order. No phone, at rest, may tell which, at any phase to the final
-    score; and the test sees a one-character leak."""
+    lies in another order. No phone, at rest, may tell which: before and after the start,
+    after a refusal and a minute untouched, inside a print's window and once it ran out,
+    a broken press, a lost turn and a print the others let through; and the test sees a
+    one-character leak. The prints after draw the same markup whatever the deck, which
+    tests/web/test_wo_ist_jack.py proves for every viewer
+    (test_nobody_can_tell_the_deck_order_beyond_what_printing_turned,
+    test_nobody_can_tell_the_hidden_story_deck_order); the browser looks where markup
+    cannot (docs/TESTING.md, "What repeated, and what was cut")."""
     other = browser.new_context(**LAPTOP).new_page()
     twins = Twins(server, (laptop, other), phone)
     assert [deck[-1] for deck in twins.decks()] == [ROW[1], ROW[2]]
@@ -335,7 +341,6 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
         confirm(phones[0], "[data-reporterteam]")
         expect(phones[2].locator("[data-marker=Reporterteam]")).to_be_visible()
     twins.both(cards)
-    twins.glance("action-cards")
     # Ann ends her turn (2 taps); Bob is about to print and Cy breaks his press (the
     # digits, 2 taps; 2 taps); Bob ends his turn (2 taps), Cy loses hers: Ann again.
     twins.both(lambda screen, phones: confirm(phones[0], "[data-end-turn]"))
@@ -351,21 +356,10 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     expect(twins.phones(0)[1].locator("[data-now]")).to_contain_text("3 investigations")
     twins.glance("lost-turn")
 
-    # Every other story, one print a turn (End my turn: 2 taps), to the final score.
-    quota = {"Ann": 3, "Bob": 4, "Cy": 3}
-    printed = {"Ann": 1, "Bob": 0, "Cy": 0}
-    name = "Ann"
-
-    def end_turn() -> str:
-        twins.both(lambda screen, phones: confirm(phones[NAMES.index(name)], "[data-end-turn]"))
-        return NAMES[(NAMES.index(name) + 1) % len(NAMES)]
-    for number in range(2, len(IN_PLAY) + 1):
-        while printed[name] == quota[name]:
-            name = end_turn()
-        twins.print_story(name, str(number % 4 + 1))
-        printed[name] += 1
-        twins.glance(f"print-{number}")
-        if number < len(IN_PLAY):
-            name = end_turn()
-    expect(twins.phones(2)[1].locator("[data-result]")).to_contain_text("Reporter of the Year")
+    # Ann prints again (the digits, 2 taps), let through by Bob's and Cy's taps well
+    # within the window (2 taps each); her face-down stories dealt again first, in another
+    # order at the second table. The prints after it, to the final score, are public
+    # steps the Flask client covers; at the final score nothing is left face down.
+    twins.print_story("Ann", "2")
+    twins.glance("let-through")
     other.context.close()

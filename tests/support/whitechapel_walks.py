@@ -1,9 +1,13 @@
 """Random play of Letters from Whitechapel for property tests: legal-looking
-actions for whoever may act, and a walk on the real board that steers Jack home."""
+actions for whoever may act, and a walk on the real board that steers Jack home; and
+two secret nights on the real board alike in public, for the glance tests (the browser's
+tests/browser/test_whitechapel_board.py and the Flask client's
+tests/web/test_whitechapel_board.py play the same two)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as wc
@@ -11,6 +15,8 @@ from companion.games.whitechapel import state as wc_state
 
 JACK = 0
 CIRCLES = range(wc.FIRST_CIRCLE, wc.LAST_CIRCLE + 1)
+CRIME = 65
+"""The crime of the glance tests' nights (a red circle of the shipped board)."""
 
 
 def new_game(seed: int, players: int, false_clues: bool, letters: bool) -> dict:
@@ -183,3 +189,52 @@ def board_walk(board, state: dict, r: random.Random) -> tuple[object, dict[str, 
         colour = state["police"]["searching"] or todo[0]
         return TABLE, {"type": "search", "policeman": colour, "circle": str(r.choice(near))}
     return random_action(state, r)
+
+
+# --- two secret nights alike in public (the glance tests, browser and Flask client) ---
+
+@dataclass(frozen=True)
+class Route:
+    """One table's secret night from the crime: a move, a Coach, an Alley, the road home;
+    and the circles Jack types into refused actions, illegal from where he then stands."""
+
+    move: int
+    coach: tuple[int, int]
+    alley: int
+    home: int
+    typed: int  # no road joins it to ``move``
+    alley_typed: int  # no alley joins it to the Coach's end
+
+    def circles(self) -> set[int]:
+        return {self.move, *self.coach, self.alley, self.home, self.typed, self.alley_typed}
+
+
+def route_from(board, move: int, taken: set[int]) -> Route | None:
+    """A night through ``move`` using none of the ``taken`` circles (the other table's)."""
+    coach_ends = {second for _, second in board.coach_routes(move)}
+    for end in sorted(coach_ends - {CRIME, move} - taken):
+        # The map's first Coach way to ``end`` (its ways are sorted): the one a tap takes.
+        via = min(first for first, second in board.coach_routes(move) if second == end)
+        if via in taken | {CRIME}:
+            continue
+        for alley in sorted(board.alley_moves(end) - {CRIME, move, via, end} - taken):
+            homes = sorted(n for n in board.normal_moves(alley) - taken
+                           - {CRIME, move, via, end, alley} if board.is_legal_hideout(n))
+            if homes:
+                typed = max(set(board.numbers) - board.normal_moves(move) - {move} - taken)
+                alley_typed = max(set(board.numbers) - board.alley_moves(end) - {end, typed}
+                                  - taken)
+                return Route(move, (via, end), alley, homes[0], typed, alley_typed)
+    return None
+
+
+def routes(board) -> tuple[Route, Route]:
+    """Two secret nights with the same public kinds of movement and no circle in common."""
+    found: list[Route] = []
+    for move in sorted(board.normal_moves(CRIME) - board.red):
+        route = route_from(board, move, set().union(*(r.circles() for r in found)))
+        if route:
+            found.append(route)
+        if len(found) == 2:
+            return found[0], found[1]
+    raise AssertionError("the board has no two such nights")

@@ -33,6 +33,7 @@ from tests.support.html import at_rest
 from tests.support.noninterference import assert_indistinguishable, play_both, render_component
 from tests.support.realserver import ROOT
 from tests.support.webflow import Device, seated_table, state_of
+from tests.support.whitechapel_walks import CRIME, routes
 
 NAME = "Letters from Whitechapel"
 NOT_JACK = [TABLE, 1, 2]
@@ -432,6 +433,53 @@ def test_jacks_page_in_the_open_is_the_same_whatever_his_secrets(real_app, route
     assert pages[0] != pages[1]  # the secrets are on the page, behind the tap or the peek
     assert 'data-map-body' in pages[0] and "data-location" in pages[0]
     assert at_rest(pages[0]) == at_rest(pages[1])
+
+
+@pytest.mark.slow
+def test_jacks_and_anns_pages_through_the_browsers_twin_nights_are_the_same(real_app):
+    """The night the browser's glance test plays on two tables (tests/support/
+    whitechapel_walks.routes: other hideouts, moves, Coaches and Alleys, the same in
+    public): after every step Jack's page at rest and Ann's whole page are the same at
+    both. The browser photographs the refusals, the minutes untouched and a few of these
+    steps; this test covers every step between, in markup (docs/TESTING.md)."""
+    board = load_board(real_board_path())
+    options = {**wc.parse_options({"board": NAME, "deduction_map": "on"}, 2),
+               "board_graph": board.graph()}
+    twins = routes(board)
+    searched = min(board.normal_moves(CRIME) - twins[0].circles() - twins[1].circles())
+
+    def night(route) -> list[dict]:
+        """Each state of one table's night, from the hideout to the escape."""
+        state = wc.setup(options, ["Jack", "Ann"], random.Random(1888))
+        states = []
+        for actor, action in [
+                (0, {"type": "hideout", "circle": str(route.home)}),
+                (0, {"type": "women", "circles": f"3 21 27 {CRIME} 84"}),
+                (TABLE, {"type": "patrols_placed"}),
+                (0, {"type": "kill", "circle": str(CRIME)}),
+                (0, {"type": "move", "circle": str(route.move)}),
+                (TABLE, {"type": "search", "circle": str(searched)}),
+                (TABLE, {"type": "end_turn"}),
+                (0, {"type": "coach", "circle": str(route.coach[0]),
+                     "circle2": str(route.coach[1])}),
+                (TABLE, {"type": "end_turn"}),
+                (0, {"type": "alley", "circle": str(route.alley)}),
+                (TABLE, {"type": "end_turn"}),
+                (0, {"type": "escape", "circle": str(route.home)})]:
+            if action["type"] == "search":  # the first policeman to speak searches
+                action["policeman"] = wc.view(state, TABLE)["police_order"][0]
+            state = wc.apply(state, actor, action, random.Random(0))
+            states.append(state)
+        assert state["night"] == 2
+        return states
+
+    secret_steps = 0
+    for first, second in zip(*(night(route) for route in twins), strict=True):
+        assert_indistinguishable(real_app, wc, first, second, [TABLE, 1])
+        jacks = [render_component(real_app, wc, state, 0) for state in (first, second)]
+        assert at_rest(jacks[0]) == at_rest(jacks[1])
+        secret_steps += jacks[0] != jacks[1]
+    assert secret_steps == 12  # at every step his secrets are on his page, behind a tap
 
 
 def test_jacks_map_is_never_sent_open(real_app):
