@@ -187,7 +187,8 @@ def test_london_and_wo_ist_results():
 
     dealt = london_tests.new_game(5)
     accomplice = [] if london1888._jack_seat(dealt) == 1 else [1]
-    london = london_tests.record(london_tests.finish_round(london_tests.play_to_fifth_murder(dealt)), "jack_fifth_murder", *accomplice)
+    played = london_tests.finish_round(london_tests.play_to_fifth_murder(dealt))
+    london = london_tests.record(played, "jack_fifth_murder", *accomplice)
     result = london1888.result(london)
     jack = london1888.outcome_summary(london)["jack"]
     assert result["side"] == "jack" and result["jack"] == [jack]
