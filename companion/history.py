@@ -145,7 +145,9 @@ def merges(db: Database) -> list[dict[str, Any]]:
     """The merges the host made, newest first, with the names as last typed."""
     rows = list(db.query("SELECT key, into_key, created_at FROM name_merges "
                          "ORDER BY created_at DESC, key"))
+    roots = merged(db)
     return [{"name": _shown(db, row["key"]), "into": _shown(db, row["into_key"]),
+             "key": row["key"], "into_key": roots[row["key"]],
              "created_at": row["created_at"]} for row in rows]
 
 
@@ -247,7 +249,7 @@ def by_game(db: Database) -> list[dict[str, Any]]:
             entry["with_jack"] += row["n"]
             entry["jack_wins"] += row["n"] if row["side"] == "jack" else 0
         entry["endings"].append({"ending": row["ending"], "side": row["side"],
-                                 "games": row["n"]})
+                                 "games": row["n"], "example": row["how"]})
     for entry in found.values():
         entry["endings"].sort(key=lambda e: (-e["games"], e["ending"]))
         entry["jack_rate"] = (entry["jack_wins"] / entry["with_jack"]
