@@ -96,12 +96,13 @@ def merge(db: Database, name: str, into: str) -> None:
     """Count ``name`` as ``into`` from now on (the same person typed two ways), in the
     caller's transaction. Both must have played; a name already merged is merged again
     where ``into`` is."""
-    key, target = normalise(clean_name(name)), normalise(clean_name(into))
+    typed = {normalise(text): text for text in (clean_name(into), clean_name(name))}
+    key, target = normalise(name), normalise(into)
     known = _known(db, [key, target])
     for asked in (key, target):
         if asked not in known:
-            raise HistoryError(f"Nobody called “{_shown(db, asked) or asked}” has finished "
-                               "a game on this laptop.", 404)
+            raise HistoryError(f"Nobody called “{typed[asked]}” has finished a game on "
+                               "this laptop.", 404)
     roots = merged(db)
     if roots.get(key, key) == roots.get(target, target):
         raise HistoryError("Those two names already count as one player: nothing to merge.",
