@@ -313,8 +313,9 @@ def _export_rows() -> list[dict[str, Any]]:
 
 @bp.get("/history.json")
 def export_json() -> Response:
-    response = Response(json.dumps({"games": _export_rows()}, ensure_ascii=False, indent=1),
-                        mimetype="application/json")
+    # Compact: json's indent runs its pure-Python encoder, 5 times slower on years of games.
+    response = Response(json.dumps({"games": _export_rows()}, ensure_ascii=False,
+                                   separators=(",", ":")), mimetype="application/json")
     response.headers["Content-Disposition"] = "attachment; filename=history.json"
     return response
 
