@@ -238,9 +238,10 @@ def games(db: Database, game: str | None = None, keys: Sequence[str] | None = No
 
 def by_game(db: Database) -> list[dict[str, Any]]:
     """Per game: finished games, Jack's wins among those with a Jack, and how they
-    ended (each ending's count, most frequent first)."""
+    ended (each ending's count, most frequent first, and the words of its latest)."""
     found: dict[str, dict[str, Any]] = {}
-    for row in db.query("SELECT game, side, ending, min(how) AS how, count(*) AS n "
+    # SQLite gives a bare column from the row of max(): ``how`` of each ending's latest.
+    for row in db.query("SELECT game, side, ending, how, max(id) AS latest, count(*) AS n "
                         "FROM results GROUP BY game, side, ending"):
         entry = found.setdefault(row["game"], {"game": row["game"], "games": 0,
                                                "jack_wins": 0, "with_jack": 0,

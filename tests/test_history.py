@@ -201,3 +201,14 @@ def test_london_and_wo_ist_results():
     assert scored["points"] == [row["total"] for row in sorted(
         wo_ist_jack.score(wo)["standings"], key=lambda r: r["seat"])]
     assert scored["how"] == wo_ist_jack.score(wo)["headline"]
+
+
+def test_every_ending_has_its_words():
+    from companion.games.whitechapel import summary
+
+    assert set(summary.ENDING_WORDS) == set(summary.HOW)
+    assert set(london1888.ENDING_WORDS) == set(london1888.ENDINGS.values())
+    assert set(mrjack.ENDING_WORDS) == {"accused", "wrong_accusation", "escaped", "dawn"}
+    assert set(wo_ist_jack.ENDING_WORDS) == {"printed"}
+    assert all(hasattr(game, "ENDING_WORDS") for game in discover().values()
+               if hasattr(game, "result"))

@@ -54,7 +54,8 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     per seat, or None), ``ending`` (a short key: "escape", "arrest") and ``how`` (a
     sentence: "Jack reached his hideout on night 4"); Letters from Whitechapel adds
     ``hideout``, ``crimes`` and ``board`` for the heat map. Without it a game's ends
-    are not in the history.
+    are not in the history. ``ENDING_WORDS`` (a dict beside it) names each ``ending``
+    for the history's tally of how games end.
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.

@@ -1515,6 +1515,10 @@ def undone_words(state: State, actor: Viewer, action: Mapping[str, Any]) -> str 
 ENDINGS = {None: "caught", SUICIDE: SUICIDE, KILLED_EVERYONE: KILLED_EVERYONE,
            FIFTH_MURDER: FIFTH_MURDER}
 """How a game ended, as the history counts it: the Innocents' one way, Jack's three."""
+ENDING_WORDS = {"caught": "The Innocents caught or killed Jack",
+                SUICIDE: "Jack took his own life at home", KILLED_EVERYONE: "Jack killed everyone",
+                FIFTH_MURDER: "The 5th murder was discovered"}
+"""Each ending as the history's tally of endings names it."""
 
 
 def result(state: State) -> dict[str, Any]:

@@ -1037,6 +1037,12 @@ def _prompt(state: State, viewer: Viewer) -> str:
 
 # --- the club's history (companion/history.py) -----------------------------------------
 
+ENDING_WORDS = {"accused": "The detective accused Jack",
+                "wrong_accusation": "The detective accused an innocent",
+                "escaped": "Jack left the district", "dawn": "Dawn after the eighth turn"}
+"""Each ending as the history's tally of endings names it."""
+
+
 def result(state: State) -> dict[str, Any]:
     """A finished game for the history (``companion/games/base.py``): the winner, Jack's
     seat and which of the End of the Game's ways ended it, read from the words

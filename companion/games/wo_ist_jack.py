@@ -814,6 +814,10 @@ def _names(state: State, seats: Sequence[int]) -> str:
 
 # --- the club's history (companion/history.py) -----------------------------------------
 
+ENDING_WORDS = {"printed": "Every story was printed"}
+"""The one ending, as the history's tally of endings names it."""
+
+
 def result(state: State) -> dict[str, Any]:
     """A finished game for the history (``companion/games/base.py``): no Jack at the
     table, the Reporters of the Year win, every reporter's final points."""

@@ -99,6 +99,7 @@ def _overview(filters: Mapping[str, Any], error: str | None = None,
     per_game = history.by_game(db)
     return render("history/index.html", "history/_index.html", status=status, error=error,
                   filters=filters, query=_query, games=_games(), per_game=per_game,
+                  words={name: ending_words(game) for name, game in _games().items()},
                   rows=history.games(db, filters["game"], filters["keys"], filters["page"]),
                   players=history.players(db), plots=_club_plots(per_game))
 
@@ -271,7 +272,13 @@ def game(name: str) -> Response:
     db = get_db()
     entry = next((e for e in history.by_game(db) if e["game"] == name), None)
     return render("history/game.html", "history/_game.html", game=chosen, entry=entry,
+                  words=ending_words(chosen),
                   heat=_heat() if name == WHITECHAPEL else [])
+
+
+def ending_words(game: Game) -> dict[str, str]:
+    """How the game names each way it ends (its ``ENDING_WORDS``)."""
+    return dict(getattr(game, "ENDING_WORDS", {}))
 
 
 def _heat() -> list[dict[str, Any]]:

@@ -18,6 +18,13 @@ HOW = {
     "no_legal_move": "Jack had no legal move on night {night}",
 }
 """How a game ends (End of the Game), a sentence for the history's list."""
+ENDING_WORDS = {
+    "escape": "Jack reached his hideout on the fourth night",
+    "arrest": "Jack was arrested",
+    "square15": "Jack did not reach his hideout by square 15",
+    "no_legal_move": "Jack had no legal move",
+}
+"""Each ending as the history's tally of endings names it."""
 
 
 def result(state: State) -> dict[str, Any]:
