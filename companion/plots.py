@@ -2,7 +2,8 @@
 bars and lines with their axes, ticks and labels. Pure: numbers in, a dict out.
 
 Sized for a phone and a projector alike: the drawing is ``WIDTH`` units wide and scales
-to its box, so at 360 px a label of ``FONT`` units is still about 14 px tall, and the
+to its box, so in a phone's card (about 300 px wide) a label of ``FONT`` units is
+still 15 px tall, and the
 colours keep 4.5:1 against the plot's own background (the page's panel). Each plot
 carries its numbers as ``rows`` for the table under it (its text alternative).
 """
@@ -15,11 +16,11 @@ from typing import Any
 
 WIDTH = 400
 HEIGHT = 260
-FONT = 16
-LEFT, RIGHT, TOP, BOTTOM = 52, 12, 16, 58
+FONT = 20
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 64
 """Room for the y axis' labels, the right edge, the top, and the x labels with a legend."""
-LABELS_MAX = 4
-"""X labels drawn at most: a fifth month (7 characters) under a phone's plot would overlap."""
+LABELS_MAX = 3
+"""X labels drawn at most: a fourth month (7 characters) under a phone's plot would overlap."""
 BACKGROUND = "#1c2026"
 INK = "#eef0f3"
 GRID = "#4a525e"

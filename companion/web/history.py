@@ -123,26 +123,37 @@ def _club_plots(per_game: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {"wins": _wins_plot(), "jack": _jack_plot(per_game)}
 
 
-def _monthly(rows: list[dict[str, Any]], fields: tuple[str, ...]
-             ) -> tuple[list[str], list[list[int]]]:
-    """Every month from the first row's to the last's (a month without games is a 0,
-    so the x axis runs evenly through time), and each field's value in each."""
+MONTHS_MAX = 36
+"""Over more months than this a plot counts per year: ten years of months is noise."""
+
+
+def _over_time(rows: list[dict[str, Any]], fields: tuple[str, ...]
+               ) -> tuple[str, list[str], list[list[int]]]:
+    """Each field per month from the first row's month to the last's (a month without
+    games is a 0, so the axis runs evenly through time), or per year over more than
+    ``MONTHS_MAX`` months: the period's word, the labels and each field's values."""
     if not rows:
-        return [], [[] for _ in fields]
+        return "month", [], [[] for _ in fields]
     found = {row["month"]: row for row in rows}
     year, month = (int(part) for part in rows[0]["month"].split("-"))
     labels = [rows[0]["month"]]
     while labels[-1] < rows[-1]["month"]:
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
         labels.append(f"{year:04d}-{month:02d}")
-    return labels, [[(found[label][field] or 0) if label in found else 0
-                      for label in labels] for field in fields]
+    values = [[(found[label][field] or 0) if label in found else 0 for label in labels]
+              for field in fields]
+    if len(labels) <= MONTHS_MAX:
+        return "month", labels, values
+    years = sorted({label[:4] for label in labels})
+    return "year", years, [[sum(v for label, v in zip(labels, series, strict=True)
+                                 if label.startswith(y)) for y in years] for series in values]
 
 
 def _wins_plot() -> dict[str, Any]:
-    labels, (jack, detectives) = _monthly(history.months(get_db()),
-                                          ("jack_wins", "detective_wins"))
-    return plots.lines("Wins per month", labels, [("Jack", jack), ("Detectives", detectives)])
+    period, labels, (jack, detectives) = _over_time(history.months(get_db()),
+                                                    ("jack_wins", "detective_wins"))
+    return plots.lines(f"Wins per {period}", labels, [("Jack", jack),
+                                                       ("Detectives", detectives)])
 
 
 def _jack_plot(per_game: list[dict[str, Any]]) -> dict[str, Any]:
@@ -153,9 +164,9 @@ def _jack_plot(per_game: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _player_plot(record: Mapping[str, Any]) -> dict[str, Any]:
-    labels, (games, wins) = _monthly(record["months"], ("games", "wins"))
-    return plots.lines("Games and wins per month", labels, [("Games", games),
-                                                             ("Wins", wins)])
+    period, labels, (games, wins) = _over_time(record["months"], ("games", "wins"))
+    return plots.lines(f"Games and wins per {period}", labels, [("Games", games),
+                                                                 ("Wins", wins)])
 
 
 def _svg(name: str, plot: Mapping[str, Any]) -> Response:

@@ -31,7 +31,8 @@ CLUB = ("Anna", "Ben", "Cleo", "Dev", "Edith", "Finn", "Gus", "Hana", "Ivo", "Jo
         "Wren", "Yara")
 TYPED_AGAIN = {"Anna": "anna ", "Finn": "FINN", "Tess": "Tess "}
 """Names typed another way some nights: the history counts them once."""
-FIRST_NIGHT = datetime(2021, 12, 3, 19, 30)
+LAST_NIGHT = datetime(2026, 11, 27, 19, 30)
+"""The club's latest night before the tests' own games: the years run up to it."""
 KINDS = ("whitechapel", "london1888", "mrjack", "wo_ist_jack")
 
 
@@ -186,7 +187,7 @@ def fill(db: Database, games: Mapping[str, Game], count: int, seed: int = 24,
     """``count`` finished games of every kind in turn, on club nights one week apart (a
     few games a night), imported one by one; gives how many history rows there are."""
     rng = random.Random(seed)
-    night, played = FIRST_NIGHT, 0
+    night, played = LAST_NIGHT - timedelta(days=7 * (count // 4)), 0
     for number in range(count):
         kind = KINDS[number % len(KINDS)]
         game = games[kind]

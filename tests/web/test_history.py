@@ -280,3 +280,16 @@ def test_two_databases_whose_running_games_differ_only_in_secrets(tmp_path):
         outputs.append(surfaces(app))
     assert outputs[0] == outputs[1]
     assert len(json.loads(outputs[0]["/history.json"])["games"]) == 8
+
+
+def test_plots_count_per_month_then_per_year():
+    from companion.web.history import MONTHS_MAX, _over_time
+
+    rows = [{"month": "2024-11", "wins": 2}, {"month": "2025-02", "wins": None}]
+    assert _over_time(rows, ("wins",)) == ("month", ["2024-11", "2024-12", "2025-01",
+                                                     "2025-02"], [[2, 0, 0, 0]])
+    years = [{"month": f"{2020 + i // 12}-{i % 12 + 1:02d}", "wins": 1}
+             for i in range(MONTHS_MAX + 6)]
+    assert _over_time(years, ("wins",)) == ("year", ["2020", "2021", "2022", "2023"],
+                                            [[12, 12, 12, 6]])
+    assert _over_time([], ("wins",)) == ("month", [], [[]])
