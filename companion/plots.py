@@ -55,7 +55,8 @@ def _frame(title: str, unit: str, top: float) -> dict[str, Any]:
 
 BAR_ROW = 56
 """A horizontal bar's row: its label above it, then the bar with its value."""
-BAR_LEFT = 12
+BAR_LEFT = 28
+"""Room left of the bars for the first tick's label ("0%") under them."""
 
 
 def bars(title: str, items: Sequence[tuple[str, float | None]], unit: str = "",
