@@ -114,6 +114,22 @@ def test_a_night_from_the_phones_and_the_table(app):
     assert 'data-act="move"' in jack.phone().text
 
 
+def now_line_of(page: str) -> str:
+    """The shared now line (templates/_macros.html now_line) that opens a phone's page."""
+    start = page.index('<section class="now-line')
+    return page[start:page.index("</section>", start)]
+
+
+def test_jacks_now_line_is_the_shared_one_and_says_who_acts(app):
+    laptop, phones = game_to_hunting(app)
+    jack = phones[0]
+    line = now_line_of(jack.phone().text)
+    assert 'data-mine="yes"' in line and "Your turn: move" in line and 'role="status"' in line
+    assert jack.act("move", circle=66).status_code == 303
+    line = now_line_of(jack.phone().text)
+    assert 'data-mine="no"' in line and "Wait: the police are hunting" in line
+
+
 def test_secrets_stay_on_jacks_phone(app):
     laptop, phones = game_to_hunting(app)
     phones[0].act("move", circle=66)

@@ -85,6 +85,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         public["private_refusals"] = True
         public["sheet"] = _sheet(state)
         public["jack"] = _jack_private(state)
+        public["now"] = _jack_now(state)
     elif viewer == TABLE:
         public["role"] = "table"
     else:
@@ -121,7 +122,37 @@ WAIT_FOR_JACK = {
 }
 """What a detective's phone says while only Jack acts."""
 
+JACK_NOW = {
+    "hideout": "Your turn: your hideout",
+    "women": "Your turn: mark the women",
+    "letter": "Your turn: a letter?",
+    "jack": "Your turn: move",
+    "patrols": "Wait: the patrols are placed",
+    "suspense": "Wait: the wretched move",
+    "alarm": "Wait: the police take their places",
+    "police": "Wait: the police are hunting",
+}
+"""What Jack's phone says first, by phase (the kill has its own line: see _jack_now)."""
+
 HEAD = "Head of the Investigation"
+
+
+def _jack_now(state: State) -> dict[str, Any]:
+    """The first line of Jack's phone: the same for every Jack at this point of the game,
+    since it reads only the phase, the hour on the time track and his claim to be trapped
+    (all public), so a neighbour's glance learns nothing from it."""
+    phase = state["phase"]
+    if phase == "over":
+        return {"text": "The game is over", "detail": _outcome(state)["text"], "mine": False}
+    if phase == "blood":
+        # At the last hour (V) only the kill is left (Rulebook, "Jack's turn").
+        text = ("Your turn: kill or wait" if _night(state)["time"] < len(ROMAN)
+                else "Your turn: kill")
+    else:
+        text = JACK_NOW[phase]
+    if phase == "jack" and state["trapped_claim"]:
+        text += ": the detectives say you cannot move"
+    return {"text": text, "detail": "", "mine": phase in WAIT_FOR_JACK}
 
 
 def _detective_now(state: State, seat: int) -> dict[str, Any]:
