@@ -62,7 +62,7 @@ def addresses(player: str, pages: int) -> dict[str, str]:
             f"/history?player={player}": f"/history?player={name}",
             "player's page": f"/history/players/{name}",
             "heat map (/history/games/whitechapel)": "/history/games/whitechapel",
-            "plot: wins per month": "/history/plots/wins.svg",
+            "plot: wins over time": "/history/plots/wins.svg",
             "plot: Jack's win rate": "/history/plots/jack.svg",
             "/history.csv": "/history.csv", "/history.json": "/history.json"}
 
