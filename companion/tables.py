@@ -209,6 +209,32 @@ def history(db: Database, table_id: int) -> list[dict[str, Any]]:
     return entries
 
 
+def game_states(db: Database, table_id: int, game_no: int) -> list[Any]:
+    """Every state one game of the table went through, in order, undone steps left out
+    (a night's replay, ``companion/web/replay.py``)."""
+    return [entry["state"] for entry in history(db, table_id)
+            if entry["game_no"] == game_no and entry["state"] is not None
+            and not entry["undone"]]
+
+
+def replay_cursor(db: Database, table_id: int, game_no: int) -> dict[str, int] | None:
+    """The night and step the host shows in the replay of the table's game ``game_no``,
+    or None (no replay shown yet, or one of an earlier game)."""
+    row = next(iter(db.query("SELECT night, step FROM replay_cursors WHERE table_id = ? "
+                             "AND game_no = ?", [table_id, game_no])), None)
+    return None if row is None else {"night": row["night"], "step": row["step"]}
+
+
+def move_replay_cursor(db: Database, table_id: int, game_no: int, night: int,
+                       step: int) -> None:
+    """The host shows ``night`` at ``step``: the table's version stays as it is."""
+    with immediate(db):
+        db.execute("INSERT INTO replay_cursors (table_id, game_no, night, step) "
+                   "VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET "
+                   "game_no = excluded.game_no, night = excluded.night, step = excluded.step",
+                   [table_id, game_no, night, step])
+
+
 def final_state(db: Database, table_id: int, game_no: int) -> Any:
     """The last state one game of the table reached (undone steps left out), or None."""
     latest = _latest(db, table_id, game_no)

@@ -216,13 +216,26 @@ def m006_decks(db: Database) -> None:
         )""")
 
 
+@migrations()
+def m007_replay_cursor(db: Database) -> None:
+    """Where the host is in a night's replay (``tables.replay_cursor``), for the phones
+    that follow the table screen: a row of its own, so that stepping through a replay
+    never bumps the table's version (which would make every in-flight action stale)."""
+    db.execute("""
+        CREATE TABLE replay_cursors (
+            table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+            game_no INTEGER NOT NULL,
+            night INTEGER NOT NULL,
+            step INTEGER NOT NULL
+        )""")
+
 
 @migrations()
 def m008_results(db: Database) -> None:
     """The club's history (``companion.history``): one row per finished game, keyed on
     the log entry of its final state, its players with their names as typed and
     normalised, and the names the host merged. Games that ended before this migration
-    are filled in at the next start (``history.backfill``)."""
+    are filled in once, at the next start (``tables.record_results``)."""
     db.execute("""
         CREATE TABLE results (
             id INTEGER PRIMARY KEY,
@@ -259,6 +272,7 @@ def m008_results(db: Database) -> None:
             into_key TEXT NOT NULL,
             created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
         )""")
+
 
 def migrate(path: str) -> None:
     """Create or upgrade the database file at ``path``."""

@@ -59,6 +59,15 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.
+``replay_nights(states) -> list[dict]`` and ``replay_frames(states, night) -> list[dict]``
+    (optional, together) A game told in nights may replay each one step by step
+    (``/t/<code>/replay``, companion/web/replay.py). ``states`` are one game's states in
+    the order of its log, undone ones left out. ``replay_nights`` lists the nights that
+    may be replayed now, each ``{"number": int, "label": str}``: only nights that ended,
+    never the one being played. ``replay_frames`` gives one of them, a frame per step,
+    each with a public ``caption`` and whatever the game's ``_replay.html`` draws (raises
+    ``RuleError`` for a night not listed). Before the end a frame may hold only what the
+    table screen showed at that step: the replay of a running game reveals nothing.
 
 The host is deliberately not a viewer: host controls are the platform's
 business, so no game can leak a secret to the host by mistake. The host's

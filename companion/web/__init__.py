@@ -161,7 +161,17 @@ def _compress(response: Response) -> Response:
 
 
 def register(app: Flask) -> None:
-    from companion.web import boards, decks, history, live, lobby, seat, table, tournament
+    from companion.web import (
+        boards,
+        decks,
+        history,
+        live,
+        lobby,
+        replay,
+        seat,
+        table,
+        tournament,
+    )
     from companion.web.context import seconds_until
 
     boards.register(app)
@@ -170,6 +180,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(tournament.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(replay.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(live.bp)
     app.before_request(check_database)

@@ -407,13 +407,15 @@ def _public_marks(board: Board, view: Mapping[str, Any]) -> Marks:
 def _jacks_trail(board: Board, view: Mapping[str, Any], marks: Marks,
                  focus: set[int]) -> list[dict[str, Any]]:
     """Jack's paths: tonight's on his own page, every night's in the reveal (which
-    opens on them), with his hideout and the circle he stands on."""
+    opens on them), a night's up to a step in its replay after the end (``replay``,
+    companion/games/whitechapel/replay.py), with his hideout and the circle he stands on."""
     number = view.get("night")
     reveal = view.get("reveal")
     trail: list[dict[str, Any]] = []
-    sheet = reveal or (view.get("sheet") if view.get("role") == "jack" else None)
+    replayed = view.get("replay")
+    sheet = reveal or replayed or (view.get("sheet") if view.get("role") == "jack" else None)
     if sheet:
-        shown = sheet["nights"] if reveal else [
+        shown = sheet["nights"] if reveal or replayed else [
             n for n in sheet["nights"] if n["night"] == number]
         for night in shown:
             trail += _trail(board, night)

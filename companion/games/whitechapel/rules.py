@@ -104,6 +104,10 @@ from companion.games.whitechapel.board import (
     board_from_graph,
 )
 from companion.games.whitechapel.policemap import crossing_names
+
+# The protocol's optional replay hook (companion/games/base.py): this module's, as below.
+from companion.games.whitechapel.replay import replay_frames as replay_frames
+from companion.games.whitechapel.replay import replay_nights as replay_nights
 from companion.games.whitechapel.state import (
     CLUES_PER_FALSE_CLUE,
     DOUBLE_EVENT,
