@@ -46,6 +46,12 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     none of them touched what it asks (a detective placing his own policeman while
     another places his). ``apply`` still checks it against ``state``. Without it, an
     action from a page behind the table is refused ("the table moved on").
+``view(state, viewer)["reveal"]`` (a view key, optional)
+    Once ``is_over``, and never before: what the end turns over and how the game went,
+    as ``reveal_view(facts, title, steps)`` below makes it; the ``reveal`` macro of
+    ``templates/_macros.html`` draws it on the table screen and every phone. A game
+    keeps the history its reveal reads in its own state as it goes (the platform
+    passes no log), so a reveal is a function of the last state alone.
 ``result(state) -> dict`` (optional)
     A finished game as the club's history keeps it (``companion/history.py``; refused
     with ``RuleError`` before the end): ``side`` ("jack", "detectives" or "players" for
@@ -261,6 +267,25 @@ def next_seat(count: int, current: int, skip: Sequence[int] = ()) -> int:
         if candidate not in skip:
             return candidate
     raise RuleError("Nobody is left to play.")
+
+
+# --- the reveal at the end of a game (templates/_macros.html ``reveal``) ---------------
+
+def reveal_step(when: str, text: str, kind: str | None = None,
+                lines: Sequence[str] = ()) -> dict[str, Any]:
+    """One step of a reveal's timeline: when ("Round 4", "Turn 2"), what happened, its kind
+    (the page's class and ``data-step``: "found", "murder", "end"...) and the lines under it
+    (the characters of a turn, the suspects it cleared)."""
+    return {"when": when, "text": text, "kind": kind, "lines": list(lines)}
+
+
+def reveal_view(facts: Sequence[tuple[str, str]], title: str,
+           steps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A view's ``reveal``: the secrets the end turns over (label, text), then the
+    timeline under ``title``, its steps made by ``reveal_step`` in the order they
+    happened."""
+    return {"facts": [{"label": label, "text": text} for label, text in facts],
+            "title": title, "steps": [dict(step) for step in steps]}
 
 
 # --- checking a state from outside (an imported file) ----------------------------

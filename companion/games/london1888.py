@@ -74,6 +74,8 @@ from companion.games.base import (
     parse_choice,
     parse_names,
     require,
+    reveal_step,
+    reveal_view,
     seat_order,
     shuffled,
 )
@@ -370,6 +372,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "reveals": [],
         "answer": [],
         "news": None,
+        "incidents": [],
         "log": [],
         "proposal": None,
         "outcome": None,
@@ -1048,6 +1051,15 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     state["answer"] = []
     state["news"] = None
     ACTIONS[kind](state, actor, action)
+    news = state["news"]
+    if news is not None:
+        # Every arrest, release and death for the turning points (_turning_points), with
+        # how many cards were turned before it (its place among them). States saved
+        # before they were kept start the list here.
+        state.setdefault("incidents", []).append({
+            "round": state["round"], "reveals": len(state["reveals"]),
+            **{key: news[key] for key in ("kind", "actor", "target", "way", "killer",
+                                          "jailed")}})
     return state
 
 
@@ -1204,6 +1216,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "outcome": outcome_summary(state),
         "deck": ([{**_event(card, index + 2, state), "turned": index < len(turned)}
                   for index, card in enumerate(state["deck"])] if over else None),
+        "reveal": _turning_points(state) if over else None,
         "actions": actions(state, viewer),
     }
     if viewer != TABLE:
@@ -1217,6 +1230,98 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         # facts only, yet they tell a neighbour what the player tried.
         result["private_refusals"] = True
     return result
+
+
+# --- the reveal at the end (base.reveal_view; templates/_macros.html reveal) ------
+
+def _finding(state: State) -> int | None:
+    """The index of the reveal after which the table first knew Jack's seat (his own card,
+    or the Innocent card that cleared the last other player), or None: never discovered."""
+    shown = [[False] * LINE_LENGTH for _ in range(_count(state))]
+    for index, entry in enumerate(state["reveals"]):
+        shown[entry["target"]][entry["position"] - 1] = True
+        if _jack_known({**state, "revealed": shown}) is not None:
+            return index
+    return None
+
+
+def _reveal_line(state: State, entry: Mapping[str, Any]) -> str:
+    verb = "questioned" if entry["how"] == "questioned" else "saw at the Black Market"
+    return (f"{_who(state, entry['by'])} {verb} {_who(state, entry['target'])}: card "
+            f"{entry['position']} is {CARD_NAMES[entry['card']]}.")
+
+
+def _incident_line(state: State, entry: Mapping[str, Any]) -> str:
+    target, actor = _who(state, entry["target"]), entry["actor"]
+    if entry["kind"] == "arrest":
+        played = (f", played by {_who(state, actor)}" if actor is not None
+                  and entry["way"] not in POLICE_ARRESTS else "")
+        return f"{target} is arrested ({ARRESTS[entry['way']]}{played}) and goes to PRISON."
+    if entry["kind"] == "release":
+        why = {PAID: "discards £10", TABLE: "is released by the table"}.get(
+            entry["way"], f"is saved by {_who(state, actor)}'s CORRUPTION card"
+            if actor is not None else "is released")
+        return f"{target} {why}: out of PRISON."
+    killer = entry["killer"]
+    text = f"{target} dies" + (f", killed by {_who(state, killer)}" if killer is not None
+                               else "") + "."
+    return text + (" The killer goes to PRISON: he did not know the victim's identity."
+                   if entry["jailed"] else "")
+
+
+def _turning_points(state: State) -> dict[str, Any]:
+    """The turning points, in the order they happened: the murders as their event cards
+    turned, every role card turned over (an Innocent clearing its owner, the card or the
+    clearing that found Jack), the arrests, releases and deaths, and the end. Every line
+    of suspicion itself is in the view's seats, all turned over; Jack, his accomplices
+    and the points are in the outcome (``outcome_summary``)."""
+    jack = _jack_seat(state)
+    found = _finding(state)
+    outcome = state["outcome"]
+    keyed: list[tuple[tuple[int, int, int], dict[str, Any]]] = []
+    murders = 0
+    for index, card in enumerate(_turned(state)):
+        if card["murder"]:
+            murders += 1
+            keyed.append(((index + 2, -1, 0), reveal_step(
+                f"Round {index + 2}", f"Murder {murders} of {MURDERS_TO_END}: "
+                                      f"“{card['name']}” is turned.", "murder")))
+    for index, entry in enumerate(state["reveals"]):
+        if index != found and entry["card"] not in ROLE_CARDS:
+            continue
+        text = _reveal_line(state, entry)
+        if index == found:
+            text += (" Jack the Ripper is found." if entry["card"] == JACK else
+                     f" Everyone else is cleared: {_who(state, jack)} is Jack the Ripper.")
+        keyed.append(((entry["round"], index, 1), reveal_step(
+            f"Round {entry['round']}", text, "found" if index == found else "cleared")))
+    for entry in state.get("incidents", []):
+        keyed.append(((entry["round"], entry["reveals"], 0), reveal_step(
+            f"Round {entry['round']}", _incident_line(state, entry), entry["kind"])))
+    steps = [step for _key, step in sorted(keyed, key=lambda pair: pair[0])]
+    steps.append(reveal_step(f"Round {outcome['round']}",
+                             f"{RESULTS[_result_key(outcome)][2]}.", "end"))
+    if found is None:
+        how = "Nobody found him: his identity was never discovered."
+    else:
+        entry = state["reveals"][found]
+        how = f"Round {entry['round']}: {_reveal_line(state, entry)}"
+    first = next((entry for entry in state["reveals"] if entry["target"] == jack), None)
+    # Who was Jack and his accomplices: the outcome above the reveal says it already.
+    facts = [("The question that found him", how)]
+    if first is not None and (found is None or state["reveals"][found] is not first):
+        facts.append(("First card turned at his seat",
+                      f"Round {first['round']}: {_reveal_line(state, first)}"))
+    others = len(state["reveals"]) - sum(entry["card"] in ROLE_CARDS
+                                         for entry in state["reveals"])
+    facts.append(("Cards turned", f"{len(state['reveals'])} in the game ({others} Suspect or "
+                                  "False Lead, not in the timeline)"))
+    return reveal_view(facts, "Turning points", steps)
+
+
+def _result_key(outcome: Mapping[str, Any]) -> str:
+    return next(key for key, (winner, how, _label) in RESULTS.items()
+                if winner == outcome["winner"] and how == outcome["how"])
 
 
 def _escape(state: State, reader: int) -> str:
@@ -1575,6 +1680,25 @@ def _check_news(state: State, count: int) -> None:
             "the news names a policeman who is not in this game.")
 
 
+INCIDENT_SHAPE = [{"round": int, "reveals": int, "kind": frozenset(NEWS_LINES),
+                   "actor": (None, int), "target": int, "killer": (None, int), "jailed": bool,
+                   "way": (None, frozenset({*ARRESTS, PAID, CORRUPTION, TABLE}))}]
+
+
+def _check_incidents(state: State, count: int) -> None:
+    """The arrests, releases and deaths kept for the reveal (states saved before they
+    were kept have none): seats of this game, rounds and reveals already played."""
+    incidents = state.get("incidents", [])
+    check_shape(incidents, INCIDENT_SHAPE, "the state.incidents")
+    for entry in incidents:
+        for key in ("actor", "target", "killer"):
+            if entry[key] is not None:
+                check_seat(entry[key], count, f"an incident's {key}")
+        require(1 <= entry["round"] <= state["round"]
+                and 0 <= entry["reveals"] <= len(state["reveals"]),
+                "an incident comes after the game's last round or card.")
+
+
 def check_state(state: Any) -> None:
     """A London 1888 state as ``setup`` and ``apply`` leave it (an imported file's):
     the shape, one character, line and flag per player, five cards a line and exactly
@@ -1609,6 +1733,7 @@ def check_state(state: Any) -> None:
     for seat in (state.get("proposal") or {}).get("accomplices", []):
         check_seat(seat, count, "a proposed accomplice")
     _check_news(state, count)
+    _check_incidents(state, count)
     for reveal in state["reveals"]:
         check_seat(reveal["by"], count, "a reveal's seat")
         check_seat(reveal["target"], count, "a reveal's target")

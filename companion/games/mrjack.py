@@ -38,6 +38,8 @@ from companion.games.base import (
     parse_bool,
     parse_choice,
     require,
+    reveal_step,
+    reveal_view,
     shuffled,
 )
 
@@ -177,6 +179,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "answer": None,
         "marks": None,
         "cleared": [],
+        "calls": [],
         "draft": None,
         "moriarty": None,
         "outcome": None,
@@ -423,6 +426,10 @@ def _confirm_marks(state: State, actor: Viewer, action: Mapping[str, str],
     _clear(state, innocent)
     seen = state["marks"]["seen"]
     state["marks"] = None
+    # The turn as the reveal tells it (_reveal); states saved before it was kept have none.
+    state.setdefault("calls", []).append({
+        "turn": state["turn"], "picks": list(state["round"]["picks"]),
+        "answer": state["answer"], "seen": list(seen), "cleared": innocent})
     _log(state, f"Jack checks the marks against the board. Seen: {_names(seen) or 'nobody'}. "
                 f"Cleared: {_names(innocent) or 'nobody'}.")
     _end_turn(state, rng)
@@ -713,6 +720,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "moriarty": _moriarty_view(state),
         "draft": _draft_view(state, seat, over),
         "outcome": _outcome_view(state),
+        "reveal": _reveal(state) if over else None,
         "log": _log_view(state, seat, over),
         "alibi": None,
         "marks_warning": None,
@@ -847,6 +855,43 @@ def _outcome_view(state: State) -> dict[str, Any] | None:
     if not outcome:
         return None
     return {"winner": ROLES[outcome["winner"]], "text": outcome["text"]}
+
+
+def _played(picks: Sequence[Mapping[str, Any]]) -> str:
+    return "Played: " + (", ".join(f"{CHARACTERS[pick['character']]} ({WHO[pick['seat']]})"
+                                   for pick in picks) or "nothing yet") + "."
+
+
+def _drawn(entry: Mapping[str, Any]) -> str:
+    shown = " (shown to the table)" if entry["published"] else ""
+    return (f"{_who(entry['seat'], True)} drew the alibi card of "
+            f"{CHARACTERS[entry['character']]}{shown}.")
+
+
+def _reveal(state: State) -> dict[str, Any]:
+    """The witness calls turn by turn (the characters played and by whom, Seen or Not
+    seen, who was marked seen and who was cleared), the alibi cards drawn in their turn,
+    and the end: the turn it came in with what was played of it."""
+    draws = state["alibi_draws"]
+    steps = []
+    for call in state.get("calls", []):
+        steps.append(reveal_step(
+            f"Turn {call['turn']}",
+            f"{ANSWERS[call['answer']]}: {_names(call['cleared']) or 'nobody'} cleared.",
+            call["answer"],
+            [_played(call["picks"]),
+             f"Marked seen: {_names(call['seen']) or 'nobody'}.",
+             *(_drawn(entry) for entry in draws if entry["turn"] == call["turn"])]))
+    called = {call["turn"] for call in state.get("calls", [])}
+    last = [] if state["turn"] in called or state["round"] is None else [
+        _played(state["round"]["picks"]),
+        *(_drawn(entry) for entry in draws if entry["turn"] == state["turn"])]
+    steps.append(reveal_step(f"Turn {state['turn']}", state["outcome"]["text"], "end", last))
+    # Jack's character: the outcome above the reveal says it (the view's ``alibi``).
+    facts = [("Alibi cards drawn", " ".join(f"Turn {entry['turn']}: {_drawn(entry)}"
+                                             for entry in draws) or "none"),
+             ("Never cleared", _names(_suspects(state)))]
+    return reveal_view(facts, "Turn by turn", steps)
 
 
 def _log_view(state: State, seat: int | None, over: bool) -> list[dict[str, Any]]:
@@ -1087,6 +1132,10 @@ STATE_SHAPE = {
 }
 
 
+CALLS_SHAPE = [{"turn": int, "picks": [{"character": _CARD, "seat": _SEAT}],
+                "answer": frozenset(ANSWERS), "seen": [_CARD], "cleared": [_CARD]}]
+
+
 def check_state(state: Any) -> None:
     """A Mr. Jack state as ``setup`` and ``apply`` leave it (an imported file's): the
     shape, two players, known characters, the turn within the game's 8, Jack's alibi
@@ -1113,3 +1162,8 @@ def check_state(state: Any) -> None:
             "a log line's secrets are not texts for the two players.")
     if state["phase"] == "over":
         check_seat(state["outcome"] and state["outcome"]["winner"], 2, "the winner")
+    # The witness calls kept for the reveal; states saved before they were kept have none.
+    calls = state.get("calls", [])
+    check_shape(calls, CALLS_SHAPE, "the state.calls")
+    require(all(1 <= call["turn"] <= state["turn"] for call in calls),
+            "a witness call comes after the game's turn.")

@@ -68,6 +68,8 @@ from companion.games.base import (
     parse_names,
     require,
     require_type,
+    reveal_step,
+    reveal_view,
     seat_order,
     shuffled,
 )
@@ -233,6 +235,7 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "current": current,
         "next": upcoming,
         "printed": [],
+        "cards_played": [],
         "answer": None,
         "active": None,
         "turn": 0,
@@ -421,7 +424,8 @@ def _print_now(state: State) -> None:
     current, points, reporter = pending["story"], pending["points"], pending["seat"]
     known = state["story_points"].get(current)
     state["story_points"][current] = points
-    state["printed"].append({"story": current, "seat": reporter, "points": points})
+    state["printed"].append({"story": current, "seat": reporter, "points": points,
+                             "turn": state["turn"]})
     state["answer"] = len(state["printed"]) - 1
     state["prints_this_turn"] += 1
     note = f" (remembered value was {known})" if known not in (None, points) else ""
@@ -448,7 +452,7 @@ def _pass_turn(state: State) -> None:
     # Terminates: every pass over a reporter in U-Haft uses up one of the cards.
     while state["u_haft"][seat]:
         state["u_haft"][seat] -= 1
-        state["log"].append(f"{_name(state, seat)} is in U-Haft and loses this turn.")
+        _played(state, "lost_turn", None, seat)
         seat = next_seat(count, seat)
     _start_turn(state, seat)
 
@@ -475,8 +479,7 @@ def _u_haft(state: State, action: Mapping[str, str]) -> None:
     target = int(parse_choice(action.get("target"), choices, "reporter"))
     require(target != active, f"{_name(state, active)} cannot put themselves in U-Haft.")
     state["u_haft"][target] += 1
-    state["log"].append(f"{_name(state, active)} plays {REPORTER_IN_U_HAFT} on "
-                        f"{_name(state, target)}, who loses their next turn.")
+    _played(state, "u_haft", active, target)
 
 
 def _reporterteam(state: State) -> None:
@@ -486,8 +489,7 @@ def _reporterteam(state: State) -> None:
                           f"{_name(state, team['seat']) if team else ''}.")
     state["reporterteam"] = {"seat": state["active"], "story": state["current"],
                              "turn": state["turn"]}
-    state["log"].append(f"{_name(state, state['active'])} plays {REPORTERTEAM} until "
-                        f"“{state['current']}” is printed.")
+    _played(state, "reporterteam", state["active"], None)
 
 
 def _press_broken(state: State) -> dict[str, Any] | None:
@@ -512,8 +514,57 @@ def _druckmaschine(state: State, seat: int | None, action: Mapping[str, str]) ->
                              "to print, never on yourself.")
     state["about_to_print"] = None
     state["press_broken"] = {"seat": printer, "by": seat}
-    state["log"].append(f"{_name(state, seat)} plays {DRUCKMASCHINE} on {_name(state, printer)}, "
-                        f"who cannot print “{pending['story']}” until their next turn.")
+    _played(state, "druckmaschine", seat, printer)
+
+
+def _played(state: State, kind: str, by: int | None, on: int | None) -> None:
+    """An Action card played (or a turn lost to one): the log's line, and the entry the
+    reveal reads, placed among the prints by how many came before it."""
+    entry = {"kind": kind, "by": by, "on": on, "story": state["current"],
+             "turn": state["turn"], "printed": len(state["printed"])}
+    # States saved before the cards were kept start the list here.
+    state.setdefault("cards_played", []).append(entry)
+    state["log"].append(_card_line(state, entry))
+
+
+def _card_line(state: State, entry: Mapping[str, Any]) -> str:
+    by = "" if entry["by"] is None else _name(state, entry["by"])
+    on = "" if entry["on"] is None else _name(state, entry["on"])
+    return {
+        "u_haft": f"{by} plays {REPORTER_IN_U_HAFT} on {on}, who loses their next turn.",
+        "lost_turn": f"{on} is in U-Haft and loses this turn.",
+        "reporterteam": f"{by} plays {REPORTERTEAM} until “{entry['story']}” is printed.",
+        "druckmaschine": f"{by} plays {DRUCKMASCHINE} on {on}, who cannot print "
+                         f"“{entry['story']}” until their next turn.",
+    }[entry["kind"]]
+
+
+def _reveal(state: State) -> dict[str, Any]:
+    """The stories in the order printed, each with its reporter and points, the Action
+    cards kept here (U-Haft, Reporterteam, Druckmaschine defekt) between them, and the
+    end with the Reporter of the Year."""
+    keyed = []
+    for index, entry in enumerate(state["printed"]):
+        points = entry["points"]
+        gloss = GLOSSES.get(entry["story"])
+        keyed.append(((index, 1, 0), reveal_step(
+            f"Turn {entry['turn']}" if "turn" in entry else f"Story {index + 1}",
+            f"“{entry['story']}” printed by {_name(state, entry['seat'])}: {points} "
+            f"point{'s' if points != 1 else ''}.", "print", [gloss] if gloss else [])))
+    for number, entry in enumerate(state.get("cards_played", [])):
+        # A turn lost in U-Haft is lost as the turn before it ends.
+        when = "After turn" if entry["kind"] == "lost_turn" else "Turn"
+        keyed.append(((entry["printed"], 0, number), reveal_step(
+            f"{when} {entry['turn']}", _card_line(state, entry), "action")))
+    steps = [step for _key, step in sorted(keyed, key=lambda pair: pair[0])]
+    result = score(state)
+    steps.append(reveal_step(f"Turn {state['turn']}", "Every story has been printed: "
+                             + result["headline"], "end"))
+    # The Reporter of the Year and the bonus: the final score above the reveal says them.
+    facts = []
+    if state["removed"]:
+        facts.append(("Out of the game", ", ".join(f"“{name}”" for name in state["removed"])))
+    return reveal_view(facts, "The stories in the order printed", steps)
 
 
 def _finish(state: State) -> None:
@@ -658,6 +709,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "now": _table_now(state),
         "over": state["over"],
         "result": result if state["over"] else None,
+        "reveal": _reveal(state) if state["over"] else None,
         "point_range": [MIN_STORY_POINTS, MAX_STORY_POINTS],
     }
 
@@ -876,6 +928,18 @@ def check_state(state: Any) -> None:
                 "the points of the story about to print are out of range.")
         for other in pending["passed"]:
             check_seat(other, count, "a reporter who let the print go")
+    # The Action cards kept for the reveal; states saved before they were kept have none.
+    played = state.get("cards_played", [])
+    check_shape(played, [{"kind": frozenset({"u_haft", "lost_turn", "reporterteam",
+                                             "druckmaschine"}),
+                          "by": (None, int), "on": (None, int), "story": (None, str),
+                          "turn": int, "printed": int}], "the state.cards_played")
+    for entry in played:
+        for key in ("by", "on"):
+            if entry[key] is not None:
+                check_seat(entry[key], count, f"a played card's {key}")
+        require(entry["printed"] <= len(state["printed"]) and entry["turn"] <= state["turn"],
+                "a played card comes after the game's last print.")
     # Tracked since Druckmaschine defekt is kept; states saved before have none.
     broken = state.get("press_broken")
     check_shape(broken, (None, {"seat": int, "by": int}), "the state.press_broken")

@@ -295,7 +295,7 @@ def test_printing_moves_next_up_and_turns_a_new_story():
     state = new_game(3)
     current, upcoming, top = state["current"], state["next"], state["deck"][0]
     after = print_current(state, 4)
-    assert after["printed"] == [{"story": current, "seat": 0, "points": 4}]
+    assert after["printed"] == [{"story": current, "seat": 0, "points": 4, "turn": 1}]
     assert after["current"] == upcoming
     assert after["next"] == top
     assert after["deck"] == state["deck"][1:]
@@ -370,7 +370,7 @@ def test_the_story_prints_once_every_other_reporter_has_passed():
     assert game.view(state, TABLE)["about_to_print"]["waiting_for"] == ["Cleo"]
     state = act(state, 2, type="pass", clock=str(CLOCK + 2))
     assert state["about_to_print"] is None
-    assert state["printed"] == [{"story": story, "seat": 0, "points": 4}]
+    assert state["printed"] == [{"story": story, "seat": 0, "points": 4, "turn": 1}]
     refused(state, 1, "Nobody is about to print", type="pass")
 
 
