@@ -11,6 +11,7 @@ from flask import Flask
 from htmx_flask import Htmx
 
 from companion import db as database
+from companion import tables
 from companion.broadcast import Broadcaster
 from companion.db.migrations import migrate
 from companion.db.watch import require_writable
@@ -65,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     require_writable(app.config["DATABASE"])
     migrate(app.config["DATABASE"])
     app.secret_key = _secret_key(app.config["DATABASE"])
+    _fill_history(app.config["DATABASE"], app.config["GAMES"])
     database.watch_file(app)
     app.teardown_appcontext(database.close_db)
     app.extensions["broadcaster"] = Broadcaster()
@@ -73,6 +75,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from companion.web import register
     register(app)
     return app
+
+
+def _fill_history(path: str, games: dict[str, Any]) -> None:
+    """Once per database file: the club's history of the games that ended before it had
+    one (migration m008); after that, every end writes its own row."""
+    db = database.connect(path)
+    try:
+        with database.immediate(db):
+            if next(iter(db.query("SELECT 1 FROM settings WHERE key = 'history_filled'")),
+                    None) is None:
+                tables.record_results(db, games)
+                db.execute("INSERT INTO settings (key, value) VALUES ('history_filled', '1')")
+    finally:
+        db.close()
 
 
 def _secret_key(path: str) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from sqlite_utils import Database
 
 from companion import decks, logstore
+from companion import history as club_history  # tables.history() is a table's log
 from companion.db import immediate
 from companion.games.base import TABLE, Game
 
@@ -293,10 +294,11 @@ def remembered_options(db: Database, game: str) -> dict[str, Any] | None:
 
 def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind: str,
          action: Mapping[str, Any] | None = None, state: Any = None,
-         game_no: int | None = None, previous: Any = None, sent: str | None = None) -> None:
-    """Append one entry; a game's ``state`` is kept as a delta from ``previous``, the
-    state in force before it (a deal has none: it is kept whole). ``sent``: the key of
-    the form that asked for it (``was_sent``), written in the same transaction."""
+         game_no: int | None = None, previous: Any = None, sent: str | None = None) -> int:
+    """Append one entry and give its id; a game's ``state`` is kept as a delta from
+    ``previous``, the state in force before it (a deal has none: it is kept whole).
+    ``sent``: the key of the form that asked for it (``was_sent``), written in the same
+    transaction."""
     game_no = table["game_no"] if game_no is None else game_no
     base, depth, packed = None, 0, None
     if state is not None:
@@ -304,11 +306,11 @@ def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind:
         base, depth, packed = logstore.encode(
             _plain(state), latest and (latest["id"], latest["depth"], previous),
             lambda: _first(db, table["id"], game_no))
-    db.execute(
+    return db.execute(
         "INSERT INTO log (table_id, version, game_no, actor, kind, action, base, depth, "
         "packed, sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [table["id"], version, game_no, actor, kind, json.dumps(action or {}, sort_keys=True),
-         base, depth, packed, sent])
+         base, depth, packed, sent]).lastrowid
 
 
 def _first(db: Database, table_id: int, game_no: int) -> tuple[int, Any]:
@@ -514,8 +516,13 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
         status = "over" if game.is_over(state) else "playing"
         version = _bump(db, table, state=state, status=status)
         actor_name = TABLE if actor == TABLE else f"seat:{actor}"
-        _log(db, table, version, actor_name, "act", fields.read(), state,
-             previous=table["state"], sent=sent)
+        entry = _log(db, table, version, actor_name, "act", fields.read(), state,
+                     previous=table["state"], sent=sent)
+        if status == "over":
+            # The club's history, in the transaction that ended the game: never a row
+            # for a game that did not end, nor an end without its row.
+            club_history.record(db, game, table_id, table["game_no"], entry, state,
+                           [seat["name"] for seat in _players(db, table_id)])
     return version
 
 
@@ -767,11 +774,40 @@ def import_table(db: Database, export: Export,
                 chains[entry["game_no"]] = (mine, first)
         if export.deck is not None:
             decks.adopt(db, export.game, export.deck)
+        record_results(db, {export.game.NAME: export.game}, table_id)
         imported = get_table_by_id(db, table_id)
         assert imported is not None
         if accept is not None:
             accept(imported)
     return imported, host_token
+
+
+def record_results(db: Database, games: Mapping[str, Game],
+                   table_id: int | None = None) -> int:
+    """Keep in the club's history every finished game of the table (every table without
+    ``table_id``) that it does not hold yet: an imported table's, and once, at the first
+    start with the history (``companion.create_app``), those that ended before it. Inside
+    the caller's transaction; gives how many were added."""
+    added = 0
+    for row in list(db.query(
+            "SELECT DISTINCT log.table_id, log.game_no, tables.game FROM log "
+            "JOIN tables ON tables.id = log.table_id WHERE log.kind = 'start' "
+            "AND (? IS NULL OR log.table_id = ?) AND NOT EXISTS (SELECT 1 FROM results "
+            "WHERE results.table_id = log.table_id AND results.game_no = log.game_no)",
+            [table_id, table_id])):
+        game = games.get(row["game"])
+        latest = _latest(db, row["table_id"], row["game_no"])
+        if game is None or latest is None:
+            continue
+        state = _state_of(db, latest["id"])
+        if state is None or not game.is_over(state):
+            continue
+        ended = db.execute("SELECT created_at FROM log WHERE id = ?",
+                           [latest["id"]]).fetchone()[0]
+        added += club_history.record(db, game, row["table_id"], row["game_no"], latest["id"],
+                                state, [seat["name"] for seat in _players(db, row["table_id"])],
+                                ended)
+    return added
 
 
 def _free_code(db: Database, rng: random.Random) -> str:

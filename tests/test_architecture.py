@@ -26,7 +26,7 @@ SERVER = ("companion.server",)
 WEB = ("companion.web",)
 STORAGE = ("companion.tables", "companion.db", "companion.importing", "companion.logstore",
            "companion.broadcast", "companion.net", "companion.tournaments.storage",
-           "companion.decks")
+           "companion.decks", "companion.history")
 PLATFORM = (*ENTRY, *SERVER, *WEB, *STORAGE)
 
 # Room -> import prefixes it must never reach. A room holds the module of its name and,
@@ -49,7 +49,13 @@ ROOMS: dict[str, tuple[str, ...]] = {
     # Read by tables and importing (a table's export carries its game's deck).
     "companion.decks": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
                         "companion.tournaments"),
+    # Written by tables (an end, an import, the backfill): it reads no table itself.
+    "companion.history": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
+                          "companion.tournaments"),
     "companion.tournaments": (*ENTRY, *SERVER, *WEB),
+    # Pure: the history's plots drawn from numbers.
+    "companion.plots": (*PLATFORM, "companion.tournaments", "companion.games",
+                        *WEB_FRAMEWORK, *SQL),
     # Pure: functions of their arguments, no Flask, no SQL, nothing of the platform.
     "companion.logstore": (*PLATFORM, "companion.tournaments", "companion.games",
                            *WEB_FRAMEWORK, *SQL),

@@ -139,3 +139,47 @@ def test_requests_reuse_a_small_pool_of_connections(app):
     for context in reversed(contexts):
         context.pop()
     assert len(pool) == POOL_SIZE
+
+
+def _history_bench():
+    """bench/history.py as a module (it imports bench/room.py as a sibling script)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "bench"
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_history", folder / "history.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return module
+
+
+def test_the_history_bench_fills_once_and_measures_pages_that_answer(tmp_path):
+    """bench/history.py fills its database through storage once (a second run on the
+    same file measures it as it is) and every address it times is a page of the history."""
+    import random
+    from urllib.parse import unquote
+
+    from companion import create_app
+    from companion.games import discover
+
+    bench = _history_bench()
+    path = tmp_path / "history.sqlite"
+    held, _seconds = bench.fill(path, 12)
+    assert held == 12 and bench.fill(path, 12)[0] == 12
+    kinds = connect(str(path)).execute(
+        "SELECT game, count(*) FROM results GROUP BY game ORDER BY game").fetchall()
+    assert kinds == [("london1888", 3), ("mrjack", 3), ("whitechapel", 3), ("wo_ist_jack", 3)]
+    app = create_app({"TESTING": True, "DATABASE": str(path), "GAMES": discover(),
+                      "RNG": random.Random(1), "BOARD_DIR": str(tmp_path / "boards")})
+    client = app.test_client()
+    player = connect(str(path)).execute("SELECT name FROM result_players LIMIT 1").fetchone()[0]
+    addresses = bench.addresses(player, 1)
+    assert len(addresses) == 10
+    for address in addresses.values():
+        response = client.get(address)
+        assert response.status_code == 200, (unquote(address), response.text[:300])

@@ -230,6 +230,50 @@ def m007_replay_cursor(db: Database) -> None:
         )""")
 
 
+@migrations()
+def m008_results(db: Database) -> None:
+    """The club's history (``companion.history``): one row per finished game, keyed on
+    the log entry of its final state, its players with their names as typed and
+    normalised, and the names the host merged. Games that ended before this migration
+    are filled in once, at the next start (``tables.record_results``)."""
+    db.execute("""
+        CREATE TABLE results (
+            id INTEGER PRIMARY KEY,
+            table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            game_no INTEGER NOT NULL,
+            log_id INTEGER NOT NULL UNIQUE REFERENCES log(id) ON DELETE CASCADE,
+            game TEXT NOT NULL,
+            ended_at TEXT NOT NULL,
+            side TEXT NOT NULL,
+            winner TEXT NOT NULL,
+            ending TEXT NOT NULL,
+            how TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}',
+            UNIQUE (table_id, game_no)
+        )""")
+    db.execute("CREATE INDEX results_by_time ON results (ended_at, id)")
+    db.execute("CREATE INDEX results_by_game ON results (game, ended_at, id)")
+    db.execute("""
+        CREATE TABLE result_players (
+            result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            key TEXT NOT NULL,
+            jack INTEGER NOT NULL,
+            side TEXT NOT NULL,
+            won INTEGER NOT NULL,
+            points INTEGER,
+            PRIMARY KEY (result_id, position)
+        )""")
+    db.execute("CREATE INDEX result_players_by_key ON result_players (key, result_id)")
+    db.execute("""
+        CREATE TABLE name_merges (
+            key TEXT PRIMARY KEY,
+            into_key TEXT NOT NULL,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the database file at ``path``."""
     db = connect(path)

@@ -52,6 +52,16 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     ``templates/_macros.html`` draws it on the table screen and every phone. A game
     keeps the history its reveal reads in its own state as it goes (the platform
     passes no log), so a reveal is a function of the last state alone.
+``result(state) -> dict`` (optional)
+    A finished game as the club's history keeps it (``companion/history.py``; refused
+    with ``RuleError`` before the end): ``side`` ("jack", "detectives" or "players" for
+    a game without sides), ``winner`` (words: "Jack", "the detectives"), ``winners``
+    and ``jack`` (seats), ``jack_side`` (Jack and his accomplices), ``points`` (a number
+    per seat, or None), ``ending`` (a short key: "escape", "arrest") and ``how`` (a
+    sentence: "Jack reached his hideout on night 4"); Letters from Whitechapel adds
+    ``hideout``, ``crimes`` and ``board`` for the heat map. Without it a game's ends
+    are not in the history. ``ENDING_WORDS`` (a dict beside it) names each ``ending``
+    for the history's tally of how games end.
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.

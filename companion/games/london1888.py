@@ -1615,6 +1615,35 @@ def undone_words(state: State, actor: Viewer, action: Mapping[str, Any]) -> str 
     return words or None
 
 
+# --- the club's history (companion/history.py) -----------------------------------------
+
+ENDINGS = {None: "caught", SUICIDE: SUICIDE, KILLED_EVERYONE: KILLED_EVERYONE,
+           FIFTH_MURDER: FIFTH_MURDER}
+"""How a game ended, as the history counts it: the Innocents' one way, Jack's three."""
+ENDING_WORDS = {"caught": "The Innocents caught or killed Jack",
+                SUICIDE: "Jack took his own life at home", KILLED_EVERYONE: "Jack killed everyone",
+                FIFTH_MURDER: "The 5th murder was discovered"}
+"""Each ending as the history's tally of endings names it."""
+
+
+def result(state: State) -> dict[str, Any]:
+    """A finished game for the history (``companion/games/base.py``): the confirmed
+    outcome, Jack's seat, his side (Jack and the accomplices the table named) and the
+    tournament points. The Innocents count as the detectives' side."""
+    summary = outcome_summary(state)
+    require(summary is not None, "The game is not over.")
+    jack_side = [summary["jack"], *summary["accomplices"]]
+    jack_won = summary["winner"] == JACK_SIDE
+    label = next(words for winner, how, words in RESULTS.values()
+                 if winner == summary["winner"] and how == summary["how"])
+    return {"side": "jack" if jack_won else "detectives",
+            "winner": "Jack" if jack_won else "the Innocents",
+            "winners": sorted(jack_side) if jack_won else [
+                seat for seat in range(summary["players"]) if seat not in jack_side],
+            "jack": [summary["jack"]], "jack_side": sorted(jack_side),
+            "points": list(summary["points"]), "ending": ENDINGS[summary["how"]],
+            "how": f"{label} (round {summary['round']})"}
+
 # --- an imported state ---------------------------------------------------------------
 
 STATE_SHAPE = {

@@ -1080,6 +1080,35 @@ def _prompt(state: State, viewer: Viewer) -> str:
     return _status(state)
 
 
+# --- the club's history (companion/history.py) -----------------------------------------
+
+ENDING_WORDS = {"accused": "The detective accused Jack",
+                "wrong_accusation": "The detective accused an innocent",
+                "escaped": "Jack left the district", "dawn": "Dawn after the eighth turn"}
+"""Each ending as the history's tally of endings names it."""
+
+
+def result(state: State) -> dict[str, Any]:
+    """A finished game for the history (``companion/games/base.py``): the winner, Jack's
+    seat and which of the End of the Game's ways ended it, read from the words
+    ``_finish`` wrote (an accusation, Jack leaving the district, dawn)."""
+    require(is_over(state), "The game is not over.")
+    outcome = state["outcome"]
+    text = outcome["text"]
+    if outcome["winner"] == DETECTIVE:
+        ending = "accused"
+    elif text.startswith("Dawn"):
+        ending = "dawn"
+    elif text.startswith("The detective accuses"):
+        ending = "wrong_accusation"
+    else:
+        ending = "escaped"
+    jack_won = outcome["winner"] == JACK
+    return {"side": "jack" if jack_won else "detectives",
+            "winner": "Jack" if jack_won else "the detective",
+            "winners": [outcome["winner"]], "jack": [JACK], "jack_side": [JACK],
+            "points": None, "ending": ending, "how": text}
+
 # --- an imported state ---------------------------------------------------------------
 
 _CARD = frozenset(CHARACTERS)

@@ -864,6 +864,25 @@ def _names(state: State, seats: Sequence[int]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
 
+# --- the club's history (companion/history.py) -----------------------------------------
+
+ENDING_WORDS = {"printed": "Every story was printed"}
+"""The one ending, as the history's tally of endings names it."""
+
+
+def result(state: State) -> dict[str, Any]:
+    """A finished game for the history (``companion/games/base.py``): no Jack at the
+    table, the Reporters of the Year win, every reporter's final points."""
+    require(state["over"], "The game is not over.")
+    scored = score(state)
+    winners = sorted(row["seat"] for row in scored["standings"]
+                     if row["reporter_of_the_year"])
+    totals = {row["seat"]: row["total"] for row in scored["standings"]}
+    return {"side": "players", "winner": _names(state, winners), "winners": winners,
+            "jack": [], "jack_side": [], "points": [totals[seat] for seat in
+                                                    range(len(state["players"]))],
+            "ending": "printed", "how": scored["headline"]}
+
 # --- an imported state ---------------------------------------------------------------
 
 STATE_SHAPE = {

@@ -161,11 +161,22 @@ def _compress(response: Response) -> Response:
 
 
 def register(app: Flask) -> None:
-    from companion.web import boards, decks, live, lobby, replay, seat, table, tournament
+    from companion.web import (
+        boards,
+        decks,
+        history,
+        live,
+        lobby,
+        replay,
+        seat,
+        table,
+        tournament,
+    )
     from companion.web.context import seconds_until
 
     boards.register(app)
     app.register_blueprint(decks.bp)
+    app.register_blueprint(history.bp)
     app.register_blueprint(tournament.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)

@@ -89,11 +89,18 @@ def police_map_for(name: Any, view: Mapping[str, Any]) -> dict[str, Any] | None:
     board = loaded().get(str(name)) if name else None
     context = police_map(board, view, request.args) if board is not None else None
     if context is not None:
-        left, top, width, height = base_layer(board)["box"]
-        context["drawing"] = url_for("boards.drawing", fingerprint=_fingerprint(board),
-                                     name=board.name)
-        context["drawing_box"] = {"x": left, "y": top, "width": width, "height": height}
+        drawn = drawing_of(board)
+        context["drawing"], context["drawing_box"] = drawn["url"], drawn["box"]
     return context
+
+
+def drawing_of(board: Board) -> dict[str, Any]:
+    """Where a page lays the board's drawing under its own marks: the drawing's address
+    and the box it covers, in board units."""
+    left, top, width, height = base_layer(board)["box"]
+    return {"url": url_for("boards.drawing", fingerprint=_fingerprint(board),
+                           name=board.name),
+            "box": {"x": left, "y": top, "width": width, "height": height}}
 
 
 @bp.get("/boards/<fingerprint>/<path:name>.svg")

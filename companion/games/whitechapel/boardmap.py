@@ -495,3 +495,20 @@ def _framing(board: Board, view: Mapping[str, Any], focus: set[int]) -> dict[str
     here = jack.get("location") if view.get("role") == "jack" and not reveal else None
     return {"viewbox": _frame(board, focus if not phone and reveal else ()),
             "zoom": zoom(board, focus, here) if phone else None}
+
+
+HEAT_GROWTH = 1.2
+"""A circle of the history's heat map grows up to (1 + this) times a circle's radius."""
+
+
+def heat_layer(board: Board, counts: Mapping[int, int]) -> list[dict[str, Any]]:
+    """The history's heat map of ``counts`` (how often each circle was a hideout, or a
+    crime scene, in the finished games): a disc per counted circle at its place on the
+    board, larger and more opaque the more often, drawn over the board's drawing
+    (``templates/boards/drawing.svg``). Circles not on ``board`` are left out."""
+    most = max(counts.values(), default=0)
+    at = board.positions
+    return [{"n": circle, "count": count, "x": at[circle][0], "y": at[circle][1],
+             "r": round(RADIUS * (1 + HEAT_GROWTH * math.sqrt(count / most)), 1),
+             "opacity": round(0.35 + 0.6 * count / most, 2)}
+            for circle, count in sorted(counts.items()) if circle in at]

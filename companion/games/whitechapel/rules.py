@@ -142,6 +142,8 @@ from companion.games.whitechapel.state import (
 # The rest of the game the registry reads (companion.games.base.Game), written beside it:
 # the redundant aliases say these names are imported to be this module's, not for its use.
 from companion.games.whitechapel.state import NAME as NAME
+from companion.games.whitechapel.summary import ENDING_WORDS as ENDING_WORDS
+from companion.games.whitechapel.summary import result as result
 from companion.games.whitechapel.views import view as view
 
 MIN_PLAYERS = 2
