@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import sys
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 
 from companion import ROOT, create_app, importing, tables
@@ -100,11 +101,9 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Lobby: {lobby}   (Ctrl+C to stop)", flush=True)
     if not args.no_browser and _has_display():
         webbrowser.open(lobby)
-    _stop_on_terminate()
+    _stop_on_signals(server.stop)
     try:
-        server.run()  # waitress ends its loop on KeyboardInterrupt (Ctrl+C)
-    except KeyboardInterrupt:
-        pass
+        server.run()
     finally:
         server.hub.close()
         server.close()
@@ -113,13 +112,14 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stop_on_terminate() -> None:
-    """SIGTERM (and Ctrl+Break on Windows) stop the server as Ctrl+C does."""
+def _stop_on_signals(stop: Callable[[], None]) -> None:
+    """Ctrl+C, SIGTERM (and Ctrl+Break on Windows) ask the server to stop after its loop's
+    turn, rather than raise KeyboardInterrupt wherever the loop thread happens to be."""
 
     def interrupt(_signum: int, _frame: object) -> None:
-        raise KeyboardInterrupt
+        stop()
 
-    for name in ("SIGTERM", "SIGBREAK"):
+    for name in ("SIGINT", "SIGTERM", "SIGBREAK"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), interrupt)
 

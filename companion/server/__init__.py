@@ -30,12 +30,13 @@ these is waitress's documented API):
 - ``waitress.server.TcpWSGIServer`` (wsgi.Server): ``channel_class``; ``handle_accept``,
   ``readable`` and ``run`` replaced whole, reusing ``accept``, ``fix_addr``,
   ``set_socket_options``, ``next_channel_cleanup``, ``maintenance(now)``, ``accepting``
-  and ``task_dispatcher.shutdown`` (and waitress's own ``run`` where there is no poll);
+  ``task_dispatcher.shutdown`` and ``pull_trigger`` (``stop`` wakes the loop with it);
   ``add_task(channel)`` (called once a request is whole) and ``maintenance(now)``
   extended; ``_map``, ``active_channels``, ``task_dispatcher``, ``adj``
   (``connection_limit``, ``asyncore_loop_timeout``, ``cleanup_interval``), ``close``; and
   the keyword arguments of ``make_server`` below, read by waitress's ``Adjustments``.
-- ``waitress.wasyncore`` (quietloop.py): ``readwrite(obj, flags)`` and a dispatcher's
+- ``waitress.wasyncore``: ``poll(timeout, map)`` (wsgi.Server.run where there is no poll);
+  in quietloop.py ``readwrite(obj, flags)`` and a dispatcher's
   ``readable``, ``writable``, ``accepting``.
 
 When waitress is upgraded, read its changes to those names, then check:
