@@ -194,12 +194,14 @@ def logged_action(db: Database, table_id: int, entry_id: Any) -> dict[str, Any] 
     return action if isinstance(action, dict) else None
 
 
-def history(db: Database, table_id: int) -> list[dict[str, Any]]:
-    """Every log entry of the table in order (an export's log), its action decoded and
-    with the state it resulted in (None for table events)."""
+def history(db: Database, table_id: int, game_no: int | None = None) -> list[dict[str, Any]]:
+    """Every log entry of the table in order (an export's log), or of its game
+    ``game_no`` alone, its action decoded and with the state it resulted in (None for
+    table events)."""
     entries: list[dict[str, Any]] = []
     states: dict[int, Any] = {}
-    for row in db.query("SELECT * FROM log WHERE table_id = ? ORDER BY id", [table_id]):
+    for row in db.query("SELECT * FROM log WHERE table_id = ? AND (? IS NULL OR game_no = ?) "
+                        "ORDER BY id", [table_id, game_no, game_no]):
         row = dict(row)
         row["action"] = json.loads(row["action"])
         row["state"] = states[row["id"]] = _unpacked(db, row, states)
@@ -212,9 +214,8 @@ def history(db: Database, table_id: int) -> list[dict[str, Any]]:
 def game_states(db: Database, table_id: int, game_no: int) -> list[Any]:
     """Every state one game of the table went through, in order, undone steps left out
     (a night's replay, ``companion/web/replay.py``)."""
-    return [entry["state"] for entry in history(db, table_id)
-            if entry["game_no"] == game_no and entry["state"] is not None
-            and not entry["undone"]]
+    return [entry["state"] for entry in history(db, table_id, game_no)
+            if entry["state"] is not None and not entry["undone"]]
 
 
 def replay_cursor(db: Database, table_id: int, game_no: int) -> dict[str, int] | None:
@@ -522,7 +523,7 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
             # The club's history, in the transaction that ended the game: never a row
             # for a game that did not end, nor an end without its row.
             club_history.record(db, game, table_id, table["game_no"], entry, state,
-                           [seat["name"] for seat in _players(db, table_id)])
+                                [seat["name"] for seat in _players(db, table_id)])
     return version
 
 
@@ -804,9 +805,9 @@ def record_results(db: Database, games: Mapping[str, Game],
             continue
         ended = db.execute("SELECT created_at FROM log WHERE id = ?",
                            [latest["id"]]).fetchone()[0]
-        added += club_history.record(db, game, row["table_id"], row["game_no"], latest["id"],
-                                state, [seat["name"] for seat in _players(db, row["table_id"])],
-                                ended)
+        added += club_history.record(
+            db, game, row["table_id"], row["game_no"], latest["id"], state,
+            [seat["name"] for seat in _players(db, row["table_id"])], ended)
     return added
 
 

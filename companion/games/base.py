@@ -280,7 +280,7 @@ def reveal_step(when: str, text: str, kind: str | None = None,
 
 
 def reveal_view(facts: Sequence[tuple[str, str]], title: str,
-           steps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                steps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """A view's ``reveal``: the secrets the end turns over (label, text), then the
     timeline under ``title``, its steps made by ``reveal_step`` in the order they
     happened."""

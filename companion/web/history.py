@@ -30,6 +30,7 @@ from companion import history, plots
 from companion.db import get_db, immediate
 from companion.games.base import Game, int_or_none
 from companion.games.whitechapel.boardmap import heat_layer
+from companion.history import HistoryError
 from companion.net import is_this_laptop
 from companion.tournaments import storage as tournaments
 from companion.web import render
@@ -42,15 +43,6 @@ ONLY_THE_LAPTOP = ("Names are merged on the laptop running the companion, for th
 WHITECHAPEL = "whitechapel"
 
 
-class Refused(Exception):
-    """A filter the history cannot show: its sentence and status."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
 def _games() -> dict[str, Game]:
     """The games that keep a history (their ``result`` hook), by name."""
     return {name: game for name, game in current_app.config["GAMES"].items()
@@ -59,30 +51,28 @@ def _games() -> dict[str, Game]:
 
 def _filters(args: Mapping[str, str]) -> dict[str, Any]:
     """The list's filters from the address: a game, a player (with the names merged
-    into theirs) and a page; a Refused for what the history cannot show."""
+    into theirs) and a page; a HistoryError for what the history cannot show."""
     db = get_db()
     game = args.get("game", "") or None
     if game is not None and game not in _games():
-        raise Refused(f"This laptop keeps no history of a game called “{game[:40]}”.", 404)
+        raise HistoryError(f"This laptop keeps no history of a game called “{game[:40]}”.",
+                           404)
     player, keys = None, None
     if args.get("player"):
-        try:
-            player = history.clean_name(args["player"])
-        except history.HistoryError as error:
-            raise Refused(error.message, error.status) from None
+        player = history.clean_name(args["player"])
         keys = history.keys_of(db, player)
         if not history.count(db, keys=keys):
-            raise Refused(f"Nobody called “{player}” has finished a game on this laptop.",
-                          404)
+            raise HistoryError(f"Nobody called “{player}” has finished a game on this "
+                               "laptop.", 404)
     page = int_or_none(args.get("page", "1") or "1", 1, history.PAGE_MAX)
     if page is None:
-        raise Refused("A page of the history is a whole number from 1: "
-                      "use the page links.", 422)
+        raise HistoryError("A page of the history is a whole number from 1: "
+                           "use the page links.", 422)
     total = history.count(db, game, keys)
     pages = max(1, -(-total // history.PER_PAGE))
     if page > pages:
-        raise Refused(f"The history has {pages} page{'s' if pages > 1 else ''} of games, "
-                      f"so there is no page {page}.", 404)
+        raise HistoryError(f"The history has {pages} page{'s' if pages > 1 else ''} of "
+                           f"games, so there is no page {page}.", 404)
     return {"game": game, "player": player, "keys": keys, "page": page, "pages": pages,
             "total": total}
 
@@ -108,7 +98,7 @@ def _overview(filters: Mapping[str, Any], error: str | None = None,
 def index() -> Response:
     try:
         filters = _filters(request.args)
-    except Refused as refused:
+    except HistoryError as refused:
         return _overview(_filters({}), refused.message, refused.status)
     return _overview(filters)
 
@@ -188,16 +178,14 @@ def plot(name: str) -> Response:
 
 def _player(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A player (``history.players``: the name shown, the keys that count as them) and
-    their record, or a Refused."""
-    try:
-        name = history.clean_name(name)
-    except history.HistoryError as error:
-        raise Refused(error.message, error.status) from None
+    their record, or a HistoryError."""
+    name = history.clean_name(name)
     db = get_db()
     key = history.normalise(name)
     found = next((p for p in history.players(db) if key in p["keys"]), None)
     if found is None:
-        raise Refused(f"Nobody called “{name}” has finished a game on this laptop.", 404)
+        raise HistoryError(f"Nobody called “{name}” has finished a game on this laptop.",
+                           404)
     return found, history.player_record(db, found["keys"])
 
 
@@ -217,7 +205,7 @@ def _tournament_points(keys: list[str]) -> list[dict[str, Any]]:
 def _player_page(name: str, error: str | None = None, status: int = 200) -> Response:
     try:
         found, record = _player(name)
-    except Refused as refused:
+    except HistoryError as refused:
         return _overview(_filters({}), refused.message, refused.status)
     db = get_db()
     keys = found["keys"]
@@ -250,7 +238,7 @@ def merge() -> Response:
     try:
         with immediate(db):
             history.merge(db, name, into)
-    except history.HistoryError as error:
+    except HistoryError as error:
         return _player_page(into, error.message, error.status)
     return redirect(url_for("history.player", name=history.clean_name(into)), code=303)
 
@@ -265,7 +253,7 @@ def unmerge() -> Response:
     try:
         with immediate(db):
             history.unmerge(db, name)
-    except history.HistoryError as error:
+    except HistoryError as error:
         return _player_page(into or name, error.message, error.status)
     return redirect(url_for("history.player", name=history.clean_name(into or name)),
                     code=303)
@@ -315,7 +303,7 @@ def _export_rows() -> list[dict[str, Any]]:
     """Every game the list's filters keep (all pages), as the exports write them."""
     try:
         filters = _filters({**request.args, "page": "1"})
-    except Refused as refused:
+    except HistoryError as refused:
         abort(Response(json.dumps({"error": refused.message}), status=refused.status,
                        mimetype="application/json"))
     titles = _titles()
