@@ -53,6 +53,9 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "companion.history": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
                           "companion.tournaments"),
     "companion.tournaments": (*ENTRY, *SERVER, *WEB),
+    # Pure: the words people read, translated where they are shown.
+    "companion.words": (*PLATFORM, "companion.tournaments", "companion.games",
+                        *WEB_FRAMEWORK, *SQL),
     # Pure: the history's plots drawn from numbers.
     "companion.plots": (*PLATFORM, "companion.tournaments", "companion.games",
                         *WEB_FRAMEWORK, *SQL),

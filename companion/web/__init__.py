@@ -165,6 +165,7 @@ def register(app: Flask) -> None:
         boards,
         decks,
         history,
+        i18n,
         live,
         lobby,
         replay,
@@ -174,6 +175,7 @@ def register(app: Flask) -> None:
     )
     from companion.web.context import seconds_until
 
+    i18n.init_app(app)
     boards.register(app)
     app.register_blueprint(decks.bp)
     app.register_blueprint(history.bp)

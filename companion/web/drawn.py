@@ -6,8 +6,9 @@ gets the same bytes without the page being drawn again. A page is kept under
 everything it was drawn from: the table's version and its last log entry (an undo, a
 new seat link: every change adds one or bumps the version), the viewer's seat, the host
 flag (and whether it is the laptop that may take the controls back), whole page or
-component, the address the page was asked at (the join link and QR code name it) and
-the device's session CSRF token (its forms carry it and their keys), so nobody
+component, the address the page was asked at (the join link and QR code name it, the language
+switch comes back to it), the device's session CSRF token (its forms carry it and their
+keys) and the device's language, so nobody
 is ever given a page drawn for someone else. Pages with query arguments (the Letters
 from Whitechapel map's chosen circle) or for a device without a session yet are drawn
 every time. A table that has ended has its pages let go (``forget``), and its pages are
@@ -25,6 +26,7 @@ from flask import Response, current_app, request, session
 
 from companion.web import wants_component
 from companion.web.context import is_host, is_host_home, load
+from companion.web.i18n import chosen_language
 from companion.web.pages import page
 
 BUDGET = 24 * 1024 * 1024
@@ -85,7 +87,8 @@ def _key(table: dict[str, Any], last_log: int | None, viewer: Any,
         return None
     return (table["id"], table["version"], last_log, viewer,
             None if seat is None else seat["position"], host, is_host_home(table),
-            wants_component(), request.host_url, session["csrf"])
+            wants_component(), request.host_url, request.path, session["csrf"],
+            chosen_language())
 
 
 def kept_pages() -> Drawn:

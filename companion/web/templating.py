@@ -6,6 +6,8 @@ from typing import Any
 
 from flask.templating import Environment
 
+from companion.web.i18n import shown
+
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
@@ -16,7 +18,14 @@ class ViewEnvironment(Environment):
     the AttributeError it raises and catches on every such lookup was a seventh of the
     server's time in a busy room (bench/clubnight.py under ``py-spy --gil``). The
     answer is the same as Jinja's: a dict's own methods (``items``) still win.
+
+    And every ``{{ }}`` shows a companion.words.Text in the reader's language
+    (``finalize``, companion/web/i18n.py).
     """
+
+    def __init__(self, app: Any, **options: Any) -> None:
+        options.setdefault("finalize", shown)
+        super().__init__(app, **options)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:

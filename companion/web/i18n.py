@@ -1,0 +1,122 @@
+"""The language of each device: English, German or French, one tap to change.
+
+A device reads the language it chose (one tap on any page, kept in its session), else
+the first of its browser's languages the app speaks, else English. Two phones at one
+table may so read two languages; the laptop's table screen reads its own choice.
+
+Pages translate every ``companion.words.Text`` they show as they are drawn (``shown`` is
+Jinja's ``finalize``): the games make English ``Text``s and never know who reads them.
+The catalogues are gettext's, under companion/translations (docs/TRANSLATING.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, g, has_request_context, redirect, request, session
+from flask_babel import Babel, format_decimal, get_translations
+from markupsafe import Markup
+from werkzeug import Response
+
+from companion import words
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+"""The languages the app speaks, each named in its own words (the switch's buttons)."""
+
+bp = Blueprint("language", __name__)
+
+
+def chosen_language() -> str:
+    """This device's language: its own choice, else its browser's, else English."""
+    if not has_request_context():
+        return "en"
+    chosen = session.get("language")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, "en")
+
+
+class _Catalogue:
+    """The request's catalogue as a ``words.Translator``."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.translations = get_translations()
+
+    def gettext(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translations.ngettext(singular, plural, n)
+
+    def number(self, value: int | float) -> str:
+        if self.language == "en":
+            return str(value)
+        return format_decimal(value)
+
+
+def translator() -> words.Translator:
+    """The reader's catalogue: this request's device's language (English outside one)."""
+    if not has_request_context():
+        return words.ENGLISH
+    if "translator" not in g:
+        g.translator = _Catalogue(chosen_language())
+    return g.translator
+
+
+def shown(value: Any) -> Any:
+    """Jinja's ``finalize``: a Text in the reader's language, anything else as it is.
+
+    A placeholder that is markup (a ``{% set %}`` block: a word in bold, a link) stays
+    markup; the sentence around it and every other placeholder are escaped."""
+    if not isinstance(value, words.Text):
+        return value
+    reader = translator()
+    if not any(hasattr(v, "__html__") for v in value.params.values()):
+        return value.in_language(reader)
+    filled = {name: v if hasattr(v, "__html__") else words.shown(v, reader)
+              for name, v in value.params.items()}
+    try:
+        return Markup.escape(value.template(reader)) % filled
+    except (KeyError, ValueError, TypeError):
+        return Markup.escape(value.msgid) % filled
+
+
+def in_language(value: Any) -> Any:
+    """``value`` (a Text, or a plain string) as this request's reader reads it: for what
+    leaves the app outside a template (a refusal's header, a file's name)."""
+    return words.shown(value, translator()) if isinstance(value, words.Text) else value
+
+
+@bp.get("/language/<code>")
+def choose(code: str) -> Response:
+    """One tap: this device reads ``code`` from now on, back on the page it was on. A
+    link, not a form: a preference of the device's own, it changes nothing at any table
+    (and a page keeps no form, no token, for a viewer who may post nothing)."""
+    if code in LANGUAGES:
+        session["language"] = code
+        session.permanent = True
+    back = request.args.get("next", "")
+    # Only a path of this app: never another site (an open redirect).
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = "/"
+    return redirect(back, code=303)
+
+
+def _language_context() -> dict[str, Any]:
+    return {"language": chosen_language(), "languages": LANGUAGES}
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    Babel(app, locale_selector=chosen_language)
+    # Templates mark their words with the same ``_`` as the games: a Text, translated as
+    # it is shown (``shown``), so a template's sentence may take a game's Text as a
+    # placeholder.
+    app.jinja_env.globals.update(_=words._, gettext=words._, ngettext=words.ngettext)
+    # For a Text a filter works on (``|upper``, ``|join``): translated first.
+    app.jinja_env.filters["translated"] = in_language
+    app.context_processor(_language_context)
+    app.register_blueprint(bp)
