@@ -24,8 +24,8 @@ LANGUAGES = ("de", "fr")
 
 
 def pybabel(*args: str) -> None:
-    subprocess.run([str(Path(sys.executable).parent / "pybabel"), "-q", *args], check=True,
-                   cwd=ROOT)
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", *args],
+                   check=True, cwd=ROOT)
 
 
 def main() -> int:
