@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
+from urllib.parse import quote, urljoin, urlsplit
 
 from playwright.sync_api import Page
 
@@ -150,15 +151,32 @@ def compare(first: bytes, second: bytes, page: Page, tolerance: int = TOLERANCE)
         scratch.close()
 
 
+def read_in(language: str, *pages: Page) -> None:
+    """Each page switches to ``language`` with the switch at its foot (one tap, the page
+    drawn again), back on the page it was on."""
+    for page in pages:
+        path = urlsplit(page.url).path
+        page.goto(urljoin(page.url, f"/language/{language}?next={quote(path)}"))
+        page.wait_for_load_state("load")
+
+
 def assert_same_glance(first: Page, second: Page, name: str,
-                       mask: Sequence[str] = DEFAULT_MASK, full_page: bool = True) -> None:
+                       mask: Sequence[str] = DEFAULT_MASK, full_page: bool = True,
+                       language: str | None = None) -> None:
     """Both phones, at rest, look identical; otherwise fail naming a saved diff image.
+    With ``language`` (a glance of phones at rest, nothing opened that a new drawing would
+    close), both are drawn again in that language for the glance, then in English again.
 
     The two screenshots and the diff (differing pixels red) are saved under
     tests/browser/screenshots/ as glance-NAME-a.png, -b.png and -diff.png.
     """
+    if language:
+        read_in(language, first, second)
+        name = f"{name}-{language}"
     a = at_rest(first, mask, full_page)
     b = at_rest(second, mask, full_page)
+    if language:
+        read_in("en", first, second)
     result = compare(a, b, first)
     if result["differing"] == 0:
         return

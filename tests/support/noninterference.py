@@ -16,6 +16,8 @@ from typing import Any
 from flask import Flask, render_template
 
 from companion.games.base import TABLE, Game
+from companion.web.i18n import LANGUAGES
+from companion.words import Text
 from tests.support.html import at_rest
 
 # Each drawing is a new session: its CSRF token, and the forms' keys made from it
@@ -32,9 +34,10 @@ def masked(html: str) -> str:
 
 
 def render_component(app: Flask, game: Game, state: dict[str, Any], viewer: int | str,
-                     host: bool = True, query: str = "") -> str:
+                     host: bool = True, query: str = "", language: str = "en") -> str:
     """The game's own component for ``viewer``, as the table screen or a phone shows it
-    (at an address with ``query``, "?cop=blue", for a pick that lives in the address)."""
+    (at an address with ``query``, "?cop=blue", for a pick that lives in the address), in
+    ``language``."""
     names = state_names(state)
     seats = [{"position": n, "label": f"Seat {n}", "name": name, "claimed": True}
              for n, name in enumerate(names)]
@@ -44,7 +47,7 @@ def render_component(app: Flask, game: Game, state: dict[str, Any], viewer: int 
     may = game.actions(state, viewer) if not game.is_over(state) else []
     if viewer == TABLE and not host:
         may = []
-    with app.test_request_context("/" + query):
+    with app.test_request_context("/" + query, headers={"Accept-Language": language}):
         html = render_template(
             f"games/{game.NAME}/{template}", view=game.view(state, viewer), actions=may,
             table=table, seats=seats, host=host,
@@ -70,21 +73,26 @@ def same_answer(tables: Sequence[tuple[Any, Sequence[Any]]], actor: int | str,
                 action: Mapping[str, str], headers: Mapping[str, str] | None = None) -> Any:
     """Send ``action`` at each table (tests/support/webflow.py's laptop and phones: the
     phone of seat ``actor``, or the table screen for TABLE): None when both accept it;
-    when both refuse it, the first table's answer, once both pages are the same at rest."""
-    answers = []
-    for laptop, phones in tables:
-        device = laptop if actor == TABLE else phones[int(actor)]
-        url = f"/t/{laptop.code}/act" if actor == TABLE else f"/t/{laptop.code}/me/act"
-        answers.append(device.post(url, {"version": laptop.version(), **action},
-                                   headers=dict(headers or {})))
-    statuses = [answer.status_code for answer in answers]
-    if statuses == [303, 303]:
-        return None
-    assert statuses == [422, 422], (statuses, answers[0].text[:300])
-    pages = [page_at_rest(answer.text, laptop.code)
-             for answer, (laptop, _phones) in zip(answers, tables, strict=True)]
-    assert pages[0] == pages[1], f"{action}: the two tables' refusals differ"
-    return answers[0]
+    when both refuse it, the first table's answer, once both pages are the same at rest,
+    in every language (a refusal changes nothing, so it is sent again in each)."""
+    first = None
+    for language in LANGUAGES:
+        answers = []
+        for laptop, phones in tables:
+            device = laptop if actor == TABLE else phones[int(actor)]
+            url = f"/t/{laptop.code}/act" if actor == TABLE else f"/t/{laptop.code}/me/act"
+            answers.append(device.post(url, {"version": laptop.version(), **action},
+                                       headers={"Accept-Language": language,
+                                                **(headers or {})}))
+        statuses = [answer.status_code for answer in answers]
+        if statuses == [303, 303] and first is None:
+            return None
+        assert statuses == [422, 422], (statuses, answers[0].text[:300])
+        pages = [page_at_rest(answer.text, laptop.code)
+                 for answer, (laptop, _phones) in zip(answers, tables, strict=True)]
+        assert pages[0] == pages[1], f"{action}: the two tables' refusals differ in {language}"
+        first = first or answers[0]
+    return first
 
 
 def state_names(state: Mapping[str, Any]) -> list[str]:
@@ -96,19 +104,35 @@ def state_names(state: Mapping[str, Any]) -> list[str]:
     return []
 
 
+def plain(value: Any) -> Any:
+    """A view as JSON can compare it: each Text as its message and placeholders, so two
+    views that read the same in English but would not in German differ."""
+    if isinstance(value, Text):
+        return value.as_data()
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
 def assert_indistinguishable(app: Flask | None, game: Game, state_a: dict[str, Any],
                              state_b: dict[str, Any], viewers: Iterable[int | str]) -> None:
-    """Every viewer in ``viewers`` sees exactly the same in both states."""
+    """Every viewer in ``viewers`` sees exactly the same in both states, in every
+    language (a secret must not show through a translated word either)."""
     for viewer in viewers:
-        view_a = json.dumps(game.view(state_a, viewer), sort_keys=True)
-        view_b = json.dumps(game.view(state_b, viewer), sort_keys=True)
+        view_a = json.dumps(plain(game.view(state_a, viewer)), sort_keys=True)
+        view_b = json.dumps(plain(game.view(state_b, viewer)), sort_keys=True)
         assert view_a == view_b, f"viewer {viewer!r} can tell the states apart by its view"
         assert game.actions(state_a, viewer) == game.actions(state_b, viewer), (
             f"viewer {viewer!r} can tell the states apart by its actions")
-        if app is not None:
-            html_a = render_component(app, game, state_a, viewer)
-            html_b = render_component(app, game, state_b, viewer)
-            assert html_a == html_b, f"viewer {viewer!r} can tell the states apart by its page"
+        if app is None:
+            continue
+        for language in LANGUAGES:
+            html_a = render_component(app, game, state_a, viewer, language=language)
+            html_b = render_component(app, game, state_b, viewer, language=language)
+            assert html_a == html_b, (
+                f"viewer {viewer!r} can tell the states apart by its page in {language}")
 
 
 def play_both(game: Game, state_a: dict[str, Any], state_b: dict[str, Any],
