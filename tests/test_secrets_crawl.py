@@ -24,8 +24,8 @@ from companion.games.base import TABLE, Game
 from tests.support.campaign import playable_games
 from tests.support.crawler import (
     CHECKPOINTS,
-    Viewer,
     Browser,
+    Viewer,
     crawl,
     move,
     open_table,

@@ -71,11 +71,16 @@ def browser() -> Iterator[object]:
 def phone(browser) -> Iterator[Callable[[], object]]:
     """A factory of phones: each call is a separate browser context (its own cookies),
     its console watched for errors (tests/support/phone_quality.py); phone(clock=True)
-    gives one whose clock a test can move forward."""
+    gives one whose clock a test can move forward, phone(language="de-DE") one set to
+    German (its Accept-Language), phone(width=360) a narrower one."""
     contexts = []
 
-    def make(clock: bool = False) -> object:
-        context = browser.new_context(**PHONE)
+    def make(clock: bool = False, language: str | None = None,
+             width: int | None = None) -> object:
+        options = dict(PHONE, viewport={**PHONE["viewport"], "width": width or 390})
+        if language:
+            options["locale"] = language
+        context = browser.new_context(**options)
         context.set_default_timeout(10_000)
         if clock:
             # Time still flows as usual; a glance test may jump a minute ahead
