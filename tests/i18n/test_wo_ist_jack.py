@@ -184,9 +184,9 @@ def german_and_french_table(app):
 
 
 @pytest.mark.parametrize(("language", "expected", "english"), [
-    ("de", ["Du bist dran", "Geschichte", "Druckmaschine defekt"],
+    ("de", ["Du bist dran: 2 Recherchen", "Aktuelle Story", "Spielprotokoll", "Wert auf der Karte"],
      ["Your turn", "Current story", "face-down in the story deck", "Game log"]),
-    ("fr", ["À vous", "histoire", "Druckmaschine defekt"],
+    ("fr", ["À vous de jouer : 2 recherches", "Histoire en cours", "Journal de la partie", "valeur sur la carte"],
      ["Your turn", "Current story", "face-down in the story deck", "Game log"]),
 ])
 def test_a_real_phone_reads_its_language(app, language, expected, english):
