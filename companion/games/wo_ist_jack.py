@@ -999,6 +999,20 @@ STATE_SHAPE = {
 }
 
 
+WORDS_DEPTH = 12
+"""How deep a log line's kept words may nest (a sentence in a sentence: the longest the
+game writes, the stories taken out of a 2-player game, nests 7): a hostile file's words
+nested deeper would make ``words.from_data`` recurse past Python's limit."""
+
+
+def _fair_words(kept: Any, depth: int = 0) -> bool:
+    if depth > WORDS_DEPTH:
+        return False
+    params = kept.get("params") if isinstance(kept, dict) else None
+    return not isinstance(params, dict) or all(
+        _fair_words(value, depth + 1) for value in params.values() if isinstance(value, dict))
+
+
 def check_state(state: Any) -> None:
     """A Wo ist Jack the Ripper state as ``setup`` and ``apply`` leave it (an imported
     file's): the shape, one U-Haft count per reporter, every story
@@ -1047,7 +1061,10 @@ def check_state(state: Any) -> None:
     # The log's words, kept since the pages speak German and French; states saved before
     # have none. Only their shape is checked: words.from_data shows any junk as English
     # or nothing, never an error.
-    check_shape(state.get("log_words", []), [(None, {"msgid": str})], "the state.log_words")
+    words = state.get("log_words", [])
+    check_shape(words, [(None, {"msgid": str})], "the state.log_words")
+    require(all(_fair_words(kept) for kept in words if kept is not None),
+            "a line of the state.log_words is nested too deep.")
     # Tracked since Druckmaschine defekt is kept; states saved before have none.
     broken = state.get("press_broken")
     check_shape(broken, (None, {"seat": int, "by": int}), "the state.press_broken")

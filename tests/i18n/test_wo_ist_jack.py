@@ -164,6 +164,18 @@ def test_a_state_saved_before_the_words_shows_its_log_in_english():
     assert len(game.view(junk, TABLE)["log"]) == len(old["log"])
     with pytest.raises(game.RuleError):
         game.check_state({**old, "log_words": [3]})
+    deep: dict = {"msgid": "%(x)s"}
+    for _level in range(50):
+        deep = {"msgid": "%(x)s", "params": {"x": deep}}
+    with pytest.raises(game.RuleError, match="too deep"):
+        game.check_state({**old, "log_words": [deep] * len(old["log"])})
+
+
+def test_the_deepest_log_line_the_game_writes_passes_the_import_check():
+    state = json.loads(json.dumps(new_game(2)))
+    assert len(state["removed"]) == 4
+    game.check_state(state)
+    assert game.view(state, TABLE)["log"][0] == state["log"][0]
 
 
 def test_the_english_gloss_is_drawn_in_english_only(app):
@@ -186,7 +198,8 @@ def german_and_french_table(app):
 @pytest.mark.parametrize(("language", "expected", "english"), [
     ("de", ["Du bist dran: 2 Recherchen", "Aktuelle Story", "Spielprotokoll", "Wert auf der Karte"],
      ["Your turn", "Current story", "face-down in the story deck", "Game log"]),
-    ("fr", ["À vous de jouer : 2 recherches", "Histoire en cours", "Journal de la partie", "valeur sur la carte"],
+    ("fr", ["À vous de jouer : 2 recherches", "Histoire en cours", "Journal de la partie",
+            "valeur sur la carte"],
      ["Your turn", "Current story", "face-down in the story deck", "Game log"]),
 ])
 def test_a_real_phone_reads_its_language(app, language, expected, english):
