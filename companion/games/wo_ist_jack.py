@@ -141,8 +141,21 @@ GLOSSES: dict[str, str] = {
     REPORTER_IN_U_HAFT: "Reporter in Detention",
     REPORTERTEAM: "Reporting Team",
 }
-"""English glosses the rulebook gives for German card names (Action Cards).
-It glosses no Story card, so story names are shown in German only."""
+"""English glosses the rulebook gives for German card names (Action Cards)."""
+
+ADDED_GLOSSES: dict[str, str] = {
+    DRUCKMASCHINE: "Printing Press Broken",
+    POLIZEI: "Police in the Dark",
+    ANNIE: "Annie Found Murdered",
+    AMERIKA: "Is the Ripper in America?",
+    MORDSERIE: "No End to the Murders",
+}
+"""Ours, for the German names the rulebook does not gloss (the Story cards it names, and
+Druckmaschine defekt): the cards stay German in every language, and an English page
+says what they mean. Drawn on English pages only, like the rulebook's (a German reader
+needs none, and a French gloss would be a translation the box never printed)."""
+
+ENGLISH_GLOSSES: dict[str, str] = {**GLOSSES, **ADDED_GLOSSES}
 
 PRINT_WINDOW_SECONDS = 8
 """How long the other reporters have to play Druckmaschine defekt on a print announced:
@@ -792,6 +805,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "result": result if state["over"] else None,
         "reveal": _reveal(state) if state["over"] else None,
         "point_range": [MIN_STORY_POINTS, MAX_STORY_POINTS],
+        "glosses": ENGLISH_GLOSSES,
     }
 
 
@@ -814,7 +828,8 @@ def _markers(state: State) -> list[dict[str, Any]]:
                               name=_name(state, seat), turns=turns)})
     broken = _press_broken(state)
     if broken is not None:
-        markers.append({"card": DRUCKMASCHINE, "gloss": None, "seat": broken["seat"],
+        markers.append({"card": DRUCKMASCHINE, "gloss": ENGLISH_GLOSSES[DRUCKMASCHINE],
+                        "seat": broken["seat"],
                         "name": _name(state, broken["seat"]),
                         "text": _("%(by)s played it: %(name)s's printing press is broken, "
                                   "no story can be printed until their next turn.",

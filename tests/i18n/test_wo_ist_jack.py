@@ -15,6 +15,7 @@ import pytest
 from companion import words
 from companion.games import wo_ist_jack as game
 from companion.games.base import TABLE
+from companion.web import i18n
 from tests.support.noninterference import render_component
 from tests.support.pseudo import pseudo_language, unmarked
 from tests.support.webflow import Device, seated_table, state_of
@@ -24,7 +25,7 @@ CLOCK = 1_000_000.0
 AFTER = str(CLOCK + game.PRINT_WINDOW_SECONDS)
 # Card names stay German in every language; the glosses are drawn in English only.
 CARDS = [game.REPORTER_IN_U_HAFT, game.REPORTERTEAM, game.DRUCKMASCHINE, "U-Haft",
-         *game.RULEBOOK_STORIES, *game.GLOSSES.values(), game.TITLE]
+         *game.RULEBOOK_STORIES, *game.ENGLISH_GLOSSES.values(), game.TITLE]
 
 
 def new_game(count: int = 4, start: int | None = 0, stories: str | None = None) -> dict:
@@ -73,6 +74,10 @@ def phases() -> Iterator[tuple[str, dict]]:
     twice = act(act(new_game(), 0, type="u_haft", target="1"), 0, type="end_turn")
     twice = act(twice, 1 if twice["active"] == 1 else twice["active"], type="end_turn")
     yield "a second turn", twice
+    yield "no investigation left", printed(printed(state))
+    held = act(act(act(new_game(), 0, type="u_haft", target="2"), 0, type="end_turn"), 1,
+               type="u_haft", target="2")
+    yield "two turns lost in U-Haft", held
     # Every story printed, by turns, to the final score and the reveal.
     end = act(act(new_game(), 0, type="u_haft", target="2"), 0, type="reporterteam")
     while not end["over"]:
@@ -178,15 +183,21 @@ def test_the_deepest_log_line_the_game_writes_passes_the_import_check():
     assert game.view(state, TABLE)["log"][0] == state["log"][0]
 
 
-def test_the_english_gloss_is_drawn_in_english_only(app):
+def test_the_english_glosses_are_drawn_in_english_only(app, monkeypatch):
     state = act(new_game(), 0, type="u_haft", target="2")
+    state = act(announce(state), 1, type="druckmaschine", clock=str(CLOCK))
+    state["current"] = game.POLIZEI  # a Story card the rulebook names, face up
+    glosses = ["Reporter in Detention", "Printing Press Broken", "Police in the Dark"]
     english = render_component(app, game, state, TABLE)
-    assert "Reporter in Detention" in english
-    laptop, phones = seated_table(app, game.NAME, NAMES[:3])
-    laptop.table_act("start_player", seat=0)
-    laptop.table_act("u_haft", target=2)
-    german = laptop.get(f"/t/{laptop.code}", headers={"Accept-Language": "de"})
-    assert "U-Haft" in german.text and "Reporter in Detention" not in german.text
+    for gloss in glosses:
+        assert gloss in english
+    for language in ("de", "fr"):
+        monkeypatch.setattr(i18n, "chosen_language", lambda language=language: language)
+        page = render_component(app, game, state, TABLE)
+        assert "Reporter in U-Haft" in page and "Druckmaschine defekt" in page
+        assert game.POLIZEI in page
+        for gloss in glosses:
+            assert gloss not in page, (language, gloss)
 
 
 def german_and_french_table(app):
