@@ -805,7 +805,10 @@ def _public_view(state: State) -> dict[str, Any]:
         "result": result if state["over"] else None,
         "reveal": _reveal(state) if state["over"] else None,
         "point_range": [MIN_STORY_POINTS, MAX_STORY_POINTS],
-        "glosses": ENGLISH_GLOSSES,
+        # Only the face-up cards': a gloss must not name a card still in the deck.
+        "glosses": {name: ENGLISH_GLOSSES[name] for name in (
+            state["current"], state["next"], *state["removed"],
+            *(entry["story"] for entry in state["printed"])) if name in ENGLISH_GLOSSES},
     }
 
 
