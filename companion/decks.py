@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.db import Database, immediate
 from companion.games.base import Game, RuleError
+from companion.words import _
 
 TEXT_MAX = 16 * 1024
 """A deck field's text at most: 20 names of 60 characters and their values fit many
@@ -41,10 +42,11 @@ def check(game: Game, fields: Mapping[str, Any]) -> dict[str, str]:
     for field in game.DECK_FIELDS:
         value = fields.get(field, given[field])
         if not isinstance(value, str):
-            raise RuleError("The card names must be text, one name per line.")
+            raise RuleError(_("The card names must be text, one name per line."))
         if len(value) > TEXT_MAX:
-            raise RuleError(f"That is far more text than any deck needs (at most "
-                            f"{TEXT_MAX // 1024} KB a list): type one card name per line.")
+            raise RuleError(_("That is far more text than any deck needs (at most "
+                              "%(size)s KB a list): type one card name per line.",
+                              size=TEXT_MAX // 1024))
         given[field] = value
     written = game.form_from(_parse(game, {**game.form_from(game.default_options()),
                                           **given}))

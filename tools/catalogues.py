@@ -21,6 +21,10 @@ TRANSLATIONS = ROOT / "companion" / "translations"
 PARTS = TRANSLATIONS / "parts"
 POT = TRANSLATIONS / "messages.pot"
 LANGUAGES = ("de", "fr")
+PLURALS = {"de": (2, "(n != 1)"), "fr": (2, "(n > 1)")}
+"""gettext's two forms, as the parts write them. Babel's own rule for French has three
+(CLDR's "many" for millions, as the second), which would leave every ordinary French
+plural (msgstr[2]) empty, so English."""
 
 
 def pybabel(*args: str) -> None:
@@ -45,6 +49,8 @@ def main() -> int:
                     "--no-wrap")
         with po.open("rb") as file:
             catalogue = read_po(file, locale=language)
+        # Babel keeps the header's rule in these two (no public setter).
+        catalogue._num_plurals, catalogue._plural_expr = PLURALS[language]
         for part in sorted(PARTS.glob(f"*.{language}.po")):
             with part.open("rb") as file:
                 for message in read_po(file, locale=language):

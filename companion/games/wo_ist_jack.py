@@ -73,6 +73,7 @@ from companion.games.base import (
     seat_order,
     shuffled,
 )
+from companion.words import Text, _, from_data, ngettext
 
 NAME = "wo_ist_jack"
 TITLE = "Wo ist Jack the Ripper"
@@ -92,11 +93,17 @@ RULEBOOK_STORIES = (POLIZEI, ANNIE, AMERIKA, MORDSERIE)
 """The only Story cards the rulebook names (Special Rules for 2 or 3 Players)."""
 
 DEFAULT_STORIES = RULEBOOK_STORIES + tuple(
-    f"Story {place} of the row ({ordinal(place)} from the left)"
+    _("Story %(place)s of the row (%(ordinal)s from the left)", place=place,
+      ordinal=ordinal(place))
     for place in range(1, STORY_CARD_COUNT - len(RULEBOOK_STORIES) + 1))
 """The rulebook's names, then names that say how to find a card not named yet: the
 table lays the eight other Story cards face up in a row at setup
 (docs/RULINGS.md#wo-ist-jack-the-ripper, "Story names")."""
+
+PLACEHOLDER_STORIES: dict[str, Text] = {
+    str(name): name for name in DEFAULT_STORIES if isinstance(name, Text)}
+"""A default name, kept in options and states as its English, shown in the reader's
+language (a name the table typed is shown as typed)."""
 
 DECK_FIELDS = ("stories",)
 """The setup form's fields that name this game's cards: typed once on the laptop's
@@ -134,8 +141,21 @@ GLOSSES: dict[str, str] = {
     REPORTER_IN_U_HAFT: "Reporter in Detention",
     REPORTERTEAM: "Reporting Team",
 }
-"""English glosses the rulebook gives for German card names (Action Cards).
-It glosses no Story card, so story names are shown in German only."""
+"""English glosses the rulebook gives for German card names (Action Cards)."""
+
+ADDED_GLOSSES: dict[str, str] = {
+    DRUCKMASCHINE: "Printing Press Broken",
+    POLIZEI: "Police in the Dark",
+    ANNIE: "Annie Found Murdered",
+    AMERIKA: "Is the Ripper in America?",
+    MORDSERIE: "No End to the Murders",
+}
+"""Ours, for the German names the rulebook does not gloss (the Story cards it names, and
+Druckmaschine defekt): the cards stay German in every language, and an English page
+says what they mean. Drawn on English pages only, like the rulebook's (a German reader
+needs none, and a French gloss would be a translation the box never printed)."""
+
+ENGLISH_GLOSSES: dict[str, str] = {**GLOSSES, **ADDED_GLOSSES}
 
 PRINT_WINDOW_SECONDS = 8
 """How long the other reporters have to play Druckmaschine defekt on a print announced:
@@ -151,7 +171,7 @@ ACTION_TYPES = ("start_player", "print", "pass", "settle", "end_turn", "u_haft",
 
 def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     """Every seat is a reporter ("As reporters the players ...")."""
-    return [f"Reporter {number}" for number in range(1, count + 1)]
+    return [_("Reporter %(number)s", number=number) for number in range(1, count + 1)]
 
 
 def default_options() -> dict[str, Any]:
@@ -185,7 +205,8 @@ def options_for_next_game(state: State) -> dict[str, Any]:
 
 def _check_count(count: int) -> None:
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
-            f"{TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS} reporters, not {count}.")
+            _("%(game)s is for %(low)s to %(high)s reporters, not %(count)s.", game=TITLE,
+              low=MIN_PLAYERS, high=MAX_PLAYERS, count=count))
 
 
 def _parse_stories(text: Any) -> tuple[list[str], dict[str, int]]:
@@ -196,19 +217,21 @@ def _parse_stories(text: Any) -> tuple[list[str], dict[str, int]]:
         name, equals, value = line.rpartition("=") if "=" in line else (line, "", "")
         name = name.strip()
         if not name:
-            require(not equals, "Each story card needs its name before the “=”.")
+            require(not equals, _("Each story card needs its name before the “=”."))
             continue
         # Only one "=" per line, so that every name written back reads the same.
-        require("=" not in name, f"“{name[:60]}”: a story name cannot contain “=”, which "
-                                 "separates the name from its point value.")
+        require("=" not in name, _("“%(name)s”: a story name cannot contain “=”, which "
+                                   "separates the name from its point value.",
+                                   name=name[:60]))
         names.append(name)
         if value.strip():
             points[name] = parse_int(value, MIN_STORY_POINTS, MAX_STORY_POINTS,
-                                     f"point value of “{name[:60]}”")
-    names = parse_names("\n".join(names), STORY_CARD_COUNT, "story cards")
+                                     _("point value of “%(name)s”", name=name[:60]))
+    names = parse_names("\n".join(names), STORY_CARD_COUNT, _("story cards"))
     for needed in RULEBOOK_STORIES:
-        require(needed in names, f"The story cards must include “{needed}”: the rulebook "
-                                 "takes it out of the game with 2 or 3 players.")
+        require(needed in names, _("The story cards must include “%(story)s”: the rulebook "
+                                   "takes it out of the game with 2 or 3 players.",
+                                   story=needed))
     return names, points
 
 
@@ -246,12 +269,46 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "press_broken": None,
         "about_to_print": None,
         "log": [],
+        "log_words": [],
         "over": False,
     }
     if removed:
-        state["log"].append(f"With {count} reporters these stories are out of the game: "
-                            + ", ".join(f"“{name}”" for name in removed) + ".")
+        _log(state, _("With %(count)s reporters these stories are out of the game: "
+                      "%(stories)s.", count=count, stories=_quoted(removed)))
     return state
+
+
+def _log(state: State, line: Text) -> None:
+    """A line of the game log: its English in ``log`` (as every state before kept it),
+    its words in ``log_words`` so that each phone reads it in its own language."""
+    # States saved before the words were kept: their lines stay English.
+    words = state.setdefault("log_words", [None] * len(state["log"]))
+    state["log"].append(str(line))
+    words.append(line.as_data())
+
+
+def _log_view(state: State) -> list[str]:
+    """The log as shown: each line in the reader's language where its words were kept."""
+    lines, words = state["log"], state.get("log_words")
+    if not isinstance(words, list) or len(words) != len(lines):
+        return list(lines)
+    return [from_data(kept) if isinstance(kept, dict) else line
+            for line, kept in zip(lines, words, strict=True)]
+
+
+def _shown(story: str) -> str:
+    """A story's name as shown: a default name in the reader's language, a name the
+    table typed as typed (German, as printed on the card)."""
+    return PLACEHOLDER_STORIES.get(story, story)
+
+
+def _quoted(stories: Sequence[str]) -> Text | str:
+    """Story names in quotes, one after the other (“A”, “B”)."""
+    quoted = [_("“%(story)s”", story=_shown(story)) for story in stories]
+    text: Text | str = quoted[0] if quoted else ""
+    for more in quoted[1:]:
+        text = _("%(list)s, %(story)s", list=text, story=more)
+    return text
 
 
 # --- actions -----------------------------------------------------------------
@@ -265,21 +322,21 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     check_call(actor, action, len(state["players"]))
     state = evolve(state)
     seat = _seat(state, actor)
-    require(not state["over"], "The game is over: every story has been printed.")
+    require(not state["over"], _("The game is over: every story has been printed."))
     kind = require_type(action, ACTION_TYPES)
     if kind == "start_player" or state["active"] is None:
         require(kind == "start_player" and state["active"] is None,
-                "The start player is already chosen." if state["active"] is not None
-                else "First choose the start player (for example, the youngest).")
+                _("The start player is already chosen.") if state["active"] is not None
+                else _("First choose the start player (for example, the youngest)."))
         _start_player(state, action, rng)
         return state
     pending = _about_to_print(state)
     if pending is not None:
         if _clock(action) >= pending["deadline"]:
             require(kind != "druckmaschine",
-                    f"Too late: the seconds to play {DRUCKMASCHINE} on "
-                    f"{_name(state, pending['seat'])} are over, and “{pending['story']}” "
-                    "is printed.")
+                    _("Too late: the seconds to play %(card)s on %(name)s are over, and "
+                      "“%(story)s” is printed.", card=DRUCKMASCHINE,
+                      name=_name(state, pending["seat"]), story=_shown(pending["story"])))
             # The window is over: the story is printed before anything else happens.
             _print_now(state)
             if kind in ("settle", "pass") or state["over"]:
@@ -287,7 +344,7 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
         elif kind not in ("pass", "druckmaschine", "settle"):
             raise RuleError(_waiting(state, seat))
     elif kind in ("pass", "settle"):
-        raise RuleError("Nobody is about to print a story right now.")
+        raise RuleError(_("Nobody is about to print a story right now."))
     # A print's answer stands until the next action.
     state["answer"] = None
     if kind == "druckmaschine":
@@ -326,14 +383,16 @@ def _about_to_print(state: State) -> dict[str, Any] | None:
     return state.get("about_to_print")
 
 
-def _waiting(state: State, seat: int | None) -> str:
+def _waiting(state: State, seat: int | None) -> Text:
     pending = _about_to_print(state)
     assert pending is not None
-    return (f"Wait a few seconds: {_name(state, pending['seat'])} is about to print "
-            f"“{pending['story']}”, and the other reporters may still play {DRUCKMASCHINE}."
+    story = _shown(pending["story"])
+    return (_("Wait a few seconds: %(name)s is about to print “%(story)s”, and the other "
+              "reporters may still play %(card)s.", name=_name(state, pending["seat"]),
+              story=story, card=DRUCKMASCHINE)
             if seat != pending["seat"] else
-            f"Wait a few seconds: you are about to print “{pending['story']}”, and the "
-            f"other reporters may still play {DRUCKMASCHINE}.")
+            _("Wait a few seconds: you are about to print “%(story)s”, and the other "
+              "reporters may still play %(card)s.", story=story, card=DRUCKMASCHINE))
 
 
 def _seat(state: State, actor: Viewer) -> int | None:
@@ -342,17 +401,18 @@ def _seat(state: State, actor: Viewer) -> int | None:
         return None
     if is_seat(actor, len(state["players"])):
         return int(actor)
-    raise RuleError("Only the reporters at this table can do that.")
+    raise RuleError(_("Only the reporters at this table can do that."))
 
 
 def _start_player(state: State, action: Mapping[str, str], rng: random.Random) -> None:
     """Course of the Game: "First a start player is chosen (for example, the youngest
     player); he is the first active player". Anyone at the table may say who."""
     choices = [str(seat) for seat in range(len(state["players"]))] + [RANDOM_START]
-    choice = parse_choice(action.get("seat"), choices, "start player")
+    choice = parse_choice(action.get("seat"), choices, _("start player"))
     seat = rng.randrange(len(state["players"])) if choice == RANDOM_START else int(choice)
-    how = "drawn at random" if choice == RANDOM_START else "chosen at the table"
-    state["log"].append(f"{_name(state, seat)} is the start player ({how}).")
+    _log(state, _("%(name)s is the start player (drawn at random).", name=_name(state, seat))
+         if choice == RANDOM_START else
+         _("%(name)s is the start player (chosen at the table).", name=_name(state, seat)))
     _start_turn(state, seat)
 
 
@@ -360,14 +420,16 @@ def _require_turn(state: State, seat: int | None, kind: str) -> None:
     """Action cards are "only played in one's own turn"; printing is an Investigation."""
     active = _name(state, state["active"])
     if kind == "print":
-        require(seat is not None, f"{active} prints the story on their own phone.")
+        require(seat is not None, _("%(name)s prints the story on their own phone.",
+                                    name=active))
         require(seat == state["active"],
-                f"It is {active}'s turn: only the active reporter can print a story.")
+                _("It is %(name)s's turn: only the active reporter can print a story.",
+                  name=active))
     else:
         # The table screen acts for the active reporter (a tap on the laptop).
         require(seat is None or seat == state["active"],
-                f"It is {active}'s turn, not yours: Action cards “can only be played in one's "
-                f"own turn” ({DRUCKMASCHINE} excepted).")
+                _("It is %(name)s's turn, not yours: Action cards “can only be played in "
+                  "one's own turn” (%(card)s excepted).", name=active, card=DRUCKMASCHINE))
 
 
 def _announce_print(state: State, action: Mapping[str, str]) -> None:
@@ -380,27 +442,30 @@ def _announce_print(state: State, action: Mapping[str, str]) -> None:
     """
     current = state["current"]
     claimed = str(action.get("story") or "").strip()
-    require(bool(claimed), "Please say which story you are printing.")
-    require(claimed == current, f"“{claimed[:60]}” is not the current story: the current "
-                                f"story is “{current}”.")
+    require(bool(claimed), _("Please say which story you are printing."))
+    require(claimed == current, _("“%(claimed)s” is not the current story: the current "
+                                  "story is “%(story)s”.", claimed=claimed[:60],
+                                  story=_shown(current)))
     broken = _press_broken(state)
     if broken is not None:
-        raise RuleError(f"{_name(state, broken['by'])} played {DRUCKMASCHINE} on you: “he "
-                        "cannot print his story this round!” You may print again from your "
-                        "next turn.")
+        raise RuleError(_("%(name)s played %(card)s on you: “he cannot print his story this "
+                          "round!” You may print again from your next turn.",
+                          name=_name(state, broken["by"]), card=DRUCKMASCHINE))
     require(state["prints_this_turn"] < state["investigations"],
-            f"You have used all {state['investigations']} investigations of this turn: "
-            "printing a story is one of them.")
+            _("You have used all %(count)s investigations of this turn: printing a story is "
+              "one of them.", count=state["investigations"]))
     known = state["story_points"].get(current)
     typed = str(action.get("points") or "").strip()
     points = known if known is not None and not typed else parse_int(
-        typed, MIN_STORY_POINTS, MAX_STORY_POINTS, f"point value of “{current}”")
+        typed, MIN_STORY_POINTS, MAX_STORY_POINTS,
+        _("point value of “%(name)s”", name=_shown(current)))
     clock = _clock(action)
-    require(clock != math.inf, "The laptop's clock did not come with the print: "
-                                   "print again from your phone.")
+    require(clock != math.inf, _("The laptop's clock did not come with the print: "
+                                 "print again from your phone."))
     state["about_to_print"] = {"seat": state["active"], "story": current, "points": points,
                                "deadline": int(clock + PRINT_WINDOW_SECONDS), "passed": []}
-    state["log"].append(f"{_name(state, state['active'])} is about to print “{current}”.")
+    _log(state, _("%(name)s is about to print “%(story)s”.",
+                  name=_name(state, state["active"]), story=_shown(current)))
 
 
 def _pass(state: State, seat: int | None) -> None:
@@ -408,8 +473,8 @@ def _pass(state: State, seat: int | None) -> None:
     printed at once."""
     pending = _about_to_print(state)
     assert pending is not None
-    require(seat is not None, "Each reporter passes on their own phone.")
-    require(seat != pending["seat"], "You are the one printing: the others may pass.")
+    require(seat is not None, _("Each reporter passes on their own phone."))
+    require(seat != pending["seat"], _("You are the one printing: the others may pass."))
     if seat not in pending["passed"]:
         pending["passed"].append(seat)
     if len(pending["passed"]) == len(state["players"]) - 1:
@@ -428,21 +493,30 @@ def _print_now(state: State) -> None:
                              "turn": state["turn"]})
     state["answer"] = len(state["printed"]) - 1
     state["prints_this_turn"] += 1
-    note = f" (remembered value was {known})" if known not in (None, points) else ""
-    state["log"].append(f"{_name(state, reporter)} printed “{current}” for {points} "
-                        f"point{'s' if points != 1 else ''}{note}.")
+    who, story = _name(state, reporter), _shown(current)
+    _log(state, ngettext("%(name)s printed “%(story)s” for %(n)s point.",
+                         "%(name)s printed “%(story)s” for %(n)s points.", points,
+                         name=who, story=story)
+         if known in (None, points) else
+         ngettext("%(name)s printed “%(story)s” for %(n)s point (remembered value was "
+                  "%(known)s).",
+                  "%(name)s printed “%(story)s” for %(n)s points (remembered value was "
+                  "%(known)s).", points, name=who, story=story, known=known))
     if state["reporterteam"] is not None:
         # "in effect until the current story is printed, upon which it is discarded"
-        state["log"].append(f"{REPORTERTEAM} of {_name(state, state['reporterteam']['seat'])} "
-                            "is discarded.")
+        _log(state, _("%(card)s of %(name)s is discarded.", card=REPORTERTEAM,
+                      name=_name(state, state["reporterteam"]["seat"])))
         state["reporterteam"] = None
     state["current"] = state["next"]
     state["next"] = draw(state["deck"])[0] if state["deck"] else None
     if state["current"] is None:
         _finish(state)
         return
-    turned = f"; “{state['next']}” is turned" if state["next"] else "; the story deck is empty"
-    state["log"].append(f"“{state['current']}” is now the current story{turned}.")
+    _log(state, _("“%(story)s” is now the current story; “%(next)s” is turned.",
+                  story=_shown(state["current"]), next=_shown(state["next"]))
+         if state["next"] else
+         _("“%(story)s” is now the current story; the story deck is empty.",
+           story=_shown(state["current"])))
 
 
 def _pass_turn(state: State) -> None:
@@ -467,17 +541,20 @@ def _start_turn(state: State, seat: int) -> None:
     # Reporterteam: "From your next turn to the printing of your story".
     state["investigations"] = INVESTIGATIONS_PER_TURN + (
         1 if team is not None and team["seat"] == seat else 0)
-    state["log"].append(f"Turn {state['turn']}: {_name(state, seat)} is the active reporter.")
+    _log(state, _("Turn %(turn)s: %(name)s is the active reporter.", turn=state["turn"],
+                  name=_name(state, seat)))
 
 
 def _u_haft(state: State, action: Mapping[str, str]) -> None:
     """Reporter in U-Haft on another reporter: "He must lose a turn!"."""
     active = state["active"]
     require(sum(state["u_haft"]) < U_HAFT_COPIES,
-            f"Both {REPORTER_IN_U_HAFT} cards already lie in front of reporters.")
+            _("Both %(card)s cards already lie in front of reporters.",
+              card=REPORTER_IN_U_HAFT))
     choices = [str(seat) for seat in range(len(state["players"]))]
-    target = int(parse_choice(action.get("target"), choices, "reporter"))
-    require(target != active, f"{_name(state, active)} cannot put themselves in U-Haft.")
+    target = int(parse_choice(action.get("target"), choices, _("reporter")))
+    require(target != active, _("%(name)s cannot put themselves in U-Haft.",
+                                name=_name(state, active)))
     state["u_haft"][target] += 1
     _played(state, "u_haft", active, target)
 
@@ -485,8 +562,9 @@ def _u_haft(state: State, action: Mapping[str, str]) -> None:
 def _reporterteam(state: State) -> None:
     """Reporterteam for the active reporter: an extra Investigation from their next turn."""
     team = state["reporterteam"]
-    require(team is None, f"The {REPORTERTEAM} card already lies in front of "
-                          f"{_name(state, team['seat']) if team else ''}.")
+    require(team is None, _("The %(card)s card already lies in front of %(name)s.",
+                            card=REPORTERTEAM,
+                            name=_name(state, team["seat"]) if team else ""))
     state["reporterteam"] = {"seat": state["active"], "story": state["current"],
                              "turn": state["turn"]}
     _played(state, "reporterteam", state["active"], None)
@@ -503,15 +581,16 @@ def _druckmaschine(state: State, seat: int | None, action: Mapping[str, str]) ->
     is about to print": in the window of an announced print, which it stops. The player
     is the phone's seat, or the one the table screen names under ``by``."""
     pending = _about_to_print(state)
-    require(pending is not None, f"{DRUCKMASCHINE} is played on a reporter “as he is about to "
-                                 "print”: when the app says so on every phone.")
+    require(pending is not None, _("%(card)s is played on a reporter “as he is about to "
+                                   "print”: when the app says so on every phone.",
+                                   card=DRUCKMASCHINE))
     assert pending is not None
     printer = pending["seat"]
     if seat is None:
         seat = int(parse_choice(action.get("by"), [str(other) for other in range(
-            len(state["players"])) if other != printer], "reporter who plays the card"))
-    require(seat != printer, f"{DRUCKMASCHINE} is played on another reporter as he is about "
-                             "to print, never on yourself.")
+            len(state["players"])) if other != printer], _("reporter who plays the card")))
+    require(seat != printer, _("%(card)s is played on another reporter as he is about to "
+                               "print, never on yourself.", card=DRUCKMASCHINE))
     state["about_to_print"] = None
     state["press_broken"] = {"seat": printer, "by": seat}
     _played(state, "druckmaschine", seat, printer)
@@ -524,19 +603,24 @@ def _played(state: State, kind: str, by: int | None, on: int | None) -> None:
              "turn": state["turn"], "printed": len(state["printed"])}
     # States saved before the cards were kept start the list here.
     state.setdefault("cards_played", []).append(entry)
-    state["log"].append(_card_line(state, entry))
+    _log(state, _card_line(state, entry))
 
 
-def _card_line(state: State, entry: Mapping[str, Any]) -> str:
+def _card_line(state: State, entry: Mapping[str, Any]) -> Text:
     by = "" if entry["by"] is None else _name(state, entry["by"])
     on = "" if entry["on"] is None else _name(state, entry["on"])
-    return {
-        "u_haft": f"{by} plays {REPORTER_IN_U_HAFT} on {on}, who loses their next turn.",
-        "lost_turn": f"{on} is in U-Haft and loses this turn.",
-        "reporterteam": f"{by} plays {REPORTERTEAM} until “{entry['story']}” is printed.",
-        "druckmaschine": f"{by} plays {DRUCKMASCHINE} on {on}, who cannot print "
-                         f"“{entry['story']}” until their next turn.",
-    }[entry["kind"]]
+    story = _shown(entry["story"]) if entry["story"] is not None else ""
+    kind = entry["kind"]
+    if kind == "u_haft":
+        return _("%(by)s plays %(card)s on %(on)s, who loses their next turn.", by=by,
+                 card=REPORTER_IN_U_HAFT, on=on)
+    if kind == "lost_turn":
+        return _("%(on)s is in U-Haft and loses this turn.", on=on)
+    if kind == "reporterteam":
+        return _("%(by)s plays %(card)s until “%(story)s” is printed.", by=by,
+                 card=REPORTERTEAM, story=story)
+    return _("%(by)s plays %(card)s on %(on)s, who cannot print “%(story)s” until their "
+             "next turn.", by=by, card=DRUCKMASCHINE, on=on, story=story)
 
 
 def _reveal(state: State) -> dict[str, Any]:
@@ -548,23 +632,28 @@ def _reveal(state: State) -> dict[str, Any]:
         points = entry["points"]
         gloss = GLOSSES.get(entry["story"])
         keyed.append(((index, 1, 0), reveal_step(
-            f"Turn {entry['turn']}" if "turn" in entry else f"Story {index + 1}",
-            f"“{entry['story']}” printed by {_name(state, entry['seat'])}: {points} "
-            f"point{'s' if points != 1 else ''}.", "print", [gloss] if gloss else [])))
+            _("Turn %(turn)s", turn=entry["turn"]) if "turn" in entry
+            else _("Story %(number)s", number=index + 1),
+            ngettext("“%(story)s” printed by %(name)s: %(n)s point.",
+                     "“%(story)s” printed by %(name)s: %(n)s points.", points,
+                     story=_shown(entry["story"]), name=_name(state, entry["seat"])),
+            "print", [gloss] if gloss else [])))
     for number, entry in enumerate(state.get("cards_played", [])):
         # A turn lost in U-Haft is lost as the turn before it ends.
-        when = "After turn" if entry["kind"] == "lost_turn" else "Turn"
+        when = (_("After turn %(turn)s", turn=entry["turn"]) if entry["kind"] == "lost_turn"
+                else _("Turn %(turn)s", turn=entry["turn"]))
         keyed.append(((entry["printed"], 0, number), reveal_step(
-            f"{when} {entry['turn']}", _card_line(state, entry), "action")))
+            when, _card_line(state, entry), "action")))
     steps = [step for _key, step in sorted(keyed, key=lambda pair: pair[0])]
     result = score(state)
-    steps.append(reveal_step(f"Turn {state['turn']}", "Every story has been printed: "
-                             + result["headline"], "end"))
+    steps.append(reveal_step(_("Turn %(turn)s", turn=state["turn"]),
+                             _("Every story has been printed: %(headline)s",
+                               headline=result["headline"]), "end"))
     # The Reporter of the Year and the bonus: the final score above the reveal says them.
-    facts = []
+    facts: list[tuple[str, str]] = []
     if state["removed"]:
-        facts.append(("Out of the game", ", ".join(f"“{name}”" for name in state["removed"])))
-    return reveal_view(facts, "The stories in the order printed", steps)
+        facts.append((_("Out of the game"), _quoted(state["removed"])))
+    return reveal_view(facts, _("The stories in the order printed"), steps)
 
 
 def _finish(state: State) -> None:
@@ -572,8 +661,8 @@ def _finish(state: State) -> None:
     state["over"] = True
     # Nothing lies in front of anyone once the game is over.
     state["u_haft"] = [0] * len(state["players"])
-    state["log"].append("Every story has been printed: the game is over.")
-    state["log"].append(score(state)["headline"])
+    _log(state, _("Every story has been printed: the game is over."))
+    _log(state, score(state)["headline"])
 
 
 # --- score -------------------------------------------------------------------
@@ -612,19 +701,24 @@ def score(state: State) -> dict[str, Any]:
             "headline": _headline(state, winners, best) if state["over"] else ""}
 
 
-def _bonus_note(state: State, leaders: list[int], most: int) -> str:
+def _bonus_note(state: State, leaders: list[int], most: int) -> Text:
     if len(leaders) == 1:
-        return (f"{_name(state, leaders[0])} printed the most stories ({most}) and gets "
-                f"+{MOST_STORIES_BONUS} story points.")
-    return (f"{_names(state, leaders)} tie for the most stories ({most} each): "
-            "nobody gets the bonus.")
+        return _("%(name)s printed the most stories (%(most)s) and gets +%(bonus)s story "
+                 "points.", name=_name(state, leaders[0]), most=most,
+                 bonus=MOST_STORIES_BONUS)
+    return _("%(names)s tie for the most stories (%(most)s each): nobody gets the bonus.",
+             names=_names(state, leaders), most=most)
 
 
-def _headline(state: State, winners: list[int], best: int) -> str:
+def _headline(state: State, winners: list[int], best: int) -> Text:
     if len(winners) == 1:
-        return f"{_name(state, winners[0])} is the Reporter of the Year with {best} points!"
-    return (f"{_names(state, winners)} share the title Reporter of the Year with {best} "
-            "points each (the rulebook has no tie-break).")
+        return ngettext("%(name)s is the Reporter of the Year with %(n)s point!",
+                        "%(name)s is the Reporter of the Year with %(n)s points!", best,
+                        name=_name(state, winners[0]))
+    return ngettext("%(names)s share the title Reporter of the Year with %(n)s point each "
+                    "(the rulebook has no tie-break).",
+                    "%(names)s share the title Reporter of the Year with %(n)s points each "
+                    "(the rulebook has no tie-break).", best, names=_names(state, winners))
 
 
 # --- views -------------------------------------------------------------------
@@ -705,18 +799,23 @@ def _public_view(state: State) -> dict[str, Any]:
                             if other not in (pending["seat"], *pending["passed"])]},
         "window": PRINT_WINDOW_SECONDS,
         "markers": _markers(state),
-        "log": list(state["log"]),
+        "log": _log_view(state),
         "now": _table_now(state),
         "over": state["over"],
         "result": result if state["over"] else None,
         "reveal": _reveal(state) if state["over"] else None,
         "point_range": [MIN_STORY_POINTS, MAX_STORY_POINTS],
+        # Only the face-up cards': a gloss must not name a card still in the deck.
+        "glosses": {name: ENGLISH_GLOSSES[name] for name in (
+            state["current"], state["next"], *state["removed"],
+            *(entry["story"] for entry in state["printed"])) if name in ENGLISH_GLOSSES},
     }
 
 
 def _card(state: State, name: str) -> dict[str, Any]:
     """A story card as shown: German name, the rulebook's gloss if any, its known value."""
-    return {"name": name, "gloss": GLOSSES.get(name), "points": state["story_points"].get(name)}
+    return {"name": _shown(name), "gloss": GLOSSES.get(name),
+            "points": state["story_points"].get(name)}
 
 
 def _markers(state: State) -> list[dict[str, Any]]:
@@ -724,29 +823,35 @@ def _markers(state: State) -> list[dict[str, Any]]:
     markers = []
     for seat, turns in enumerate(state["u_haft"]):
         if turns:
-            lost = "their next turn" if turns == 1 else f"their next {turns} turns"
             markers.append({"card": REPORTER_IN_U_HAFT, "gloss": GLOSSES[REPORTER_IN_U_HAFT],
                             "seat": seat, "name": _name(state, seat),
-                            "text": f"{_name(state, seat)} loses {lost}."})
+                            "text": _("%(name)s loses their next turn.",
+                                      name=_name(state, seat)) if turns == 1 else
+                            _("%(name)s loses their next %(turns)s turns.",
+                              name=_name(state, seat), turns=turns)})
     broken = _press_broken(state)
     if broken is not None:
-        markers.append({"card": DRUCKMASCHINE, "gloss": None, "seat": broken["seat"],
+        markers.append({"card": DRUCKMASCHINE, "gloss": ENGLISH_GLOSSES[DRUCKMASCHINE],
+                        "seat": broken["seat"],
                         "name": _name(state, broken["seat"]),
-                        "text": f"{_name(state, broken['by'])} played it: "
-                                f"{_name(state, broken['seat'])}'s printing press is broken, "
-                                "no story can be printed until their next turn."})
+                        "text": _("%(by)s played it: %(name)s's printing press is broken, "
+                                  "no story can be printed until their next turn.",
+                                  by=_name(state, broken["by"]),
+                                  name=_name(state, broken["seat"]))})
     team = state["reporterteam"]
     if team is not None:
         now = team["seat"] == state["active"] and team["turn"] != state["turn"]
-        when = "this turn" if now else "from their next turn"
+        who, story = _name(state, team["seat"]), _shown(team["story"])
         markers.append({"card": REPORTERTEAM, "gloss": GLOSSES[REPORTERTEAM],
-                        "seat": team["seat"], "name": _name(state, team["seat"]),
-                        "text": f"{_name(state, team['seat'])} has one extra investigation "
-                                f"{when}, until “{team['story']}” is printed."})
+                        "seat": team["seat"], "name": who,
+                        "text": _("%(name)s has one extra investigation this turn, until "
+                                  "“%(story)s” is printed.", name=who, story=story) if now
+                        else _("%(name)s has one extra investigation from their next turn, "
+                               "until “%(story)s” is printed.", name=who, story=story)})
     return markers
 
 
-CHOOSE_START = "Who starts? Choose the start player (for example, the youngest player)."
+CHOOSE_START = _("Who starts? Choose the start player (for example, the youngest player).")
 
 
 def _now(text: str, detail: str = "", mine: bool = False) -> dict[str, Any]:
@@ -754,8 +859,10 @@ def _now(text: str, detail: str = "", mine: bool = False) -> dict[str, Any]:
     return {"text": text, "detail": detail, "mine": mine}
 
 
-def _turn_text(state: State) -> str:
-    return (f"{state['investigations']} investigations (meld, draw or print) and 1 action")
+def _turn_text(state: State) -> Text:
+    return ngettext("%(n)s investigation (meld, draw or print) and 1 action",
+                    "%(n)s investigations (meld, draw or print) and 1 action",
+                    state["investigations"])
 
 
 def _table_now(state: State) -> dict[str, Any]:
@@ -765,9 +872,11 @@ def _table_now(state: State) -> dict[str, Any]:
         return _now(CHOOSE_START, mine=True)
     pending = _about_to_print(state)
     if pending is not None:
-        return _now(f"{_name(state, pending['seat'])} is about to print “{pending['story']}”",
-                    f"A few seconds for {DRUCKMASCHINE}, then it is printed.")
-    return _now(f"{_name(state, state['active'])}'s turn: {_turn_text(state)}.")
+        return _now(_("%(name)s is about to print “%(story)s”",
+                      name=_name(state, pending["seat"]), story=_shown(pending["story"])),
+                    _("A few seconds for %(card)s, then it is printed.", card=DRUCKMASCHINE))
+    return _now(_("%(name)s's turn: %(turn)s.", name=_name(state, state["active"]),
+                  turn=_turn_text(state)))
 
 
 def _seat_now(state: State, seat: int) -> dict[str, Any]:
@@ -775,33 +884,44 @@ def _seat_now(state: State, seat: int) -> dict[str, Any]:
     if state["over"] or state["active"] is None:
         return _table_now(state)
     turns = state["u_haft"][seat]
-    detained = (f"You are in U-Haft (Reporter in Detention): you lose your next "
-                f"{'turn' if turns == 1 else f'{turns} turns'}." if turns else "")
+    detained: Text | str = (
+        "" if not turns else
+        _("You are in U-Haft (Reporter in Detention): you lose your next turn.")
+        if turns == 1 else
+        _("You are in U-Haft (Reporter in Detention): you lose your next %(turns)s turns.",
+          turns=turns))
     pending = _about_to_print(state)
     if pending is not None:
+        story = _shown(pending["story"])
         if seat == pending["seat"]:
-            return _now(f"You are about to print “{pending['story']}”",
-                        f"The others have a few seconds to play {DRUCKMASCHINE}; then it "
-                        "is printed by itself.")
+            return _now(_("You are about to print “%(story)s”", story=story),
+                        _("The others have a few seconds to play %(card)s; then it is "
+                          "printed by itself.", card=DRUCKMASCHINE))
         printer = _name(state, pending["seat"])
+        about = _("%(name)s is about to print “%(story)s”", name=printer, story=story)
         if seat in pending["passed"]:
-            return _now(f"{printer} is about to print “{pending['story']}”",
-                        f"You let it print. {detained}".strip())
-        return _now(f"{printer} is about to print “{pending['story']}”",
-                    f"Play {DRUCKMASCHINE} on {printer} now if you hold it, or let it print. "
-                    f"{detained}".strip(), mine=True)
+            return _now(about, _("You let it print. %(detained)s", detained=detained)
+                        if detained else _("You let it print."))
+        return _now(about, _("Play %(card)s on %(name)s now if you hold it, or let it "
+                             "print. %(detained)s", card=DRUCKMASCHINE, name=printer,
+                             detained=detained) if detained else
+                    _("Play %(card)s on %(name)s now if you hold it, or let it print.",
+                      card=DRUCKMASCHINE, name=printer), mine=True)
     if seat != state["active"]:
-        return _now(f"It is {_name(state, state['active'])}'s turn.", detained)
+        return _now(_("It is %(name)s's turn.", name=_name(state, state["active"])), detained)
     left = state["investigations"] - state["prints_this_turn"]
+    why: Text | str
     if _press_broken(state) is not None:
-        why = f"Your printing press is broken ({DRUCKMASCHINE}): no printing this turn."
+        why = _("Your printing press is broken (%(card)s): no printing this turn.",
+                card=DRUCKMASCHINE)
     else:
-        why = "" if left > 0 else "No investigation left to print."
-    return _now(f"Your turn: {_turn_text(state)}.", why, mine=True)
+        why = "" if left > 0 else _("No investigation left to print.")
+    return _now(_("Your turn: %(turn)s.", turn=_turn_text(state)), why, mine=True)
 
 
 def _print_form(state: State) -> dict[str, Any]:
     """What the print form needs: the story, its remembered value, the allowed range."""
+    # ``story`` goes back with the form as typed (the page shows the current card's name).
     return {"story": state["current"], "known_points": state["story_points"].get(
         state["current"]), "min": MIN_STORY_POINTS, "max": MAX_STORY_POINTS}
 
@@ -861,19 +981,21 @@ def _name(state: State, seat: int) -> str:
 
 def _names(state: State, seats: Sequence[int]) -> str:
     names = [_name(state, seat) for seat in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    # The players' own names, listed with commas; only the last "and" is a word.
+    return _("%(names)s and %(last)s", names=", ".join(names[:-1]),
+             last=names[-1]) if len(names) > 1 else names[0]
 
 
 # --- the club's history (companion/history.py) -----------------------------------------
 
-ENDING_WORDS = {"printed": "Every story was printed"}
+ENDING_WORDS = {"printed": _("Every story was printed")}
 """The one ending, as the history's tally of endings names it."""
 
 
 def result(state: State) -> dict[str, Any]:
     """A finished game for the history (``companion/games/base.py``): no Jack at the
     table, the Reporters of the Year win, every reporter's final points."""
-    require(state["over"], "The game is not over.")
+    require(state["over"], _("The game is not over."))
     scored = score(state)
     winners = sorted(row["seat"] for row in scored["standings"]
                      if row["reporter_of_the_year"])
@@ -893,6 +1015,20 @@ STATE_SHAPE = {
     "reporterteam": (None, {"seat": int, "story": str, "turn": int}),
     "log": [str], "over": bool,
 }
+
+
+WORDS_DEPTH = 12
+"""How deep a log line's kept words may nest (a sentence in a sentence: the longest the
+game writes, the stories taken out of a 2-player game, nests 7): a hostile file's words
+nested deeper would make ``words.from_data`` recurse past Python's limit."""
+
+
+def _fair_words(kept: Any, depth: int = 0) -> bool:
+    if depth > WORDS_DEPTH:
+        return False
+    params = kept.get("params") if isinstance(kept, dict) else None
+    return not isinstance(params, dict) or all(
+        _fair_words(value, depth + 1) for value in params.values() if isinstance(value, dict))
 
 
 def check_state(state: Any) -> None:
@@ -940,6 +1076,13 @@ def check_state(state: Any) -> None:
                 check_seat(entry[key], count, f"a played card's {key}")
         require(entry["printed"] <= len(state["printed"]) and entry["turn"] <= state["turn"],
                 "a played card comes after the game's last print.")
+    # The log's words, kept since the pages speak German and French; states saved before
+    # have none. Only their shape is checked: words.from_data shows any junk as English
+    # or nothing, never an error.
+    words = state.get("log_words", [])
+    check_shape(words, [(None, {"msgid": str})], "the state.log_words")
+    require(all(_fair_words(kept) for kept in words if kept is not None),
+            "a line of the state.log_words is nested too deep.")
     # Tracked since Druckmaschine defekt is kept; states saved before have none.
     broken = state.get("press_broken")
     check_shape(broken, (None, {"seat": int, "by": int}), "the state.press_broken")

@@ -11,11 +11,12 @@ from companion.db import get_db
 from companion.games.base import Game, RuleError
 from companion.net import is_this_laptop
 from companion.web import render
+from companion.words import _
 
 bp = Blueprint("decks", __name__)
 
-ONLY_THE_LAPTOP = ("The card names are typed on the laptop running the companion, for "
-                   "every table it sets up: open this page there.")
+ONLY_THE_LAPTOP = _("The card names are typed on the laptop running the companion, for "
+                     "every table it sets up: open this page there.")
 
 
 def _games_with_decks() -> list[Game]:
@@ -30,7 +31,7 @@ def _laptop_only() -> None:
 def _game(name: str) -> Game:
     game = current_app.config["GAMES"].get(name)
     if game is None or not decks.has_deck(game):
-        abort(404, "This laptop has no deck of cards to name for that game.")
+        abort(404, _("This laptop has no deck of cards to name for that game."))
     return game
 
 
