@@ -239,17 +239,18 @@ def parse_result(form: Mapping[str, str], players: int) -> dict[str, Any]:
     ``accomplice_<seat>`` checkboxes. The rules' own checks are
     ``tournament_points``'s: an outcome they refuse raises TournamentError."""
     try:
-        result = parse_choice(form.get("result"), list(london1888.RESULTS), "result")
+        result = parse_choice(form.get("result"), list(london1888.RESULTS), _("result"))
         winner, how, _label = london1888.RESULTS[result]
         jack = parse_choice(form.get("jack"), list(range(players)),
-                            "player who was Jack the Ripper")
+                            _("player who was Jack the Ripper"))
         accomplices = sorted(seat for seat in range(players)
                              if seat != jack and parse_bool(form.get(f"accomplice_{seat}")))
         murder_round = None
         if how == london1888.FIFTH_MURDER:
             murder_round = parse_int(form.get("murder_round"),
                                      london1888.FIFTH_MURDER_EARLIEST,
-                                     london1888.FIFTH_MURDER_LATEST, "round of the 5th murder")
+                                     london1888.FIFTH_MURDER_LATEST,
+                                     _("round of the 5th murder"))
         outcome = {"winner": winner, "how": how, "murder_round": murder_round,
                    "discovered": winner == london1888.INNOCENTS
                    or parse_bool(form.get("discovered")),

@@ -36,6 +36,8 @@ STATUSES = {"registered": _("Registered"), "present": _("Checked in"),
             "dropped": _("Dropped")}
 EXPORT_FORMAT = "companion-tournament/1"
 REASON_MAX = 200
+TABLE_SIZE = _("table size")
+"""The table size field's name, as a refusal of it names it."""
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -266,11 +268,12 @@ def parse_settings(form: Mapping[str, Any], tiebreaks: Sequence[str]) -> dict[st
     """Name, rounds, preferred table size, the undiscovered late murder value, tiebreaks."""
     name = clean_name(form.get("name", ""), "tournament's name", 60)
     try:
-        rounds = parse_int(form.get("rounds"), 1, logic.MAX_ROUNDS, "number of rounds")
+        # The field's name, whole: the refusal's sentence is games.base's.
+        rounds = parse_int(form.get("rounds"), 1, logic.MAX_ROUNDS, _("number of rounds"))
         size = parse_int(form.get("table_size"), logic.MIN_TABLE, logic.MAX_TABLE,
-                         "table size")
+                         TABLE_SIZE)
         late = parse_int(form.get("late_murder"), 0, 20,
-                         "points for an undiscovered Jack's 5th murder after round 11")
+                         _("points for an undiscovered Jack's 5th murder after round 11"))
     except RuleError as error:
         raise TournamentError(error.message) from None
     return {"name": name, "rounds": rounds, "table_size": size, "late_murder": late,

@@ -208,7 +208,7 @@ def preview_round(tournament_id: int) -> Response:
     _require_organiser(tournament)
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
-                         logic.MIN_TABLE, logic.MAX_TABLE, "table size")
+                         logic.MIN_TABLE, logic.MAX_TABLE, store.TABLE_SIZE)
         _number, groups = store.plan_round(get_db(), tournament_id, size, "", rng())
     except RuleError as error:
         return _manage(tournament_id, 422, error.message)
@@ -231,7 +231,7 @@ def start_round(tournament_id: int) -> Response:
         return _manage(tournament_id, 429, refused, seating=seating)
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
-                         logic.MIN_TABLE, logic.MAX_TABLE, "table size")
+                         logic.MIN_TABLE, logic.MAX_TABLE, store.TABLE_SIZE)
         number, opened = store.start_round(get_db(), tournament_id, seen_version(), size,
                                            seating, rng())
     except RuleError as error:

@@ -50,9 +50,6 @@ class _Visible(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self.hidden = 0
-        # A sentence whose placeholder is markup (a word in bold) spans several text
-        # nodes: "⟦Games with ", "Ann", "⟧". How deep in ⟦ the page is, node to node.
-        self.depth = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
@@ -69,19 +66,8 @@ class _Visible(HTMLParser):
             self.hidden = max(0, self.hidden - 1)
 
     def handle_data(self, data: str) -> None:
-        if self.hidden:
-            return
-        outside = []
-        for char in data:
-            if char == "⟦":
-                self.depth += 1
-            elif char == "⟧":
-                self.depth = max(0, self.depth - 1)
-            # What lies inside a sentence's brackets, even across markup, went through
-            # a catalogue: only what is outside every bracket is kept to be read.
-            outside.append(char if self.depth == 0 and char not in "⟦⟧" else " ")
-        if data.strip():
-            self.texts.append("".join(outside))
+        if not self.hidden and data.strip():
+            self.texts.append(data)
 
 
 def unmarked(html: str, allowed: Iterable[str] = ()) -> list[str]:
