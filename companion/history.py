@@ -237,10 +237,13 @@ def count(db: Database, game: str | None = None, keys: Sequence[str] | None = No
 
 
 def games(db: Database, game: str | None = None, keys: Sequence[str] | None = None,
-          page: int = 1, per_page: int | None = PER_PAGE) -> list[dict[str, Any]]:
+          page: int = 1, per_page: int | None = PER_PAGE, shown: bool = True,
+          ) -> list[dict[str, Any]]:
     """Finished games, newest first, each with its players in seat order (name, key,
     Jack or not, won or not, points): one page of them, or all with ``per_page`` None.
-    Rows as plain tuples first: an export of years of games reads 10,000 players."""
+    Rows as plain tuples first: an export of years of games reads 10,000 players.
+    ``shown``: each row's ``winner`` and ``how`` for a page, in its reader's language
+    (``shown_words``); an export, in English only, goes without."""
     where, params = _where(game, keys)
     limit = "" if per_page is None else " LIMIT ? OFFSET ?"
     if per_page is not None:
@@ -252,7 +255,9 @@ def games(db: Database, game: str | None = None, keys: Sequence[str] | None = No
         params)]
     for row in rows:
         # English stays in ``winner`` and ``how`` (the exports); ``shown`` is for a page.
-        row["shown"] = shown_words(row, row.pop("words"))
+        kept = row.pop("words")
+        if shown:
+            row["shown"] = shown_words(row, kept)
     seated: dict[int, list[dict[str, Any]]] = {row["id"]: [] for row in rows}
     for start in range(0, len(rows), 500):
         ids = [row["id"] for row in rows[start:start + 500]]

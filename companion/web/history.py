@@ -342,7 +342,7 @@ def _export_rows() -> list[dict[str, Any]]:
              "players": [{"name": p["name"], "jack": bool(p["jack"]), "won": bool(p["won"]),
                           "points": p["points"]} for p in row["players"]]}
             for row in history.games(get_db(), filters["game"], filters["keys"],
-                                     per_page=None)]
+                                     per_page=None, shown=False)]
 
 
 @bp.get("/history.json")
