@@ -17,8 +17,10 @@ from companion import history
 from companion.db import get_db, immediate
 from companion.games import london1888
 from companion.games.base import Game
+from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from companion.tournaments import storage
 from companion.words import _, ngettext
+from tests.support import club
 from tests.support.history_games import mrjack_game
 from tests.support.pseudo import READ_ATTRIBUTES, pseudo_language, unmarked
 from tests.support.webflow import Device
@@ -200,6 +202,24 @@ def test_every_history_page_is_marked(played):
             "wins plot": laptop.get("/history/plots/wins.svg").text,
             "jack plot": laptop.get("/history/plots/jack.svg").text,
         }
+    check(pages, allowed)
+
+
+def test_every_game_of_a_clubs_years_is_marked(app):
+    """Every kind of game in the history, the heat map on a board, and the plots counted
+    per year over years of club nights."""
+    board = load_board(SHIPPED_BOARDS[0])
+    with app.app_context():
+        club.fill(get_db(), app.config["GAMES"], 40, board=board)
+    allowed = foreign(app) | set(club.CLUB) | {name.strip() for name in
+                                               club.TYPED_AGAIN.values()} | {board.name}
+    reader = Device(app)
+    with pseudo_language():
+        pages = {name: reader.get(f"/history/games/{name}").text for name in club.KINDS}
+        pages["list"] = reader.get("/history").text
+        pages["a player"] = reader.get("/history/players/Anna").text
+        pages["wins per year"] = reader.get("/history/plots/wins.svg").text
+    assert f'data-heat="{board.name}"' in pages["whitechapel"]
     check(pages, allowed)
 
 
