@@ -19,7 +19,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from companion import words
 from companion.games.base import Game
+from companion.words import _, ngettext
 
 PER_PAGE = 50
 """Games on one page of the list."""
@@ -60,10 +62,11 @@ def record(db: Database, game: Game, table_id: int, game_no: int, log_id: int,
                                             "jack_side") if result.get(key) is not None}
     cursor = db.execute(
         "INSERT OR IGNORE INTO results (table_id, game_no, log_id, game, ended_at, side, "
-        "winner, ending, how, detail) VALUES (?, ?, ?, ?, "
-        "coalesce(?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?, ?, ?, ?, ?)",
-        [table_id, game_no, log_id, game.NAME, ended_at, result["side"], result["winner"],
-         result["ending"], result["how"], json.dumps(detail, sort_keys=True)])
+        "winner, ending, how, detail, words) VALUES (?, ?, ?, ?, "
+        "coalesce(?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?, ?, ?, ?, ?, ?)",
+        [table_id, game_no, log_id, game.NAME, ended_at, result["side"],
+         str(result["winner"]), result["ending"], str(result["how"]),
+         json.dumps(detail, sort_keys=True), _kept_words(result)])
     if not cursor.rowcount:
         return False
     points = result.get("points")
@@ -81,14 +84,38 @@ def record(db: Database, game: Game, table_id: int, game_no: int, log_id: int,
     return True
 
 
+def _kept_words(result: Mapping[str, Any]) -> str | None:
+    """The result's sentences as JSON for every language (``words.Text.as_data``); None
+    when the game gave plain English (its row then shows that English, as before)."""
+    kept = {key: result[key].as_data() for key in ("winner", "how")
+            if isinstance(result.get(key), words.Text)}
+    return json.dumps(kept, sort_keys=True, ensure_ascii=False) if kept else None
+
+
+def shown_words(row: Mapping[str, Any], kept: str | None) -> dict[str, Any]:
+    """A row's ``winner`` and ``how`` to draw in the reader's language: the kept Texts,
+    else (a row written before the words were kept, or junk) its English."""
+    try:
+        found = json.loads(kept) if kept else {}
+    except ValueError:
+        found = {}
+    if not isinstance(found, dict):
+        found = {}
+    return {key: words.from_data(found[key]) if key in found else row[key]
+            for key in ("winner", "how")}
+
+
 def clean_name(name: Any) -> str:
     """A name typed or tapped for a filter or a merge, or a HistoryError."""
     text = " ".join(str(name or "").split())
     if not text:
-        raise HistoryError("Please choose a player.")
+        raise HistoryError(_("Please choose a player."))
     if len(text) > NAME_MAX:
-        raise HistoryError(f"No player's name is longer than {NAME_MAX} characters: "
-                           "please choose one of the players listed.")
+        raise HistoryError(ngettext(
+            "No player's name is longer than %(n)s character: please choose one of the "
+            "players listed.",
+            "No player's name is longer than %(n)s characters: please choose one of the "
+            "players listed.", NAME_MAX))
     return text
 
 
@@ -101,12 +128,12 @@ def merge(db: Database, name: str, into: str) -> None:
     known = _known(db, [key, target])
     for asked in (key, target):
         if asked not in known:
-            raise HistoryError(f"Nobody called “{typed[asked]}” has finished a game on "
-                               "this laptop.", 404)
+            raise HistoryError(_("Nobody called “%(name)s” has finished a game on this "
+                                 "laptop.", name=typed[asked]), 404)
     roots = merged(db)
     if roots.get(key, key) == roots.get(target, target):
-        raise HistoryError("Those two names already count as one player: nothing to merge.",
-                           409)
+        raise HistoryError(_("Those two names already count as one player: nothing to "
+                             "merge."), 409)
     db.execute("INSERT INTO name_merges (key, into_key) VALUES (?, ?) "
                "ON CONFLICT (key) DO UPDATE SET into_key = excluded.into_key, "
                "created_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')", [key, target])
@@ -116,7 +143,8 @@ def unmerge(db: Database, name: str) -> None:
     """Take back the merge of ``name``: it counts as a player of its own again."""
     key = normalise(clean_name(name))
     if not db.execute("DELETE FROM name_merges WHERE key = ?", [key]).rowcount:
-        raise HistoryError(f"“{clean_name(name)}” was not merged into another name.", 409)
+        raise HistoryError(_("“%(name)s” was not merged into another name.",
+                             name=clean_name(name)), 409)
 
 
 def _known(db: Database, keys: Sequence[str]) -> set[str]:
@@ -209,18 +237,27 @@ def count(db: Database, game: str | None = None, keys: Sequence[str] | None = No
 
 
 def games(db: Database, game: str | None = None, keys: Sequence[str] | None = None,
-          page: int = 1, per_page: int | None = PER_PAGE) -> list[dict[str, Any]]:
+          page: int = 1, per_page: int | None = PER_PAGE, shown: bool = True,
+          ) -> list[dict[str, Any]]:
     """Finished games, newest first, each with its players in seat order (name, key,
     Jack or not, won or not, points): one page of them, or all with ``per_page`` None.
-    Rows as plain tuples first: an export of years of games reads 10,000 players."""
+    Rows as plain tuples first: an export of years of games reads 10,000 players.
+    ``shown``: each row's ``winner`` and ``how`` for a page, in its reader's language
+    (``shown_words``); an export, in English only, goes without."""
     where, params = _where(game, keys)
     limit = "" if per_page is None else " LIMIT ? OFFSET ?"
     if per_page is not None:
         params += [per_page, (page - 1) * per_page]
     rows = [dict(zip(("id", "table_id", "game_no", "game", "ended_at", "side", "winner",
-                      "ending", "how"), row, strict=True)) for row in db.execute(
+                      "ending", "how", "words"), row, strict=True)) for row in db.execute(
         "SELECT r.id, r.table_id, r.game_no, r.game, r.ended_at, r.side, r.winner, r.ending, "
-        f"r.how FROM results r{where} ORDER BY r.ended_at DESC, r.id DESC{limit}", params)]
+        f"r.how, r.words FROM results r{where} ORDER BY r.ended_at DESC, r.id DESC{limit}",
+        params)]
+    for row in rows:
+        # English stays in ``winner`` and ``how`` (the exports); ``shown`` is for a page.
+        kept = row.pop("words")
+        if shown:
+            row["shown"] = shown_words(row, kept)
     seated: dict[int, list[dict[str, Any]]] = {row["id"]: [] for row in rows}
     for start in range(0, len(rows), 500):
         ids = [row["id"] for row in rows[start:start + 500]]
@@ -241,8 +278,8 @@ def by_game(db: Database) -> list[dict[str, Any]]:
     ended (each ending's count, most frequent first, and the words of its latest)."""
     found: dict[str, dict[str, Any]] = {}
     # SQLite gives a bare column from the row of max(): ``how`` of each ending's latest.
-    for row in db.query("SELECT game, side, ending, how, max(id) AS latest, count(*) AS n "
-                        "FROM results GROUP BY game, side, ending"):
+    for row in db.query("SELECT game, side, ending, how, words, max(id) AS latest, "
+                        "count(*) AS n FROM results GROUP BY game, side, ending"):
         entry = found.setdefault(row["game"], {"game": row["game"], "games": 0,
                                                "jack_wins": 0, "with_jack": 0,
                                                "endings": []})
@@ -251,7 +288,8 @@ def by_game(db: Database) -> list[dict[str, Any]]:
             entry["with_jack"] += row["n"]
             entry["jack_wins"] += row["n"] if row["side"] == "jack" else 0
         entry["endings"].append({"ending": row["ending"], "side": row["side"],
-                                 "games": row["n"], "example": row["how"]})
+                                 "games": row["n"], "example": shown_words(
+                                     {"winner": "", "how": row["how"]}, row["words"])["how"]})
     for entry in found.values():
         entry["endings"].sort(key=lambda e: (-e["games"], e["ending"]))
         entry["jack_rate"] = (entry["jack_wins"] / entry["with_jack"]

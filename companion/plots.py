@@ -1,5 +1,6 @@
 """The history's plots as geometry for a server-drawn SVG (``templates/history/plot.svg``):
-bars and lines with their axes, ticks and labels. Pure: numbers in, a dict out.
+bars and lines with their axes, ticks and labels. Pure: numbers in, a dict out;
+its words are ``companion.words`` Texts, drawn in the reader's language by the template.
 
 Sized for a phone and a projector alike: the drawing is ``WIDTH`` units wide and scales
 to its box, so in a phone's card (about 300 px wide) a label of ``FONT`` units is
@@ -13,6 +14,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import Any
+
+from companion.words import Text, _
 
 WIDTH = 400
 HEIGHT = 260
@@ -42,9 +45,14 @@ def _ticks(top: float, unit: str) -> list[dict[str, Any]]:
              "label": _number(top * i / 4, unit)} for i in range(5)]
 
 
-def _number(value: float, unit: str) -> str:
-    text = f"{value:g}" if value == int(value) else f"{value:.1f}"
-    return text + unit
+def _number(value: float, unit: str) -> Text:
+    """A number as its reader writes it (German 2,5 and 50 %): a Text, so a title, a
+    label and a number are all drawn in the language of whoever reads the plot."""
+    shown: int | float = int(value) if value == int(value) else round(value, 1)
+    if unit == "%":
+        return _("%(value)s%%", value=shown)
+    # Only a number: no words to translate, the catalogue gives the sentence as it is.
+    return Text("%(value)s", params={"value": shown})
 
 
 def _frame(title: str, unit: str, top: float) -> dict[str, Any]:

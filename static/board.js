@@ -2,7 +2,8 @@
    the rows do not all fit the screen, it sets them smaller, then shows as many as fit
    and turns to the next ones by itself every few seconds, saying which places are
    shown. A phone (narrow screen) scrolls the whole list instead. The page the board is
-   on survives the board's own refresh every 3 s. */
+   on survives the board's own refresh every 3 s. The words of "page 1 of 2" come from
+   the board (data-page-words, in the reader's language, {page} and the like filled here). */
 (function () {
   "use strict";
 
@@ -51,8 +52,11 @@
     page = page % pages;
     var first = page * per;
     rows.forEach(function (row, index) { row.hidden = index < first || index >= first + per; });
-    note.textContent = "Page " + (page + 1) + " of " + pages + " · places " + (first + 1) +
-      "–" + Math.min(rows.length, first + per) + " of " + rows.length;
+    var board = document.querySelector("[data-board]");
+    var numbers = {page: page + 1, pages: pages, first: first + 1,
+                   last: Math.min(rows.length, first + per), count: rows.length};
+    note.textContent = (board.getAttribute("data-page-words") || "").replace(
+      /\{(page|pages|first|last|count)\}/g, function (_all, name) { return String(numbers[name]); });
     note.classList.add("on");
   }
 

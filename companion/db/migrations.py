@@ -274,6 +274,15 @@ def m008_results(db: Database) -> None:
         )""")
 
 
+@migrations()
+def m009_result_words(db: Database) -> None:
+    """The words of a finished game's result in every language: the history keeps
+    ``winner`` and ``how`` in English (its exports, its filters) and, beside them, each
+    as ``companion.words.Text.as_data()`` JSON, so a page draws them in its reader's
+    language. Rows written before this keep NULL and show their English."""
+    db.execute("ALTER TABLE results ADD COLUMN words TEXT")
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the database file at ``path``."""
     db = connect(path)

@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.games import london1888
 from companion.games.base import RuleError, parse_bool, parse_choice, parse_int
+from companion.words import Text, _, ngettext
 
 MIN_TABLE = london1888.MIN_PLAYERS
 MAX_TABLE = london1888.MAX_PLAYERS
@@ -34,15 +35,15 @@ NAME_MAX = 30
 CLUB_MAX = 40
 
 TIEBREAKS: dict[str, str] = {
-    "jack_wins": "Most games won as Jack",
-    "jack_points": "Most points as Jack",
-    "wins": "Most wins",
-    "head_to_head": "Head-to-head",
+    "jack_wins": _("Most games won as Jack"),
+    "jack_points": _("Most points as Jack"),
+    "wins": _("Most wins"),
+    "head_to_head": _("Head-to-head"),
 }
 """The tiebreaks the organiser puts in order (issue #6); drawn lots always come last."""
 DEFAULT_TIEBREAKS = tuple(TIEBREAKS)
 LOTS = "lots"
-DECIDED_BY = {"points": "Points", **TIEBREAKS, LOTS: "Drawn lots"}
+DECIDED_BY = {"points": _("Points"), **TIEBREAKS, LOTS: _("Drawn lots")}
 
 RESTARTS = 24
 """Random starting seatings tried by the local search; the best one is kept."""
@@ -67,15 +68,21 @@ def split_sizes(count: int, preferred: int = DEFAULT_TABLE) -> list[int]:
     (bigger tables first), and their number chosen so the average is nearest ``preferred``
     (on a tie, fewer tables)."""
     if not MIN_TABLE <= preferred <= MAX_TABLE:
-        raise TournamentError(f"A table has {MIN_TABLE} to {MAX_TABLE} players; "
-                              f"{preferred} is not possible.")
+        raise TournamentError(_("A table has %(low)s to %(high)s players; %(size)s is not "
+                                "possible.", low=MIN_TABLE, high=MAX_TABLE, size=preferred))
     if count < MIN_TABLE:
-        raise TournamentError(f"A round needs at least {MIN_TABLE} checked-in players; "
-                              f"{count} {'is' if count == 1 else 'are'} checked in.")
+        raise TournamentError(too_few(count))
     fewest, most = -(-count // MAX_TABLE), count // MIN_TABLE
     tables = min(range(fewest, most + 1), key=lambda k: (abs(count / k - preferred), k))
     small, extra = divmod(count, tables)
     return [small + 1] * extra + [small] * (tables - extra)
+
+
+def too_few(count: int) -> Text:
+    """The refusal of a round with fewer checked-in players than a table needs."""
+    return ngettext("A round needs at least %(low)s checked-in players; %(n)s is checked in.",
+                    "A round needs at least %(low)s checked-in players; %(n)s are checked "
+                    "in.", count, low=MIN_TABLE)
 
 
 def meetings(history: Iterable[Sequence[Any]]) -> Counter:
@@ -148,11 +155,11 @@ def seat_round(players: Sequence[Any], sizes: Sequence[int],
     holds the ABSINTHE card first vary. Everything random comes from ``rng``: the same
     ``rng`` state gives the same seating."""
     if sum(sizes) != len(players):
-        raise TournamentError("The table sizes do not add up to the number of players.")
+        raise TournamentError(_("The table sizes do not add up to the number of players."))
     met = meetings(history)
     best: list[list[Any]] | None = None
     best_cost = None
-    for _ in range(max(1, restarts)):
+    for _attempt in range(max(1, restarts)):
         tables = random_tables(players, sizes, rng)
         _improve(met, tables)
         cost = seating_cost(met, tables)
@@ -176,7 +183,7 @@ def parse_seating(text: str, present: Mapping[str, Any], names: Mapping[Any, str
     the organiser mends them in one go."""
     tables: list[list[Any]] = []
     seen: dict[Any, int] = {}
-    problems: list[str] = []
+    problems: list[Text] = []
     lines = [line for line in str(text).splitlines() if line.strip()]
     for number, line in enumerate(lines, start=1):
         table = []
@@ -186,28 +193,39 @@ def parse_seating(text: str, present: Mapping[str, Any], names: Mapping[Any, str
                 continue
             player = present.get(name.casefold())
             if player is None:
-                problems.append(f"Table {number}: “{name[:NAME_MAX]}” is not a checked-in "
-                                "player.")
+                problems.append(_("Table %(table)s: “%(name)s” is not a checked-in player.",
+                                  table=number, name=name[:NAME_MAX]))
                 continue
             if player in seen:
-                where = ("twice at that table" if seen[player] == number
-                         else f"at table {seen[player]} and at table {number}")
-                problems.append(f"{names[player]} cannot sit {where}: a player plays at one "
-                                "table per round.")
+                if seen[player] == number:
+                    problems.append(_("%(name)s cannot sit twice at that table: a player "
+                                      "plays at one table per round.", name=names[player]))
+                else:
+                    problems.append(_("%(name)s cannot sit at table %(first)s and at table "
+                                      "%(second)s: a player plays at one table per round.",
+                                      name=names[player], first=seen[player],
+                                      second=number))
                 continue
             seen[player] = number
             table.append(player)
         if not MIN_TABLE <= len(table) <= MAX_TABLE:
-            problems.append(f"Table {number} has {len(table)} players: London 1888 is played "
-                            f"by {MIN_TABLE} to {MAX_TABLE}.")
+            problems.append(ngettext(
+                "Table %(table)s has %(n)s player: London 1888 is played by %(low)s to "
+                "%(high)s.",
+                "Table %(table)s has %(n)s players: London 1888 is played by %(low)s to "
+                "%(high)s.", len(table), table=number, low=MIN_TABLE, high=MAX_TABLE))
         tables.append(table)
     missing = [names[player] for player in present.values() if player not in seen]
     if missing:
-        problems.append("Every checked-in player needs a seat: " + ", ".join(missing)
-                        + (" is" if len(missing) == 1 else " are")
-                        + " missing (or drop them first).")
+        problems.append(ngettext(
+            "Every checked-in player needs a seat: %(names)s is missing (or drop them "
+            "first).",
+            "Every checked-in player needs a seat: %(names)s are missing (or drop them "
+            "first).", len(missing), names=", ".join(missing)))
     if problems:
-        raise TournamentError(" ".join(problems), problems=problems)
+        # Several mistakes are shown as a list (``problems``); one is the message.
+        raise TournamentError(problems[0] if len(problems) == 1 else " ".join(problems),
+                              problems=problems)
     return tables
 
 
@@ -221,17 +239,18 @@ def parse_result(form: Mapping[str, str], players: int) -> dict[str, Any]:
     ``accomplice_<seat>`` checkboxes. The rules' own checks are
     ``tournament_points``'s: an outcome they refuse raises TournamentError."""
     try:
-        result = parse_choice(form.get("result"), list(london1888.RESULTS), "result")
+        result = parse_choice(form.get("result"), list(london1888.RESULTS), _("result"))
         winner, how, _label = london1888.RESULTS[result]
         jack = parse_choice(form.get("jack"), list(range(players)),
-                            "player who was Jack the Ripper")
+                            _("player who was Jack the Ripper"))
         accomplices = sorted(seat for seat in range(players)
                              if seat != jack and parse_bool(form.get(f"accomplice_{seat}")))
         murder_round = None
         if how == london1888.FIFTH_MURDER:
             murder_round = parse_int(form.get("murder_round"),
                                      london1888.FIFTH_MURDER_EARLIEST,
-                                     london1888.FIFTH_MURDER_LATEST, "round of the 5th murder")
+                                     london1888.FIFTH_MURDER_LATEST,
+                                     _("round of the 5th murder"))
         outcome = {"winner": winner, "how": how, "murder_round": murder_round,
                    "discovered": winner == london1888.INNOCENTS
                    or parse_bool(form.get("discovered")),
@@ -257,16 +276,31 @@ def same_result(one: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
     return facts(one) == facts(other)
 
 
-def outcome_text(outcome: Mapping[str, Any], names: Sequence[str]) -> str:
-    """An outcome in words, naming the players."""
-    text = london1888.RESULTS[result_key(outcome)][2]
-    if outcome.get("murder_round"):
-        text += f" in round {outcome['murder_round']}"
-    text += f". Jack: {names[outcome['jack']]}"
-    text += " (discovered)" if outcome.get("discovered") else " (never discovered)"
-    if outcome.get("accomplices"):
-        text += "; accomplices: " + ", ".join(names[seat] for seat in outcome["accomplices"])
-    return text + "."
+def outcome_text(outcome: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """An outcome in words, naming the players: one whole sentence for each shape of
+    outcome, so that a language may order it its own way."""
+    found = {"result": london1888.RESULTS[result_key(outcome)][2],
+             "jack": names[outcome["jack"]], "round": outcome.get("murder_round") or 0,
+             "accomplices": ", ".join(names[seat] for seat in outcome.get("accomplices") or ())}
+    sentences = {
+        # (a 5th murder's round, discovered, accomplices): the sentence
+        (True, True, True): _("%(result)s in round %(round)s. Jack: %(jack)s (discovered); "
+                              "accomplices: %(accomplices)s.", **found),
+        (True, True, False): _("%(result)s in round %(round)s. Jack: %(jack)s (discovered).",
+                               **found),
+        (True, False, True): _("%(result)s in round %(round)s. Jack: %(jack)s (never "
+                               "discovered); accomplices: %(accomplices)s.", **found),
+        (True, False, False): _("%(result)s in round %(round)s. Jack: %(jack)s (never "
+                                "discovered).", **found),
+        (False, True, True): _("%(result)s. Jack: %(jack)s (discovered); accomplices: "
+                               "%(accomplices)s.", **found),
+        (False, True, False): _("%(result)s. Jack: %(jack)s (discovered).", **found),
+        (False, False, True): _("%(result)s. Jack: %(jack)s (never discovered); "
+                                "accomplices: %(accomplices)s.", **found),
+        (False, False, False): _("%(result)s. Jack: %(jack)s (never discovered).", **found),
+    }
+    return sentences[bool(outcome.get("murder_round")), bool(outcome.get("discovered")),
+                     bool(outcome.get("accomplices"))]
 
 
 def game_points(outcome: Mapping[str, Any], seats: Sequence[Any],
@@ -331,10 +365,10 @@ def parse_tiebreaks(values: Sequence[str]) -> list[str]:
         if not value:
             continue
         if value not in TIEBREAKS:
-            raise TournamentError(f"“{value[:30]}” is not a tiebreak.")
+            raise TournamentError(_("“%(value)s” is not a tiebreak.", value=value[:30]))
         if value in order:
-            raise TournamentError(f"“{TIEBREAKS[value]}” is chosen twice in the tiebreak "
-                                  "order.")
+            raise TournamentError(_("“%(tiebreak)s” is chosen twice in the tiebreak order.",
+                                    tiebreak=TIEBREAKS[value]))
         order.append(value)
     return order + [key for key in DEFAULT_TIEBREAKS if key not in order]
 

@@ -30,10 +30,14 @@ from companion.games import london1888
 from companion.games.base import RuleError, parse_int
 from companion.tournaments import logic
 from companion.tournaments.logic import TournamentError
+from companion.words import Text, _, ngettext
 
-STATUSES = {"registered": "Registered", "present": "Checked in", "dropped": "Dropped"}
+STATUSES = {"registered": _("Registered"), "present": _("Checked in"),
+            "dropped": _("Dropped")}
 EXPORT_FORMAT = "companion-tournament/1"
 REASON_MAX = 200
+TABLE_SIZE = _("table size")
+"""The table size field's name, as a refusal of it names it."""
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -210,10 +214,10 @@ def unfinished_tables(db: Database, tournament_id: int, number: int) -> list[int
 def _locked(db: Database, tournament_id: int, seen_version: int | None) -> dict[str, Any]:
     tournament = get_tournament(db, tournament_id)
     if tournament is None:
-        raise TournamentError("This tournament no longer exists.", 404)
+        raise TournamentError(_("This tournament no longer exists."), 404)
     if seen_version is not None and seen_version != tournament["version"]:
-        raise TournamentError("The tournament changed while you were deciding. Here is the "
-                              "current page: please check and try again.", 409)
+        raise TournamentError(_("The tournament changed while you were deciding. Here is "
+                                "the current page: please check and try again."), 409)
     return tournament
 
 
@@ -223,13 +227,40 @@ def _bump(db: Database, tournament: Mapping[str, Any]) -> int:
     return version
 
 
+def _name_refusals(what: str, limit: int) -> tuple[Text, Text]:
+    """What is missing and what is too long, a whole sentence for each field (a
+    language writes "the club" and "the player's name" each its own way)."""
+    if what == "tournament's name":
+        return (_("Please enter the tournament's name."),
+                ngettext("Please keep the tournament's name to %(n)s character.",
+                         "Please keep the tournament's name to %(n)s characters.", limit))
+    if what == "player's name":
+        return (_("Please enter the player's name."),
+                ngettext("Please keep the player's name to %(n)s character.",
+                         "Please keep the player's name to %(n)s characters.", limit))
+    if what == "club":
+        return (_("Please enter the club."),
+                ngettext("Please keep the club to %(n)s character.",
+                         "Please keep the club to %(n)s characters.", limit))
+    if what == "reason for the correction":
+        return (_("Please enter the reason for the correction."),
+                ngettext("Please keep the reason for the correction to %(n)s character.",
+                         "Please keep the reason for the correction to %(n)s characters.",
+                         limit))
+    return (_("Please enter the name."),
+            ngettext("Please keep the name to %(n)s character.",
+                     "Please keep the name to %(n)s characters.", limit))
+
+
 def clean_name(name: str, what: str = "name", limit: int = logic.NAME_MAX,
                required: bool = True) -> str:
+    """``what``: "name", "tournament's name", "player's name", "club" or "reason for the
+    correction" (the refusals name the field)."""
     name = " ".join(str(name or "").split())
     if required and not name:
-        raise TournamentError(f"Please enter the {what}.")
+        raise TournamentError(_name_refusals(what, limit)[0])
     if len(name) > limit:
-        raise TournamentError(f"Please keep the {what} to {limit} characters.")
+        raise TournamentError(_name_refusals(what, limit)[1])
     return name
 
 
@@ -237,11 +268,12 @@ def parse_settings(form: Mapping[str, Any], tiebreaks: Sequence[str]) -> dict[st
     """Name, rounds, preferred table size, the undiscovered late murder value, tiebreaks."""
     name = clean_name(form.get("name", ""), "tournament's name", 60)
     try:
-        rounds = parse_int(form.get("rounds"), 1, logic.MAX_ROUNDS, "number of rounds")
+        # The field's name, whole: the refusal's sentence is games.base's.
+        rounds = parse_int(form.get("rounds"), 1, logic.MAX_ROUNDS, _("number of rounds"))
         size = parse_int(form.get("table_size"), logic.MIN_TABLE, logic.MAX_TABLE,
-                         "table size")
+                         TABLE_SIZE)
         late = parse_int(form.get("late_murder"), 0, 20,
-                         "points for an undiscovered Jack's 5th murder after round 11")
+                         _("points for an undiscovered Jack's 5th murder after round 11"))
     except RuleError as error:
         raise TournamentError(error.message) from None
     return {"name": name, "rounds": rounds, "table_size": size, "late_murder": late,
@@ -268,18 +300,20 @@ def add_player(db: Database, tournament_id: int, seen_version: int, name: str, c
     """Register a player (checked in when ``present``). Names are unique, ignoring case."""
     name = clean_name(name, "player's name")
     if "," in name:
-        raise TournamentError("Please leave commas out of names: they separate the names "
-                              "of a typed seating.")
+        raise TournamentError(_("Please leave commas out of names: they separate the names "
+                                "of a typed seating."))
     club = clean_name(club, "club", logic.CLUB_MAX, required=False)
     with immediate(db):
         tournament = _locked(db, tournament_id, seen_version)
         taken = {row["name"].casefold(): row["name"] for row in db.query(
             "SELECT name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
         if name.casefold() in taken:
-            raise TournamentError(f"{taken[name.casefold()]} is already registered: please "
-                                  "add an initial to tell the two apart.", 409)
+            raise TournamentError(_("%(name)s is already registered: please add an initial "
+                                    "to tell the two apart.", name=taken[name.casefold()]),
+                                  409)
         if len(taken) >= logic.MAX_PLAYERS:
-            raise TournamentError(f"A tournament holds at most {logic.MAX_PLAYERS} players.")
+            raise TournamentError(_("A tournament holds at most %(most)s players.",
+                                    most=logic.MAX_PLAYERS))
         db.execute("INSERT INTO tournament_players (tournament_id, name, club, lot) "
                    "VALUES (?, ?, ?, ?)", [tournament_id, name, club, rng.randrange(1 << 30)])
         return _bump(db, tournament)
@@ -289,12 +323,13 @@ def set_status(db: Database, tournament_id: int, seen_version: int, player_id: i
                status: str) -> int:
     """Check a player in, back to registered, or drop them (for the coming rounds)."""
     if status not in STATUSES:
-        raise TournamentError("Choose check in, not here or drop.")
+        raise TournamentError(_("Choose check in, not here or drop."))
     with immediate(db):
         tournament = _locked(db, tournament_id, seen_version)
         player = get_player(db, tournament_id, player_id)
         if player is None:
-            raise TournamentError("That player is not registered in this tournament.", 404)
+            raise TournamentError(_("That player is not registered in this tournament."),
+                                  404)
         db.execute("UPDATE tournament_players SET status = ? WHERE id = ?", [status, player_id])
         return _bump(db, tournament)
 
@@ -322,16 +357,19 @@ def plan_round(db: Database, tournament_id: int, size: int | None, seating: str,
     numbers = round_numbers(db, tournament_id)
     number = len(numbers) + 1
     if number > tournament["rounds"]:
-        raise TournamentError(f"All {tournament['rounds']} rounds of this tournament have "
-                              "been started.", 409)
+        raise TournamentError(ngettext(
+            "All %(n)s rounds of this tournament have been started.",
+            "All %(n)s rounds of this tournament have been started.",
+            tournament["rounds"]), 409)
     if numbers:
         waiting = unfinished_tables(db, tournament_id, numbers[-1])
         if waiting:
-            raise TournamentError(
-                f"Round {numbers[-1]} is not finished: table"
-                f"{'s' if len(waiting) > 1 else ''} {', '.join(map(str, waiting))} "
-                "still without a result (enter it by hand if the game was played on paper).",
-                409)
+            raise TournamentError(ngettext(
+                "Round %(round)s is not finished: table %(tables)s still without a result "
+                "(enter it by hand if the game was played on paper).",
+                "Round %(round)s is not finished: tables %(tables)s still without a result "
+                "(enter it by hand if the game was played on paper).",
+                len(waiting), round=numbers[-1], tables=", ".join(map(str, waiting))), 409)
     present = _present(db, tournament_id)
     if str(seating or "").strip():
         names = {row["id"]: row["name"] for row in db.query(
@@ -340,8 +378,7 @@ def plan_round(db: Database, tournament_id: int, size: int | None, seating: str,
         groups = logic.parse_seating(seating, {row["name"].casefold(): row["id"]
                                                for row in present}, names)
         if len(present) < logic.MIN_TABLE:
-            raise TournamentError(f"A round needs at least {logic.MIN_TABLE} checked-in "
-                                  f"players; {len(present)} are checked in.")
+            raise TournamentError(logic.too_few(len(present)))
         return number, groups
     sizes = logic.split_sizes(len(present), size or tournament["table_size"])
     groups = logic.seat_round([row["id"] for row in present], sizes,
@@ -374,7 +411,8 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
         with immediate(db):
             tournament = _locked(db, tournament_id, seen_version)
             if number in round_numbers(db, tournament_id):
-                raise TournamentError(f"Round {number} has already started.", 409)
+                raise TournamentError(_("Round %(round)s has already started.",
+                                        round=number), 409)
             round_id = db.execute("INSERT INTO tournament_rounds (tournament_id, number) "
                                   "VALUES (?, ?)", [tournament_id, number]).lastrowid
             for table_no, (group, (table, _token)) in enumerate(zip(groups, opened,
@@ -396,11 +434,13 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
 
 def _table(db: Database, tournament_id: int, number: int, table_no: int) -> dict[str, Any]:
     if number not in round_numbers(db, tournament_id):
-        raise TournamentError(f"There is no round {number} in this tournament.", 404)
+        raise TournamentError(_("There is no round %(round)s in this tournament.",
+                                round=number), 404)
     found = next((table for table in round_tables(db, tournament_id, number)
                   if table["number"] == table_no), None)
     if found is None:
-        raise TournamentError(f"Round {number} has no table {table_no}.", 404)
+        raise TournamentError(_("Round %(round)s has no table %(table)s.", round=number,
+                                table=table_no), 404)
     return found
 
 
@@ -414,18 +454,22 @@ def record_result(db: Database, tournament_id: int, seen_version: int, number: i
     with immediate(db):
         tournament = _locked(db, tournament_id, seen_version)
         table = _table(db, tournament_id, number, table_no)
-        where = f"Table {table_no} of round {number}"
+        where = {"table": table_no, "round": number}
         if correction and table["outcome"] is None:
-            raise TournamentError(f"{where} has no result to correct yet: enter it instead.",
-                                  409)
+            raise TournamentError(_("Table %(table)s of round %(round)s has no result to "
+                                    "correct yet: enter it instead.", **where), 409)
         if not correction and table["outcome"] is not None:
-            source = "its game" if table["source"] == "table" else "the organiser"
-            raise TournamentError(f"{where} already has a result (from {source}). To change "
-                                  "it, correct it and give the reason.", 409)
+            raise TournamentError(
+                _("Table %(table)s of round %(round)s already has a result (from its game). "
+                  "To change it, correct it and give the reason.", **where)
+                if table["source"] == "table" else
+                _("Table %(table)s of round %(round)s already has a result (from the "
+                  "organiser). To change it, correct it and give the reason.", **where), 409)
         outcome = logic.parse_result(form, len(table["seats"]))
         if correction and logic.same_result(outcome, table["outcome"]):
-            raise TournamentError(f"{where}: that is the result already. Change what was "
-                                  "wrong, then correct it.")
+            raise TournamentError(_("Table %(table)s of round %(round)s: that is the result "
+                                    "already. Change what was wrong, then correct it.",
+                                    **where))
         db.execute("INSERT INTO tournament_results (tournament_table_id, kind, outcome, reason) "
                    "VALUES (?, ?, ?, ?)",
                    [table["id"], "correction" if correction else "entered",
@@ -468,7 +512,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
     token = tables.new_token()
     try:
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise TournamentError("This file is not a companion tournament export.")
+            raise TournamentError(_("This file is not a companion tournament export."))
         info = data["tournament"]
         settings = parse_settings(info, list(info["tiebreaks"]))
         with immediate(db):
@@ -482,7 +526,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
             for player in data["players"]:
                 name = clean_name(player["name"], "player's name")
                 if name.casefold() in ids:
-                    raise TournamentError(f"This export lists {name} twice.")
+                    raise TournamentError(_("This export lists %(name)s twice.", name=name))
                 if player["status"] not in STATUSES:
                     raise ValueError
                 ids[name.casefold()] = db.execute(
@@ -493,7 +537,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
                      player["status"], int(player["lot"])]).lastrowid
             for expected, round_ in enumerate(data["rounds"], start=1):
                 if int(round_["number"]) != expected or expected > settings["rounds"]:
-                    raise TournamentError("This export's rounds are out of order.")
+                    raise TournamentError(_("This export's rounds are out of order."))
                 round_id = db.execute("INSERT INTO tournament_rounds (tournament_id, number) "
                                       "VALUES (?, ?)", [tournament_id, expected]).lastrowid
                 seated: set[int] = set()
@@ -501,11 +545,11 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
                     _import_table(db, round_id, expected, table_no, table, ids, seated,
                                   settings["late_murder"])
     except RuleError as error:
-        raise TournamentError(f"This export holds an impossible result: {error.message}"
-                              ) from None
+        raise TournamentError(_("This export holds an impossible result: %(why)s",
+                                why=error.message)) from None
     except (KeyError, TypeError, ValueError, AttributeError, sqlite3.IntegrityError) as error:
-        raise TournamentError(f"This export file is damaged ({error.__class__.__name__})."
-                              ) from None
+        raise TournamentError(_("This export file is damaged (%(error)s).",
+                                error=error.__class__.__name__)) from None
     imported = get_tournament(db, tournament_id)
     assert imported is not None
     return imported, token
@@ -516,14 +560,18 @@ def _import_table(db: Database, round_id: int, number: int, table_no: int,
                   late: int) -> None:
     seats = [ids.get(str(name).casefold()) for name in table["seats"]]
     if None in seats:
-        raise TournamentError(f"Round {number}, table {table_no} seats someone who is not "
-                              "a player of this tournament.")
+        raise TournamentError(_("Round %(round)s, table %(table)s seats someone who is not "
+                                "a player of this tournament.", round=number, table=table_no))
     for player in seats:
         if player in seated or seats.count(player) > 1:
-            raise TournamentError(f"Round {number}: a player sits at two tables.")
+            raise TournamentError(_("Round %(round)s: a player sits at two tables.",
+                                    round=number))
         seated.add(player)
     if not logic.MIN_TABLE <= len(seats) <= logic.MAX_TABLE:
-        raise TournamentError(f"Round {number}, table {table_no} has {len(seats)} players.")
+        raise TournamentError(ngettext(
+            "Round %(round)s, table %(table)s has %(n)s player.",
+            "Round %(round)s, table %(table)s has %(n)s players.", len(seats), round=number,
+            table=table_no))
     table_id = db.execute("INSERT INTO tournament_tables (round_id, number) VALUES (?, ?)",
                           [round_id, table_no]).lastrowid
     for position, player in enumerate(seats):

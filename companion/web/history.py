@@ -13,6 +13,7 @@ import csv
 import io
 import json
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -25,6 +26,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import format_date
 
 from companion import history, plots
 from companion.db import get_db, immediate
@@ -33,13 +35,14 @@ from companion.games.whitechapel.boardmap import heat_layer
 from companion.history import HistoryError
 from companion.net import is_this_laptop
 from companion.tournaments import storage as tournaments
-from companion.web import render
+from companion.web import i18n, render
 from companion.web.boards import drawing_of, loaded
+from companion.words import _, ngettext
 
 bp = Blueprint("history", __name__)
 
-ONLY_THE_LAPTOP = ("Names are merged on the laptop running the companion, for the whole "
-                   "club's history: open this page there.")
+ONLY_THE_LAPTOP = _("Names are merged on the laptop running the companion, for the whole "
+                    "club's history: open this page there.")
 WHITECHAPEL = "whitechapel"
 
 
@@ -55,24 +58,26 @@ def _filters(args: Mapping[str, str]) -> dict[str, Any]:
     db = get_db()
     game = args.get("game", "") or None
     if game is not None and game not in _games():
-        raise HistoryError(f"This laptop keeps no history of a game called “{game[:40]}”.",
-                           404)
+        raise HistoryError(_("This laptop keeps no history of a game called “%(game)s”.",
+                             game=game[:40]), 404)
     player, keys = None, None
     if args.get("player"):
         player = history.clean_name(args["player"])
         keys = history.keys_of(db, player)
         if not history.count(db, keys=keys):
-            raise HistoryError(f"Nobody called “{player}” has finished a game on this "
-                               "laptop.", 404)
+            raise HistoryError(_("Nobody called “%(name)s” has finished a game on this "
+                                 "laptop.", name=player), 404)
     page = int_or_none(args.get("page", "1") or "1", 1, history.PAGE_MAX)
     if page is None:
-        raise HistoryError("A page of the history is a whole number from 1: "
-                           "use the page links.", 422)
+        raise HistoryError(_("A page of the history is a whole number from 1: "
+                             "use the page links."), 422)
     total = history.count(db, game, keys)
     pages = max(1, -(-total // history.PER_PAGE))
     if page > pages:
-        raise HistoryError(f"The history has {pages} page{'s' if pages > 1 else ''} of "
-                           f"games, so there is no page {page}.", 404)
+        raise HistoryError(ngettext(
+            "The history has %(n)s page of games, so there is no page %(page)s.",
+            "The history has %(n)s pages of games, so there is no page %(page)s.",
+            pages, page=page), 404)
     return {"game": game, "player": player, "keys": keys, "page": page, "pages": pages,
             "total": total}
 
@@ -142,26 +147,33 @@ def _over_time(rows: list[dict[str, Any]], fields: tuple[str, ...]
 def _wins_plot() -> dict[str, Any]:
     period, labels, (jack, detectives) = _over_time(history.months(get_db()),
                                                     ("jack_wins", "detective_wins"))
-    return plots.lines(f"Wins per {period}", labels, [("Jack", jack),
-                                                       ("Detectives", detectives)])
+    title = _("Wins per month") if period == "month" else _("Wins per year")
+    return plots.lines(title, labels, [(_("Jack"), jack), (_("Detectives"), detectives)])
 
 
 def _jack_plot(per_game: list[dict[str, Any]]) -> dict[str, Any]:
     titles = _titles()
-    return plots.bars("Jack's win rate", [
+    return plots.bars(_("Jack's win rate"), [
         (titles.get(entry["game"], entry["game"]), 100 * entry["jack_rate"])
         for entry in per_game if entry["jack_rate"] is not None], unit="%", top=100)
 
 
 def _player_plot(record: Mapping[str, Any]) -> dict[str, Any]:
     period, labels, (games, wins) = _over_time(record["months"], ("games", "wins"))
-    return plots.lines(f"Games and wins per {period}", labels, [("Games", games),
-                                                                 ("Wins", wins)])
+    title = (_("Games and wins per month") if period == "month"
+             else _("Games and wins per year"))
+    return plots.lines(title, labels, [(_("Games"), games), (_("Wins"), wins)])
 
 
 def _svg(name: str, plot: Mapping[str, Any]) -> Response:
-    return Response(render_template("history/plot.svg", plot=plot, name=name),
-                    mimetype="image/svg+xml")
+    response = Response(render_template("history/plot.svg", plot=plot, name=name),
+                        mimetype="image/svg+xml")
+    # Drawn in its reader's language, never kept: a cache (the browser's, a proxy's)
+    # must not hand one device's words to another, nor yesterday's language to this one.
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Language"] = i18n.chosen_language()
+    response.vary.update(("Accept-Language", "Cookie"))
+    return response
 
 
 @bp.get("/history/plots/<name>.svg")
@@ -171,7 +183,7 @@ def plot(name: str) -> Response:
         return _svg(name, _wins_plot())
     if name == "jack":
         return _svg(name, _jack_plot(history.by_game(get_db())))
-    abort(404, "There is no such plot: the history draws “wins” and “jack”.")
+    abort(404, _("There is no such plot: the history draws “wins” and “jack”."))
 
 
 # --- a player ----------------------------------------------------------------------------
@@ -184,8 +196,8 @@ def _player(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     key = history.normalise(name)
     found = next((p for p in history.players(db) if key in p["keys"]), None)
     if found is None:
-        raise HistoryError(f"Nobody called “{name}” has finished a game on this laptop.",
-                           404)
+        raise HistoryError(_("Nobody called “%(name)s” has finished a game on this "
+                             "laptop.", name=name), 404)
     return found, history.player_record(db, found["keys"])
 
 
@@ -267,7 +279,8 @@ def game(name: str) -> Response:
     Whitechapel the heat map of hideouts and crime scenes on each board played."""
     chosen = _games().get(name)
     if chosen is None:
-        abort(404, f"This laptop keeps no history of a game called “{name[:40]}”.")
+        abort(404, _("This laptop keeps no history of a game called “%(game)s”.",
+                     game=name[:40]))
     db = get_db()
     entry = next((e for e in history.by_game(db) if e["game"] == name), None)
     return render("history/game.html", "history/_game.html", game=chosen, entry=entry,
@@ -294,7 +307,22 @@ def _heat() -> list[dict[str, Any]]:
     return maps
 
 
-# --- exports -----------------------------------------------------------------------------
+@bp.app_template_filter("day")
+def day(stamp: Any) -> str:
+    """A stored UTC stamp's day as the reader writes a date (English: as stored,
+    2026-11-27; German 27.11.2026; French 27 nov. 2026)."""
+    text = str(stamp or "")[:10]
+    if i18n.chosen_language() == "en":
+        return text
+    try:
+        return format_date(date.fromisoformat(text), "medium")
+    except ValueError:
+        return text
+
+
+# --- exports ----------------------------------------------------------------------------
+# Machine-readable, so English whatever the reader's language: a spreadsheet's columns
+# and a script's keys must not change with the device that downloaded them.
 
 COLUMNS = ("ended_at", "game", "winner", "side", "jack", "how", "players", "points")
 
@@ -314,7 +342,7 @@ def _export_rows() -> list[dict[str, Any]]:
              "players": [{"name": p["name"], "jack": bool(p["jack"]), "won": bool(p["won"]),
                           "points": p["points"]} for p in row["players"]]}
             for row in history.games(get_db(), filters["game"], filters["keys"],
-                                     per_page=None)]
+                                     per_page=None, shown=False)]
 
 
 @bp.get("/history.json")

@@ -21,7 +21,7 @@ from companion.net import public_qr_svg
 from companion.tournaments import logic
 from companion.tournaments import storage as store
 from companion.tournaments.logic import TournamentError
-from companion.web import render
+from companion.web import i18n, render
 from companion.web.context import (
     base_url,
     host_cookie,
@@ -30,11 +30,16 @@ from companion.web.context import (
     set_private_cookie,
 )
 from companion.web.limits import count_created, creation_refused
+from companion.words import Text, _
 
 bp = Blueprint("tournament", __name__, url_prefix="/tournaments")
 
-SOURCES = {"table": "from its game", "entered": "entered by the organiser",
-           "correction": "corrected by the organiser", "imported": "imported"}
+SOURCES = {"table": _("Result from its game"), "entered": _("Result entered by the organiser"),
+           "correction": _("Result corrected by the organiser"),
+           "imported": _("Result imported")}
+"""Where the result that counts came from, as a table's card says it."""
+ROLES = {"jack": _("Jack the Ripper"), "accomplice": _("Accomplice"),
+         "innocent": _("Innocent")}
 
 
 @bp.url_value_preprocessor
@@ -42,7 +47,21 @@ def _sane_numbers(_endpoint: str | None, values: dict[str, Any] | None) -> None:
     """A number in the address too big for the database is simply not there."""
     for value in (values or {}).values():
         if isinstance(value, int) and value >= 1 << 62:
-            abort(404, "There is nothing here. Check the address.")
+            abort(404, _("There is nothing here. Check the address."))
+
+
+@bp.app_template_filter("points")
+def points(value: Any) -> Any:
+    """Points as the reader writes a number (German 1,5); anything else ("–") as it is."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return i18n.translator().number(value)
+    return value
+
+
+@bp.app_template_filter("tiebreak_word")
+def tiebreak_word(key: str) -> Any:
+    """A tiebreak's name in the reader's language (to join several in one sentence)."""
+    return i18n.in_language(logic.TIEBREAKS.get(key, key))
 
 
 def organiser_cookie(tournament_id: int) -> str:
@@ -52,7 +71,7 @@ def organiser_cookie(tournament_id: int) -> str:
 def _load(tournament_id: int) -> dict[str, Any]:
     tournament = store.get_tournament(get_db(), tournament_id)
     if tournament is None:
-        abort(404, "There is no such tournament on this laptop.")
+        abort(404, _("There is no such tournament on this laptop."))
     return tournament
 
 
@@ -63,8 +82,8 @@ def _organiser(tournament: dict[str, Any]) -> bool:
 
 def _require_organiser(tournament: dict[str, Any]) -> None:
     if not _organiser(tournament):
-        abort(403, "Only the organiser (the browser that created this tournament) can do "
-                   "that.")
+        abort(403, _("Only the organiser (the browser that created this tournament) can do "
+                     "that."))
 
 
 def _enter_as_organiser(tournament: dict[str, Any], token: str) -> Response:
@@ -109,7 +128,7 @@ def create() -> Response:
 def import_tournament() -> Response:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _index(422, "Please choose an exported tournament file (.json).")
+        return _index(422, _("Please choose an exported tournament file (.json)."))
     try:
         data = importing.read(upload.read(), "tournament")
         tournament, token = store.import_tournament(get_db(), data)
@@ -189,7 +208,7 @@ def preview_round(tournament_id: int) -> Response:
     _require_organiser(tournament)
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
-                         logic.MIN_TABLE, logic.MAX_TABLE, "table size")
+                         logic.MIN_TABLE, logic.MAX_TABLE, store.TABLE_SIZE)
         _number, groups = store.plan_round(get_db(), tournament_id, size, "", rng())
     except RuleError as error:
         return _manage(tournament_id, 422, error.message)
@@ -212,7 +231,7 @@ def start_round(tournament_id: int) -> Response:
         return _manage(tournament_id, 429, refused, seating=seating)
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
-                         logic.MIN_TABLE, logic.MAX_TABLE, "table size")
+                         logic.MIN_TABLE, logic.MAX_TABLE, store.TABLE_SIZE)
         number, opened = store.start_round(get_db(), tournament_id, seen_version(), size,
                                            seating, rng())
     except RuleError as error:
@@ -255,8 +274,8 @@ def _describe(table: dict[str, Any], tournament: dict[str, Any]) -> dict[str, An
         position = seat["position"]
         role = None
         if outcome is not None:
-            role = ("Jack the Ripper" if position == outcome["jack"] else
-                    "Accomplice" if position in outcome["accomplices"] else "Innocent")
+            role = ROLES["jack" if position == outcome["jack"] else
+                         "accomplice" if position in outcome["accomplices"] else "innocent"]
         seats.append({**seat, "label": labels[position] if position < len(labels) else "",
                       "joined": claimed.get(position, False), "role": role,
                       "points": points.get(position)})
@@ -268,6 +287,12 @@ def _describe(table: dict[str, Any], tournament: dict[str, Any]) -> dict[str, An
 
 
 def _ordinal(n: int) -> str:
+    """1st, 2nd... in the reader's language (German 1., 2.; French 1er, 2e)."""
+    language = i18n.chosen_language()
+    if language == "de":
+        return f"{n}."
+    if language == "fr":
+        return f"{n}er" if n == 1 else f"{n}e"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
 
 
@@ -301,7 +326,7 @@ def _round_context(tournament_id: int, number: int, form_table: int | None = Non
     db = get_db()
     tournament = _load(tournament_id)
     if number not in store.round_numbers(db, tournament_id):
-        abort(404, f"There is no round {number} in this tournament.")
+        abort(404, _("There is no round %(round)s in this tournament.", round=number))
     described = [_describe(table, tournament)
                  for table in store.round_tables(db, tournament_id, number)]
     for table in described:
@@ -310,9 +335,12 @@ def _round_context(tournament_id: int, number: int, form_table: int | None = Non
                                       len(table["seats"]))
     met = logic.meetings(game["names"] for game in store.games(db, tournament_id)
                          if game["round"] < number)
-    again = [f"{a} and {b} ({_ordinal(met[a, b] + 1)} meeting)" for table in described
-             for a, b in combinations(sorted(seat["name"] for seat in table["seats"]), 2)
-             if met.get((a, b))]
+    again: list[Text] = [
+        _("%(one)s and %(other)s (%(ordinal)s meeting)", one=a, other=b,
+          ordinal=_ordinal(met[a, b] + 1))
+        for table in described
+        for a, b in combinations(sorted(seat["name"] for seat in table["seats"]), 2)
+        if met.get((a, b))]
     return {"tournament": tournament, "number": number, "tables": described, "again": again,
             "organiser": _organiser(tournament), "results": london1888.RESULTS,
             "earliest": london1888.FIFTH_MURDER_EARLIEST,
@@ -337,7 +365,8 @@ def table_card(tournament_id: int, number: int, table_no: int) -> Response:
     context = _round_context(tournament_id, number)
     table = next((t for t in context["tables"] if t["number"] == table_no), None)
     if table is None:
-        abort(404, f"Round {number} has no table {table_no}.")
+        abort(404, _("Round %(round)s has no table %(table)s.", round=number,
+                     table=table_no))
     return render("tournament/round.html", "tournament/_table_card.html", table=table,
                   error=None, form_table=None, **context)
 
@@ -407,7 +436,7 @@ def player_page(tournament_id: int, player_id: int) -> Response:
     tournament = _load(tournament_id)
     player = store.get_player(get_db(), tournament_id, player_id)
     if player is None:
-        abort(404, "That player is not registered in this tournament.")
+        abort(404, _("That player is not registered in this tournament."))
     played = []
     for game in store.games(get_db(), tournament_id):
         if player_id in game["seats"]:
@@ -424,6 +453,8 @@ def player_page(tournament_id: int, player_id: int) -> Response:
 
 
 # --- exports ----------------------------------------------------------------------------
+# Machine-readable, so English whatever the reader's language: a spreadsheet's columns
+# and a script's keys must not change with the device that downloaded them.
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a cell as a formula (a player called "=1+2")."""
@@ -458,7 +489,7 @@ def standings_csv(tournament_id: int) -> Response:
                      *[row["rounds"].get(n, "") for n in rounds], row["games"], row["wins"],
                      row["jack_games"], row["jack_wins"], row["jack_points"],
                      row["head_to_head"],
-                     row["decided_label"]])
+                     str(row["decided_label"])])
     return _csv(rows, f"tournament-{tournament_id}-standings.csv")
 
 
@@ -479,7 +510,7 @@ def results_csv(tournament_id: int) -> Response:
             role = ("Jack" if position == outcome["jack"] else
                     "accomplice" if position in outcome["accomplices"] else "innocent")
             rows.append([game["round"], game["number"], game["code"] or "", position + 1,
-                         name, role, london1888.RESULTS[key][2],
+                         name, role, str(london1888.RESULTS[key][2]),
                          "yes" if outcome["discovered"] else "no",
                          outcome.get("murder_round") or "", points[player], game["source"]])
     return _csv(rows, f"tournament-{tournament_id}-results.csv")
