@@ -55,7 +55,10 @@ def main() -> int:
             with part.open("rb") as file:
                 for message in read_po(file, locale=language):
                     if message.id and message.string and message.id in catalogue:
-                        catalogue[message.id].string = message.string
+                        string = message.string
+                        if isinstance(string, tuple):  # a part written with more forms
+                            string = string[:catalogue.num_plurals]
+                        catalogue[message.id].string = string
         with po.open("wb") as file:
             write_po(file, catalogue, width=0, sort_by_file=True, ignore_obsolete=True)
         pybabel("compile", "-d", str(TRANSLATIONS), "-l", language)
