@@ -99,9 +99,9 @@ def _serve(args: argparse.Namespace) -> int:
                         "running?). Try: companion serve --port %(next)s",
                         port=str(args.port), next=str(args.port + 1))), file=sys.stderr)
         else:
+            address = f"{args.host}:{args.port}"
             print(say(_("companion: cannot listen on %(address)s: %(error)s",
-                        address=f"{args.host}:{args.port}", error=error.strerror)),
-                  file=sys.stderr)
+                        address=address, error=error.strerror)), file=sys.stderr)
         return 2
     lobby = urls[0] + "/"
     print(say(_("Companion is running. Database: %(path)s", path=db_path)))
@@ -191,8 +191,9 @@ def _import(args: argparse.Namespace) -> int:
         return 2
     print(say(_("Imported table %(code)s. Open this host link on the laptop to control it:",
                 code=table["code"])))
+    link = f"/h/{host_token}"
     print(say(_("  %(link)s  (after the server's address, e.g. %(example)s)",
-                link=f"/h/{host_token}", example=f"http://127.0.0.1:8000/h/{host_token}")))
+                link=link, example="http://127.0.0.1:8000" + link)))
     return 0
 
 

@@ -35,8 +35,9 @@ class DatabaseUnavailable(Exception):
         message = " ".join(sentences)
         super().__init__(message)
         self.message = message
-        self.words = _(" ".join(["%(s" + str(i) + ")s" for i in range(len(sentences))]),
-                       **{f"s{i}": text for i, text in enumerate(sentences)})
+        # The sentences side by side, each translated (no catalogue holds the pair).
+        layout = " ".join(f"%(s{i})s" for i in range(len(sentences)))
+        self.words = Text(layout, params={f"s{i}": text for i, text in enumerate(sentences)})
 
 
 def _read_only(path: str, status: os.stat_result) -> bool:

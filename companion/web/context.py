@@ -186,6 +186,7 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
     (an imported file may hold anything there), so a kind without a sentence is left out.
     """
     names = _names(seats)
+    someone, the_table, a_seat = _("Someone"), _("the table"), _("a seat")
     described: list[str] = []
     for entry in entries:
         sentence = LOG_WORDS.get(entry["kind"])
@@ -194,12 +195,12 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
         action = json.loads(entry["action"])
         if not isinstance(action, dict):
             action = {}
-        described.append(_(
-            sentence.msgid, who=names.get(entry["actor"], _("Someone")),
-            game=entry["game_no"], by=names.get(str(action.get("by")), _("the table")),
-            to=names.get(f"seat:{action.get('to')}", _("a seat")),
-            source=names.get(f"seat:{action.get('from')}", _("a seat")),
-            seat=names.get(f"seat:{action.get('seat')}", _("a seat"))))
+        described.append(Text(sentence.msgid, params={
+            "who": names.get(entry["actor"], someone), "game": entry["game_no"],
+            "by": names.get(str(action.get("by")), the_table),
+            "to": names.get(f"seat:{action.get('to')}", a_seat),
+            "source": names.get(f"seat:{action.get('from')}", a_seat),
+            "seat": names.get(f"seat:{action.get('seat')}", a_seat)}))
     return described
 
 
