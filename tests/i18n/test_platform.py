@@ -340,3 +340,37 @@ def test_the_command_line_help_follows_the_terminal(monkeypatch, capsys):
 def test_a_table_error_keeps_its_english_value():
     error = TableError(_("%(seat)s is kept for %(name)s.", seat="Dealer", name="Ann"))
     assert error.message == "Dealer is kept for Ann."
+
+
+# --- the shared components (templates/_macros.html) ---------------------------------
+
+MACROS = """{% from "_macros.html" import error_box, peek, keypad, confirm_button,
+    undone_notice, reveal, now_line with context %}
+{{ error_box(error, True) }}{{ error_box(error) }}
+{% call peek() %}7{% endcall %}
+{{ keypad("circle", label) }}
+{{ confirm_button(label, question) }}
+{{ undone_notice(undone) }}
+{{ now_line({"text": label, "detail": question, "mine": True}) }}
+"""
+
+
+def test_the_shared_components_are_marked(app):
+    from flask import render_template_string
+
+    with app.test_request_context("/"), pseudo_language():
+        html = render_template_string(
+            MACROS, error=_("That seat does not exist at this table."),
+            label=_("Host"), question=_("End this table for everyone?"),
+            undone=_("Undone by the host: the table's last action. Play on from here."))
+    assert "⟦Not accepted: nothing was changed.⟧" in html
+    assert 'aria-label="⟦Delete⟧"' in html and "⟦Hold to peek⟧" in html
+    assert unmarked(html) == []
+
+
+def test_the_confirm_words_reach_the_script_in_the_readers_language(app):
+    page = Device(app).get("/", headers={"Accept-Language": "fr"}).text
+    assert 'data-tap-again="Touchez encore pour confirmer."' in page
+    assert 'data-not-sent="non envoyé"' in page
+    assert 'data-screen-on="L&#39;écran reste allumé"' in page
+    assert 'data-screen-off="Garder l&#39;écran allumé"' in page
