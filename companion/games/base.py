@@ -202,10 +202,21 @@ def parse_names(text: Any, count: int, what: str) -> list[str]:
 
 
 def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st: where a card lies, in a default name."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
-        number % 10, "th")
-    return f"{number}{suffix}"
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st: where a card lies, in a default name.
+    A Text: German writes 1., 2., French 1er, 2e (each English ending is its own msgid,
+    and the first its own again, which French alone writes otherwise)."""
+    if number == 1:
+        return _("1st")
+    if 10 <= number % 100 <= 20:
+        return _("%(n)sth", n=number)
+    last = number % 10
+    if last == 1:
+        return _("%(n)sst", n=number)
+    if last == 2:
+        return _("%(n)snd", n=number)
+    if last == 3:
+        return _("%(n)srd", n=number)
+    return _("%(n)sth", n=number)
 
 
 def require(condition: bool, message: str) -> None:
