@@ -24,7 +24,7 @@ from companion import decks, logstore
 from companion import history as club_history  # tables.history() is a table's log
 from companion.db import immediate
 from companion.games.base import TABLE, Game
-from companion.words import _, ngettext
+from companion.words import Text, _, ngettext
 
 if TYPE_CHECKING:
     from companion.importing import Export
@@ -453,10 +453,14 @@ def start_game(db: Database, game: Game, table_id: int, seen_version: int,
         if table["status"] == "closed":
             raise TableError(_("This table has ended."), 410)
         players = _players(db, table_id)
-        empty = [seat["label"] for seat in players if seat["token_hash"] is None]
+        empty = [_game_label(game, players, seat, table["options"]) for seat in players
+                 if seat["token_hash"] is None]
         if empty:
+            # The labels side by side, each in the reader's language.
+            listing = Text(", ".join(f"%(s{i})s" for i in range(len(empty))),
+                           params={f"s{i}": label for i, label in enumerate(empty)})
             raise TableError(_("Waiting for %(seats)s to join (or remove the empty seats).",
-                               seats=", ".join(empty)))
+                               seats=listing))
         options = table["options"]
         carry_over = getattr(game, "options_for_next_game", None)
         if table["state"] is not None and carry_over is not None:

@@ -148,6 +148,18 @@ def seat_words(seats: list[dict[str, Any]], game: Game,
     return seats
 
 
+def in_seat_words(message: Any, seats: list[dict[str, Any]]) -> Any:
+    """A refusal naming a seat by the label the database keeps (English: "Dealer is
+    already taken by Ann"), with that label in the reader's language (``seat_words``)."""
+    if not isinstance(message, Text):
+        return message
+    labels = {str(seat["label"]): seat["label"] for seat in seats
+              if isinstance(seat["label"], Text)}
+    params = {name: labels.get(value, value) if type(value) is str else value
+              for name, value in message.params.items()}
+    return Text(message.msgid, message.plural, message.n, params)
+
+
 def _names(seats: list[dict[str, Any]]) -> dict[str, str]:
     return {f"seat:{seat['position']}": seat["name"] or seat["label"] for seat in seats}
 

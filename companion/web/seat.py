@@ -11,6 +11,7 @@ from companion.web.context import (
     current_seat,
     form_action,
     game_of,
+    in_seat_words,
     load,
     load_head,
     rng,
@@ -34,6 +35,7 @@ def _join_page(table: dict, game, status: int = 200, error: str | None = None,
         # "Pick another seat" would send the phone round in circles: the page says
         # every seat is taken and how to get back in.
         error = _("Every seat was taken just now.")
+    error = in_seat_words(error, seats)
     return render("seat/join.html", "seat/_join.html", status=status,
                   table=table, game=game, seats=seats, error=error, name=name)
 

@@ -374,3 +374,28 @@ def test_the_confirm_words_reach_the_script_in_the_readers_language(app):
     assert 'data-not-sent="non envoyé"' in page
     assert 'data-screen-on="L&#39;écran reste allumé"' in page
     assert 'data-screen-off="Garder l&#39;écran allumé"' in page
+
+
+# --- seat labels: kept in English by the database, shown in the reader's language ---
+
+def test_seat_labels_are_shown_in_the_readers_language(app, monkeypatch):
+    from tests.support import tally
+
+    # As a game whose labels are marked names them (the test game's are not).
+    monkeypatch.setattr(tally, "seat_labels", lambda count, options: [
+        _("Dealer"), *(_("Player %(n)s", n=n) for n in range(1, count))])
+    laptop = create_table(app, "tally", 3)
+    code = laptop.code
+    ann = join(app, code, 0, "Ann")
+    with pseudo_language():
+        join_page = Device(app, code).get(f"/j/{code}").text
+        assert "⟦Player 1⟧" in join_page and "⟦Dealer⟧" in join_page
+        taken = Device(app, code).post(f"/j/{code}", {"seat": "0", "name": "Bob"})
+        assert "⟦⟦Dealer⟧ is already taken by Ann. Please pick another seat.⟧" in taken.text
+        refused = laptop.host("start")
+        assert "⟦Player 1⟧, ⟦Player 2⟧" in refused.text
+        assert "⟦You are the host" not in ann.phone().text
+        assert "⟦Player 1⟧" in laptop.screen().text
+    # English is as it was: the labels' English is what the database keeps.
+    assert "Dealer is already taken by Ann." in Device(app, code).post(
+        f"/j/{code}", {"seat": "0", "name": "Bob"}).text
