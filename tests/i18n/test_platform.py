@@ -65,6 +65,13 @@ def test_lobby_new_table_and_error_pages_are_all_marked(app):
             page = laptop.get(path)
             assert page.status_code == 404, path
             assert_marked(page.text, "QQQQ")
+        stale_form = Device(app).client.post("/new/tally", data={"players": "3"})
+        assert stale_form.status_code == 403  # no CSRF token: the page was out of date
+        assert "⟦This page is out of date" in stale_form.text
+        assert_marked(stale_form.text)
+        wrong_way = laptop.client.post("/join", data={"csrf": laptop.csrf})
+        assert wrong_way.status_code == 405
+        assert_marked(wrong_way.text)
 
 
 def test_join_pages_are_all_marked(app):
