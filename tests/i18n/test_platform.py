@@ -242,7 +242,7 @@ def test_a_refusal_reads_the_devices_language(app):
     assert "ist schon von Ann besetzt" in taken.text
     missing = phone.get("/t/QQQQ", headers={"Accept-Language": "fr"})
     assert missing.status_code == 404
-    assert "aucune table avec le code « QQQQ »" in missing.text
+    assert "aucune table avec le code «\u00a0QQQQ\u00a0»" in missing.text
 
 
 # --- the language switch: per device, one tap, back on the same page ----------------
@@ -406,3 +406,22 @@ def test_seat_labels_are_shown_in_the_readers_language(app, monkeypatch):
     # English is as it was: the labels' English is what the database keeps.
     assert "Dealer is already taken by Ann." in Device(app, code).post(
         f"/j/{code}", {"seat": "0", "name": "Bob"}).text
+
+
+def test_an_import_refusal_reads_the_devices_language(app):
+    import io
+
+    laptop = Device(app)
+    for language, words_ in (("de", "Diese Datei ist kein Tisch-Export (es ist kein JSON)."),
+                             ("fr", "Ce fichier n&#39;est pas un export de table (ce n&#39;est "
+                                    "pas du JSON).")):
+        answer = laptop.post("/import", {"file": (io.BytesIO(b"not json"), "t.json")},
+                             headers={"Accept-Language": language},
+                             content_type="multipart/form-data")
+        assert answer.status_code == 422
+        assert words_ in answer.text
+    damaged = json.dumps({"format": "companion-table/2", "table": {"game": "tally"}})
+    answer = laptop.post("/import", {"file": (io.BytesIO(damaged.encode()), "t.json")},
+                         headers={"Accept-Language": "de"},
+                         content_type="multipart/form-data")
+    assert "Diese Exportdatei ist beschädigt: der Tisch: „code“ fehlt." in answer.text
