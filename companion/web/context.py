@@ -101,6 +101,10 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
     if viewer == TABLE and not host:
         may = []
     seats = seat_words(tables.get_seats(db, table["id"]), game, table["options"])
+    if seat is not None:
+        seat = {**seat, "label": next((entry["label"] for entry in seats
+                                       if entry["position"] == seat["position"]),
+                                      seat["label"])}
     log = tables.table_log(db, table["id"])
     dealt = (view or {}).get("seat_labels")
     if isinstance(dealt, list) and len(dealt) == len(seats):

@@ -401,7 +401,9 @@ def test_seat_labels_are_shown_in_the_readers_language(app, monkeypatch):
         assert "⟦⟦Dealer⟧ is already taken by Ann. Please pick another seat.⟧" in taken.text
         refused = laptop.host("start")
         assert "⟦Player 1⟧, ⟦Player 2⟧" in refused.text
-        assert "⟦You are the host" not in ann.phone().text
+        phone = ann.phone().text
+        assert "<b data-seat-label>⟦Dealer⟧</b>" in phone
+        assert "⟦You are seated as <b>⟦Dealer⟧</b>.⟧" in phone
         assert "⟦Player 1⟧" in laptop.screen().text
     # English is as it was: the labels' English is what the database keeps.
     assert "Dealer is already taken by Ann." in Device(app, code).post(
