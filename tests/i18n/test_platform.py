@@ -427,3 +427,19 @@ def test_an_import_refusal_reads_the_devices_language(app):
                          headers={"Accept-Language": "de"},
                          content_type="multipart/form-data")
     assert "Diese Exportdatei ist beschädigt: der Tisch: „code“ fehlt." in answer.text
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_every_armed_confirm_button_stays_within_two_lines(app, language):
+    """Armed, a button reads its question and "Tap again." (static/app.js): at 360 px a
+    button holds some 36 characters a line, and the English takes two lines at most."""
+    import html as markup
+
+    laptop, _phones = seated_table(app, "tally", NAMES)
+    headers = {"Accept-Language": language}
+    page = laptop.get(f"/t/{laptop.code}", headers=headers).text
+    tap = markup.unescape(re.search(r'data-tap-again="([^"]*)"', page).group(1))
+    questions = [markup.unescape(q) for q in re.findall(r'data-confirm="([^"]*)"', page)]
+    assert len(questions) >= 4
+    for question in questions:
+        assert len(f"{question} {tap}") <= 72, question
