@@ -443,3 +443,19 @@ def test_every_armed_confirm_button_stays_within_two_lines(app, language):
     assert len(questions) >= 4
     for question in questions:
         assert len(f"{question} {tap}") <= 72, question
+
+
+def test_the_creation_limit_speaks_the_phones_language(app):
+    from companion.web.limits import CREATE_LIMIT
+
+    phone = Device(app)
+    phone.client.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # a phone, not the laptop
+    for _turn in range(CREATE_LIMIT):
+        assert phone.post("/new/tally", {"players": "2"}).status_code == 303
+    with pseudo_language():
+        refused = phone.post("/new/tally", {"players": "2"})
+        assert refused.status_code == 429
+        assert_marked(refused.text)
+    german = phone.post("/new/tally", {"players": "2"}, headers={"Accept-Language": "de"})
+    assert "Dieses Gerät hat in den letzten 10 Minuten 10 Tische erstellt" in german.text
+    assert "Bitte warte 10 Minuten" in german.text
