@@ -88,7 +88,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from companion.words import _, ngettext
+from companion.words import Text, _, ngettext
 
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -101,7 +101,8 @@ T = TypeVar("T")
 
 
 class RuleError(Exception):
-    """An action the rules refuse; the message is shown to the player as is."""
+    """An action the rules refuse; the message (a ``companion.words.Text``) is shown to
+    the player in their language."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -314,7 +315,12 @@ def reveal_view(facts: Sequence[tuple[str, str]], title: str,
 
 # --- checking a state from outside (an imported file) ----------------------------
 
-def check_shape(value: Any, shape: Any, where: str = "the state") -> None:
+THE_STATE = _("the state")
+"""Where ``check_shape`` starts naming a place; a path below it keeps this in the
+reader's language ("der Spielstand.players[2]")."""
+
+
+def check_shape(value: Any, shape: Any, where: str = THE_STATE) -> None:
     """``value`` has ``shape``, or a RuleError saying where it does not.
 
     A shape is a type (``int`` never takes a bool), ``None``, a tuple of shapes (any
@@ -364,13 +370,15 @@ def _explain(value: Any, shape: Any, where: str) -> None:
         require(isinstance(value, list), _("%(where)s must be a list.", where=where))
         for index, item in enumerate(value):
             if not _fits(item, shape[0]):
-                _explain(item, shape[0], f"{where}[{index}]")
+                _explain(item, shape[0], Text("%(where)s[%(index)s]",
+                                              params={"where": where, "index": str(index)}))
     elif isinstance(shape, dict):
         require(isinstance(value, dict), _("%(where)s must be a set of fields.", where=where))
         for key, part in shape.items():
             require(key in value, _("%(where)s has no “%(key)s”.", where=where, key=key))
             if not _fits(value[key], part):
-                _explain(value[key], part, f"{where}.{key}")
+                _explain(value[key], part, Text("%(where)s.%(key)s",
+                                                params={"where": where, "key": str(key)}))
     elif shape is int:
         raise RuleError(_("%(where)s must be a whole number.", where=where))
     else:
