@@ -63,13 +63,15 @@ class _Catalogue:
 
 
 @cache
-def _catalogue(language: str) -> words.Translator:
-    return words.ENGLISH if language == "en" else _Catalogue(language)
+def catalogue(language: str) -> words.Translator:
+    """The catalogue of ``language`` (one the app speaks), read once: the terminal's, or
+    that of a refusal the server writes itself (companion/server/raw.py)."""
+    return words.ENGLISH if language not in SPOKEN[1:] else _Catalogue(language)
 
 
 def translator(environ: Mapping[str, str] | None = None) -> words.Translator:
     """The terminal's catalogue (English when its language is not one the app speaks)."""
-    return _catalogue(terminal_language(environ))
+    return catalogue(terminal_language(environ))
 
 
 def say(value: Any, environ: Mapping[str, str] | None = None) -> str:

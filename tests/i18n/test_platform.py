@@ -459,3 +459,43 @@ def test_the_creation_limit_speaks_the_phones_language(app):
     german = phone.post("/new/tally", {"players": "2"}, headers={"Accept-Language": "de"})
     assert "Dieses Gerät hat in den letzten 10 Minuten 10 Tische erstellt" in german.text
     assert "Bitte warte 10 Minuten" in german.text
+
+
+# --- what the server writes itself -------------------------------------------------------
+
+def test_a_raw_refusal_reads_the_browsers_language():
+    from companion.server import raw
+
+    message = _("There is no table with this code.")
+    body = {language: raw.refusal(404, message, 30, accept).split(b"\r\n\r\n", 1)[1].decode()
+            for language, accept in (("en", ""), ("de", "de-CH,de;q=0.9"),
+                                     ("fr", "fr;q=0.8, en;q=0.5"), ("xx", "es"))}
+    assert body == {"en": "There is no table with this code.",
+                    "de": "Es gibt keinen Tisch mit diesem Code.",
+                    "fr": "Il n'y a aucune table avec ce code.",
+                    "xx": "There is no table with this code."}
+
+
+def test_the_stream_hub_refuses_in_the_browsers_language(tmp_path):
+    import asyncio
+
+    from tests.support.rawhttp import connect, read_response, request
+    from tests.support.realserver import Server
+
+    server = Server(tmp_path / "companion.sqlite").start()
+    try:
+        async def ask() -> tuple[int, bytes]:
+            reader, writer = await connect(server.port, None)
+            writer.write(request("/t/QQQQ/events", server.port,
+                                 extra="Accept-Language: de\r\n"))
+            await writer.drain()
+            try:
+                return await asyncio.wait_for(read_response(reader), 20)
+            finally:
+                writer.close()
+
+        status, body = asyncio.run(ask())
+        assert status == 404
+        assert body.decode() == "Es gibt keinen Tisch mit diesem Code."
+    finally:
+        server.stop()
