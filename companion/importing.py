@@ -27,6 +27,7 @@ from typing import Any
 from companion import decks, logstore
 from companion.games.base import TABLE, Game, RuleError
 from companion.tables import ACTION_MAX, CODE_LENGTH, CODE_LENGTH_MAX, CODE_LETTERS, NAME_MAX
+from companion.words import Text, _, ngettext
 
 FORMATS = ("companion-table/1", "companion-table/2")
 MAX_BYTES = 64 * 1024 * 1024
@@ -35,6 +36,7 @@ every state whole and ran to megabytes."""
 MAX_DEPTH = 40
 MAX_VALUES = 4_000_000
 MAX_TEXT = 100_000
+"""The longest text a file may hold (its refusal names the number in words)."""
 MAX_NUMBER = 2**53
 MAX_ENTRIES = 50_000
 CODE = re.compile(f"[{CODE_LETTERS}]{{{CODE_LENGTH},{CODE_LENGTH_MAX}}}")
@@ -46,6 +48,12 @@ STATUSES = ("lobby", "playing", "over", "closed")
 TABLE_EVENTS = ("create", "join", "undo", "host", "rejoin", "remove_seat", "close")
 GAME_EVENTS = ("start", "act")
 LABEL_MAX = 60
+
+
+KINDS = {"table": _("table"), "tournament": _("tournament")}
+"""What an export holds, as ``read``'s refusals name it ("not a table export")."""
+THE_FILE = _("the file")
+THE_TABLE = _("the table")
 
 
 class BadExport(ValueError):
@@ -72,16 +80,18 @@ class Export:
 def read(raw: bytes, what: str = "table") -> Any:
     """The file's JSON, refused if it is not UTF-8 JSON a ``what`` export (a table's,
     a tournament's) could be: its size, nesting, count, texts and numbers."""
+    what = KINDS.get(what, what)
     if len(raw) > MAX_BYTES:
-        raise BadExport(f"This file is too large for a {what} export "
-                        f"(more than {MAX_BYTES // 2**20} MB).")
+        raise BadExport(_("This file is too large for a %(what)s export (more than "
+                          "%(size)s MB).", what=what, size=MAX_BYTES // 2**20))
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except RecursionError:
-        raise BadExport(f"This file is not a {what} export: it is nested too deeply."
-                        ) from None
+        raise BadExport(_("This file is not a %(what)s export: it is nested too deeply.",
+                          what=what)) from None
     except (UnicodeDecodeError, ValueError):
-        raise BadExport(f"This file is not a {what} export (it is not JSON).") from None
+        raise BadExport(_("This file is not a %(what)s export (it is not JSON).",
+                          what=what)) from None
     _check_values(data, what)
     return data
 
@@ -98,28 +108,31 @@ def _check_values(data: Any, what: str) -> None:
         value, depth = stack.pop()
         seen += 1
         if seen > MAX_VALUES:
-            raise BadExport(f"This file holds far more than a {what} export does.")
+            raise BadExport(_("This file holds far more than a %(what)s export does.",
+                              what=what))
         if depth > MAX_DEPTH:
-            raise BadExport(f"This file is not a {what} export: it is nested more than "
-                            f"{MAX_DEPTH} levels deep.")
+            raise BadExport(_("This file is not a %(what)s export: it is nested more than "
+                              "%(depth)s levels deep.", what=what, depth=MAX_DEPTH))
         if isinstance(value, dict):
             for key, item in value.items():
                 if len(key) > 200:
-                    raise BadExport("This file has a field name longer than 200 characters.")
+                    raise BadExport(_("This file has a field name longer than %(count)s "
+                                      "characters.", count=200))
                 stack.append((item, depth + 1))
         elif isinstance(value, list):
             stack.extend((item, depth + 1) for item in value)
         elif isinstance(value, str):
             if len(value) > MAX_TEXT:
-                raise BadExport(f"This file has a text longer than {MAX_TEXT:,} characters.")
+                # The number as English writes it (100,000): each catalogue its own way.
+                raise BadExport(_("This file has a text longer than 100,000 characters."))
         elif isinstance(value, bool) or value is None:
             pass
         elif isinstance(value, int):
             if abs(value) > MAX_NUMBER:
-                raise BadExport(f"This file has a number too large to be a {what}'s "
-                                f"({str(value)[:12]}…).")
+                raise BadExport(_("This file has a number too large to be a %(what)s's "
+                                  "(%(number)s…).", what=what, number=str(value)[:12]))
         elif isinstance(value, float) and not math.isfinite(value):
-            raise BadExport("This file has a number that is not finite.")
+            raise BadExport(_("This file has a number that is not finite."))
 
 
 # --- the schema ----------------------------------------------------------
@@ -127,56 +140,59 @@ def _check_values(data: Any, what: str) -> None:
 def _field(obj: Mapping[str, Any], key: str, kinds: tuple[type, ...] | type, where: str,
            what: str) -> Any:
     if key not in obj:
-        raise BadExport(f"This export file is damaged: {where} has no “{key}”.")
+        raise BadExport(_("This export file is damaged: %(where)s has no “%(key)s”.",
+                          where=where, key=key))
     value = obj[key]
     kinds = kinds if isinstance(kinds, tuple) else (kinds,)
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        raise BadExport(f"This export file is damaged: {where}'s “{key}” must be {what}.")
+        raise BadExport(_("This export file is damaged: %(where)s's “%(key)s” must be "
+                          "%(what)s.", where=where, key=key, what=what))
     return value
 
 
 def _text(obj: Mapping[str, Any], key: str, where: str, longest: int,
           pattern: re.Pattern[str] | None = None, empty: bool = False) -> str:
-    value = _field(obj, key, str, where, "a text")
+    value = _field(obj, key, str, where, _("a text"))
     if len(value) > longest or (not empty and not value) or (
             pattern is not None and not pattern.fullmatch(value)):
-        raise BadExport(f"This export file is damaged: {where}'s “{key}” "
-                        f"(“{value[:20]}”) is not valid there.")
+        raise BadExport(_("This export file is damaged: %(where)s's “%(key)s” (“%(value)s”) "
+                          "is not valid there.", where=where, key=key, value=value[:20]))
     return value
 
 
 def _number(obj: Mapping[str, Any], key: str, where: str, low: int, high: int) -> int:
-    value = _field(obj, key, int, where, "a whole number")
+    value = _field(obj, key, int, where, _("a whole number"))
     if not low <= value <= high:
-        raise BadExport(f"This export file is damaged: {where}'s “{key}” must be between "
-                        f"{low} and {high}, not {value}.")
+        raise BadExport(_("This export file is damaged: %(where)s's “%(key)s” must be "
+                          "between %(low)s and %(high)s, not %(value)s.", where=where,
+                          key=key, low=low, high=high, value=value))
     return value
 
 
 def check(data: Any, games: Mapping[str, Game]) -> Export:
     """The export, checked whole; BadExport names the first thing wrong."""
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
-        raise BadExport("This file is not a companion table export.")
-    info = _field(data, "table", dict, "the file", "a table")
-    name = _text(info, "game", "the table", 60)
+        raise BadExport(_("This file is not a companion table export."))
+    info = _field(data, "table", dict, THE_FILE, _("a table"))
+    name = _text(info, "game", THE_TABLE, 60)
     game = games.get(name)
     if game is None:
-        raise BadExport(f"This laptop does not know the game “{name[:40]}”.")
+        raise BadExport(_("This laptop does not know the game “%(game)s”.", game=name[:40]))
     table = {
-        "code": _text(info, "code", "the table", CODE_LENGTH_MAX, CODE),
+        "code": _text(info, "code", THE_TABLE, CODE_LENGTH_MAX, CODE),
         "game": name,
-        "options": _field(info, "options", dict, "the table", "a set of options"),
-        "status": _text(info, "status", "the table", 10),
-        "game_no": _number(info, "game_no", "the table", 0, MAX_ENTRIES),
-        "version": _number(info, "version", "the table", 1, 10**9),
-        "host_seat": _field(info, "host_seat", (int, type(None)), "the table",
-                            "a seat number or null"),
-        "created_at": _text(info, "created_at", "the table", 20, TIMESTAMP),
-        "updated_at": _text(info, "updated_at", "the table", 20, TIMESTAMP),
+        "options": _field(info, "options", dict, THE_TABLE, _("a set of options")),
+        "status": _text(info, "status", THE_TABLE, 10),
+        "game_no": _number(info, "game_no", THE_TABLE, 0, MAX_ENTRIES),
+        "version": _number(info, "version", THE_TABLE, 1, 10**9),
+        "host_seat": _field(info, "host_seat", (int, type(None)), THE_TABLE,
+                            _("a seat number or null")),
+        "created_at": _text(info, "created_at", THE_TABLE, 20, TIMESTAMP),
+        "updated_at": _text(info, "updated_at", THE_TABLE, 20, TIMESTAMP),
     }
     if table["status"] not in STATUSES:
-        raise BadExport(f"This export file is damaged: the table's status "
-                        f"“{table['status'][:20]}” is unknown.")
+        raise BadExport(_("This export file is damaged: the table's status “%(status)s” is "
+                          "unknown.", status=table["status"][:20]))
     seats = _seats(data, game, table)
     log = _log(data, len(seats), table)
     state = _current_state(data, log, table)
@@ -189,28 +205,32 @@ def _deck(data: Mapping[str, Any], game: Game) -> dict[str, str] | None:
     """The exporting laptop's card names, checked as its deck page checks them."""
     if "deck" not in data:
         return None
-    given = _field(data, "deck", dict, "the file", "a deck of card names")
+    given = _field(data, "deck", dict, THE_FILE, _("a deck of card names"))
     if not decks.has_deck(game):
-        raise BadExport(f"This export file is damaged: {game.TITLE} has no deck to name.")
+        raise BadExport(_("This export file is damaged: %(game)s has no deck to name.",
+                          game=game.TITLE))
     try:
         return decks.check(game, given)
     except RuleError as error:
-        raise BadExport(f"This export file's card names are refused: {error.message}"
-                        ) from None
+        raise BadExport(_("This export file's card names are refused: %(why)s",
+                          why=error.message)) from None
 
 
 def _seats(data: Mapping[str, Any], game: Game, table: Mapping[str, Any]) -> list[dict]:
-    listed = _field(data, "seats", list, "the file", "a list of seats")
+    listed = _field(data, "seats", list, THE_FILE, _("a list of seats"))
     if not game.MIN_PLAYERS <= len(listed) <= game.MAX_PLAYERS:
-        raise BadExport(f"This export file is damaged: {game.TITLE} is played by "
-                        f"{game.MIN_PLAYERS} to {game.MAX_PLAYERS} seats, not {len(listed)}.")
+        raise BadExport(_("This export file is damaged: %(game)s is played by %(low)s to "
+                          "%(high)s seats, not %(count)s.", game=game.TITLE,
+                          low=game.MIN_PLAYERS, high=game.MAX_PLAYERS, count=len(listed)))
     seats = []
     for number, seat in enumerate(listed, 1):
-        where = f"seat {number}"
+        where = _("seat %(number)s", number=number)
         if not isinstance(seat, dict):
-            raise BadExport(f"This export file is damaged: {where} is not a seat.")
-        name = _field(seat, "name", (str, type(None)), where, "a name or null")
-        token_hash = _field(seat, "token_hash", (str, type(None)), where, "a text or null")
+            raise BadExport(_("This export file is damaged: %(where)s is not a seat.",
+                              where=where))
+        name = _field(seat, "name", (str, type(None)), where, _("a name or null"))
+        token_hash = _field(seat, "token_hash", (str, type(None)), where,
+                            _("a text or null"))
         seats.append({
             "position": _number(seat, "position", where, 0, len(listed) - 1),
             "label": _text(seat, "label", where, LABEL_MAX),
@@ -218,10 +238,11 @@ def _seats(data: Mapping[str, Any], game: Game, table: Mapping[str, Any]) -> lis
             "token_hash": _text(seat, "token_hash", where, 64, TOKEN_HASH) if token_hash
             else None})
     if sorted(seat["position"] for seat in seats) != list(range(len(seats))):
-        raise BadExport("This export file is damaged: its seats are not numbered "
-                        "one after another.")
+        raise BadExport(_("This export file is damaged: its seats are not numbered "
+                          "one after another."))
     if table["host_seat"] is not None and not 0 <= table["host_seat"] < len(seats):
-        raise BadExport("This export file is damaged: the host's seat is not one of its seats.")
+        raise BadExport(_("This export file is damaged: the host's seat is not one of its "
+                          "seats."))
     return sorted(seats, key=lambda seat: seat["position"])
 
 
@@ -231,33 +252,37 @@ FIELDS = ("version", "game_no", "actor", "kind", "action", "undone", "created_at
 
 def _log(data: Mapping[str, Any], count: int, table: Mapping[str, Any]) -> list[dict]:
     """The log's entries with their states rebuilt, in order and consistent."""
-    listed = _field(data, "log", list, "the file", "a list of log entries")
+    listed = _field(data, "log", list, THE_FILE, _("a list of log entries"))
     if not 0 < len(listed) <= MAX_ENTRIES:
-        raise BadExport(f"This export file is damaged: its log has {len(listed)} entries.")
+        raise BadExport(_("This export file is damaged: its log has %(count)s entries.",
+                          count=len(listed)))
     log: list[dict[str, Any]] = []
     version = game_no = 0
     for number, entry in enumerate(listed, 1):
-        where = f"log entry {number}"
+        where = _("log entry %(number)s", number=number)
         if data["format"] == FORMATS[0] and isinstance(entry, dict):
             entry = {**entry, "state": entry.get("state")}
         elif isinstance(entry, list) and len(entry) == len(FIELDS):
             entry = dict(zip(FIELDS, entry, strict=True))
         else:
-            raise BadExport(f"This export file is damaged: {where} is not an entry.")
+            raise BadExport(_("This export file is damaged: %(where)s is not an entry.",
+                              where=where))
         kind = _text(entry, "kind", where, 20)
         if kind not in TABLE_EVENTS + GAME_EVENTS:
-            raise BadExport(f"This export file is damaged: {where} is of an unknown kind "
-                            f"(“{kind[:20]}”).")
+            raise BadExport(_("This export file is damaged: %(where)s is of an unknown kind "
+                              "(“%(kind)s”).", where=where, kind=kind[:20]))
         actor = _text(entry, "actor", where, 10, ACTOR)
         if actor.startswith("seat:") and int(actor[5:]) >= 16:
-            raise BadExport(f"This export file is damaged: {where} names no seat.")
-        action = _field(entry, "action", dict, where, "a set of fields")
+            raise BadExport(_("This export file is damaged: %(where)s names no seat.",
+                              where=where))
+        action = _field(entry, "action", dict, where, _("a set of fields"))
         if len(json.dumps(action)) > ACTION_MAX:
-            raise BadExport(f"This export file is damaged: {where}'s action is larger than "
-                            f"the {ACTION_MAX // 1024} KB an action may take.")
+            raise BadExport(_("This export file is damaged: %(where)s's action is larger "
+                              "than the %(size)s KB an action may take.", where=where,
+                              size=ACTION_MAX // 1024))
         if any(isinstance(value, (dict, list)) for value in action.values()):
-            raise BadExport(f"This export file is damaged: {where}'s action holds more than "
-                            "plain values.")
+            raise BadExport(_("This export file is damaged: %(where)s's action holds more "
+                              "than plain values.", where=where))
         item = {
             "version": _number(entry, "version", where, version, table["version"]),
             "game_no": _number(entry, "game_no", where, game_no, table["game_no"]),
@@ -266,47 +291,51 @@ def _log(data: Mapping[str, Any], count: int, table: Mapping[str, Any]) -> list[
             "created_at": _text(entry, "created_at", where, 20, TIMESTAMP),
         }
         if kind == "start" and item["game_no"] != game_no + 1:
-            raise BadExport(f"This export file is damaged: {where} deals game "
-                            f"{item['game_no']} after game {game_no}.")
+            raise BadExport(_("This export file is damaged: %(where)s deals game "
+                              "%(dealt)s after game %(game)s.", where=where,
+                              dealt=item["game_no"], game=game_no))
         if kind != "start" and item["game_no"] != game_no:
-            raise BadExport(f"This export file is damaged: {where} belongs to game "
-                            f"{item['game_no']} but game {game_no} is being played.")
+            raise BadExport(_("This export file is damaged: %(where)s belongs to game "
+                              "%(its)s but game %(game)s is being played.", where=where,
+                              its=item["game_no"], game=game_no))
         version, game_no = item["version"], item["game_no"]
         if kind == "act" and game_no == 0:
-            raise BadExport(f"This export file is damaged: {where} is a move before any "
-                            "game was dealt.")
+            raise BadExport(_("This export file is damaged: %(where)s is a move before any "
+                              "game was dealt.", where=where))
         item["state"] = _entry_state(entry["state"], log, where, kind, game_no,
                                      data["format"] == FORMATS[0])
         log.append(item)
     if log[0]["kind"] != "create" or version != table["version"] or game_no != table[
             "game_no"]:
-        raise BadExport("This export file is damaged: its log does not lead to the table "
-                        "it describes (its creation, version or number of games).")
+        raise BadExport(_("This export file is damaged: its log does not lead to the table "
+                          "it describes (its creation, version or number of games)."))
     return log
 
 
-def _entry_state(kept: Any, log: list[dict[str, Any]], where: str, kind: str,
+def _entry_state(kept: Any, log: list[dict[str, Any]], where: Text, kind: str,
                  game_no: int, whole: bool) -> Any:
     """An entry's state: whole (a deal's, or every one in format 1), or the delta from
     the state of the game's entry before it."""
     if kind not in GAME_EVENTS:
         if kept is not None:
-            raise BadExport(f"This export file is damaged: {where} is a table event "
-                            "with a game state.")
+            raise BadExport(_("This export file is damaged: %(where)s is a table event "
+                              "with a game state.", where=where))
         return None
     if whole or kind == "start":
         if not isinstance(kept, dict):
-            raise BadExport(f"This export file is damaged: {where} has no game state.")
+            raise BadExport(_("This export file is damaged: %(where)s has no game state.",
+                              where=where))
         return kept
     before = next((entry["state"] for entry in reversed(log)
                    if entry["game_no"] == game_no and entry["state"] is not None), None)
     try:
         state = logstore.patch(before, kept)
     except logstore.DeltaError as error:
-        raise BadExport(f"This export file is damaged: {where}'s change does not fit "
-                        f"({error}).") from None
+        raise BadExport(_("This export file is damaged: %(where)s's change does not fit "
+                          "(%(error)s).", where=where, error=str(error))) from None
     if not isinstance(state, dict):
-        raise BadExport(f"This export file is damaged: {where}'s state is not a game state.")
+        raise BadExport(_("This export file is damaged: %(where)s's state is not a game "
+                          "state.", where=where))
     return state
 
 
@@ -320,12 +349,14 @@ def _current_state(data: Mapping[str, Any], log: list[dict[str, Any]],
                 not entry["undone"]:
             state = entry["state"]
     if "state" in data["table"] and not logstore.same(data["table"]["state"], state):
-        raise BadExport("This export file is damaged: the table's state is not the last "
-                        "state of its log.")
+        raise BadExport(_("This export file is damaged: the table's state is not the last "
+                          "state of its log."))
     status = table["status"]
     if (table["game_no"] == 0) != (status == "lobby") and status != "closed":
-        raise BadExport(f"This export file is damaged: a table “{status}” after "
-                        f"{table['game_no']} games.")
+        raise BadExport(ngettext("This export file is damaged: a table “%(status)s” after "
+                                 "%(n)s games.",
+                                 "This export file is damaged: a table “%(status)s” after "
+                                 "%(n)s games.", table["game_no"], status=status))
     return state
 
 
@@ -339,26 +370,32 @@ def _check_states(game: Game, log: list[dict[str, Any]], state: Any, count: int,
     for number, entry in enumerate(log, 1):
         if entry["state"] is None:
             continue
-        where = f"the state of log entry {number}"
+        where = _("the state of log entry %(number)s", number=number)
         try:
             game.check_state(entry["state"])
             if len(entry["state"].get("players", ())) != count:
-                raise RuleError(f"it has {len(entry['state'].get('players', ()))} players "
-                                f"for {count} seats.")
+                raise RuleError(_("it has %(players)s players for %(count)s seats.",
+                                  players=len(entry["state"].get("players", ())),
+                                  count=count))
             if number - 1 in shown:
                 for viewer in viewers:
                     game.view(entry["state"], viewer)
                     game.actions(entry["state"], viewer)
         except RuleError as error:
-            raise BadExport(f"This export file is damaged: {where} is not a state of "
-                            f"{game.TITLE}: {error.message}") from None
+            raise BadExport(_("This export file is damaged: %(where)s is not a state of "
+                              "%(game)s: %(why)s", where=where, game=game.TITLE,
+                              why=error.message)) from None
         except Exception as error:  # noqa: BLE001 - any failure of the game's own code on it
-            raise BadExport(f"This export file is damaged: {game.TITLE} cannot show {where} "
-                            f"({error.__class__.__name__}).") from None
+            raise BadExport(_("This export file is damaged: %(game)s cannot show %(where)s "
+                              "(%(error)s).", game=game.TITLE, where=where,
+                              error=error.__class__.__name__)) from None
     if state is not None and table["status"] != "closed" and (
             table["status"] == "over") != bool(game.is_over(state)):
-        raise BadExport(f"This export file is damaged: the table is “{table['status']}” "
-                        "but its game " + ("is over." if game.is_over(state) else "is not."))
+        if game.is_over(state):
+            raise BadExport(_("This export file is damaged: the table is “%(status)s” but "
+                              "its game is over.", status=table["status"]))
+        raise BadExport(_("This export file is damaged: the table is “%(status)s” but its "
+                          "game is not.", status=table["status"]))
 
 
 def _shown(log: list[dict[str, Any]], table: Mapping[str, Any]) -> set[int]:
@@ -378,8 +415,8 @@ def _check_options(game: Game, options: Mapping[str, Any], names: list[str]) -> 
         dealt = game.setup(options, names, random.Random(0))
         game.check_state(json.loads(json.dumps(dealt)))
     except RuleError as error:
-        raise BadExport(f"This export file is damaged: its options do not deal a game "
-                        f"({error.message})") from None
+        raise BadExport(_("This export file is damaged: its options do not deal a game "
+                          "(%(why)s)", why=error.message)) from None
     except Exception as error:  # noqa: BLE001 - any failure of the game's own code on them
-        raise BadExport(f"This export file is damaged: its options do not deal a game "
-                        f"({error.__class__.__name__}).") from None
+        raise BadExport(_("This export file is damaged: its options do not deal a game "
+                          "(%(error)s).", error=error.__class__.__name__)) from None

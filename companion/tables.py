@@ -24,6 +24,7 @@ from companion import decks, logstore
 from companion import history as club_history  # tables.history() is a table's log
 from companion.db import immediate
 from companion.games.base import TABLE, Game
+from companion.words import Text, _, ngettext
 
 if TYPE_CHECKING:
     from companion.importing import Export
@@ -59,8 +60,8 @@ class TableError(Exception):
 
 class StaleVersion(TableError):
     def __init__(self) -> None:
-        super().__init__("The table moved on while you were deciding. "
-                         "Here is the current state: please check and try again.", 409)
+        super().__init__(_("The table moved on while you were deciding. "
+                           "Here is the current state: please check and try again."), 409)
 
 
 def hash_token(token: str) -> str:
@@ -348,7 +349,7 @@ def _locked(db: Database, table_id: int, seen_version: int | None) -> dict[str, 
     """Re-read the table inside the write transaction and check the version."""
     table = get_table_by_id(db, table_id)
     if table is None:
-        raise TableError("This table no longer exists.", 404)
+        raise TableError(_("This table no longer exists."), 404)
     if seen_version is not None and seen_version != table["version"]:
         raise StaleVersion()
     return table
@@ -400,9 +401,10 @@ def set_seat_names(db: Database, table_id: int, names: Sequence[str | None]) -> 
 def clean_name(name: str) -> str:
     name = " ".join(str(name or "").split())
     if not name:
-        raise TableError("Please enter your name.", 422)
+        raise TableError(_("Please enter your name."), 422)
     if len(name) > NAME_MAX:
-        raise TableError(f"Please keep your name to {NAME_MAX} characters.", 422)
+        raise TableError(_("Please keep your name to %(count)s characters.", count=NAME_MAX),
+                         422)
     return name
 
 
@@ -413,22 +415,23 @@ def claim_seat(db: Database, table_id: int, position: int, name: str) -> tuple[i
     with immediate(db):
         table = _locked(db, table_id, None)
         if table["status"] == "closed":
-            raise TableError("This table has ended.", 410)
+            raise TableError(_("This table has ended."), 410)
         seat = next(iter(db.query("SELECT * FROM seats WHERE table_id = ? AND position = ?",
                                   [table_id, position])), None)
         if seat is None:
-            raise TableError("That seat does not exist at this table.", 404)
+            raise TableError(_("That seat does not exist at this table."), 404)
         if seat["token_hash"] is not None:
-            raise TableError(f"{seat['label']} is already taken by {seat['name']}. "
-                             "Please pick another seat.", 409)
+            raise TableError(_("%(seat)s is already taken by %(name)s. Please pick another "
+                               "seat.", seat=seat["label"], name=seat["name"]), 409)
         if seat["name"] and seat["name"].casefold() != name.casefold():
-            raise TableError(f"{seat['label']} is kept for {seat['name']}.", 409)
+            raise TableError(_("%(seat)s is kept for %(name)s.", seat=seat["label"],
+                               name=seat["name"]), 409)
         taken = {row["name"].casefold() for row in db.query(
             "SELECT name FROM seats WHERE table_id = ? AND token_hash IS NOT NULL",
             [table_id])}
         if name.casefold() in taken:
-            raise TableError(f"Someone called {name} is already at this table: "
-                             "please add an initial.", 409)
+            raise TableError(_("Someone called %(name)s is already at this table: "
+                               "please add an initial.", name=name), 409)
         db.execute("UPDATE seats SET name = ?, token_hash = ? "
                    "WHERE table_id = ? AND position = ?",
                    [name, hash_token(token), table_id, position])
@@ -448,12 +451,16 @@ def start_game(db: Database, game: Game, table_id: int, seen_version: int,
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         if table["status"] == "closed":
-            raise TableError("This table has ended.", 410)
+            raise TableError(_("This table has ended."), 410)
         players = _players(db, table_id)
-        empty = [seat["label"] for seat in players if seat["token_hash"] is None]
+        empty = [_game_label(game, players, seat, table["options"]) for seat in players
+                 if seat["token_hash"] is None]
         if empty:
-            raise TableError("Waiting for " + ", ".join(empty) + " to join "
-                             "(or remove the empty seats).")
+            # The labels side by side, each in the reader's language.
+            listing = Text(", ".join(f"%(s{i})s" for i in range(len(empty))),
+                           params={f"s{i}": label for i, label in enumerate(empty)})
+            raise TableError(_("Waiting for %(seats)s to join (or remove the empty seats).",
+                               seats=listing))
         options = table["options"]
         carry_over = getattr(game, "options_for_next_game", None)
         if table["state"] is not None and carry_over is not None:
@@ -502,8 +509,8 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
     """Apply one game action: the heart of play. RuleError passes through unchanged.
     The log keeps the fields the game read; an action too long to keep is refused."""
     if len(json.dumps(dict(action))) > ACTION_MAX:
-        raise TableError("That was far more than any move needs, so the table did not take "
-                         "it. Reload the page and use its buttons.", 413)
+        raise TableError(_("That was far more than any move needs, so the table did not "
+                           "take it. Reload the page and use its buttons."), 413)
     fields = ReadFields(action)
     with immediate(db):
         table = _locked(db, table_id, None)
@@ -511,8 +518,8 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
                                                                actor, action):
             raise StaleVersion()
         if table["status"] != "playing":
-            raise TableError("The game is not running." if table["status"] == "lobby"
-                             else "This game is over.", 409)
+            raise TableError(_("The game is not running.") if table["status"] == "lobby"
+                             else _("This game is over."), 409)
         state = game.apply(table["state"], actor, fields, rng)
         status = "over" if game.is_over(state) else "playing"
         version = _bump(db, table, state=state, status=status)
@@ -556,16 +563,16 @@ def undo(db: Database, table_id: int, seen_version: int, sent: str | None = None
         if table["status"] == "over":
             # The end revealed every secret: taking it back would let the table play on
             # knowing them.
-            raise TableError("The game is over and everything was revealed, so it cannot "
-                             "be undone. Deal a new game instead.")
+            raise TableError(_("The game is over and everything was revealed, so it cannot "
+                               "be undone. Deal a new game instead."))
         if table["status"] != "playing":
-            raise TableError("There is no game action to undo.")
+            raise TableError(_("There is no game action to undo."))
         entries = list(db.query(
             "SELECT id, kind, actor FROM log WHERE table_id = ? AND game_no = ? "
             "AND kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 2",
             [table_id, table["game_no"]]))
         if len(entries) < 2 or entries[0]["kind"] != "act":
-            raise TableError("There is no game action to undo.")
+            raise TableError(_("There is no game action to undo."))
         last, before = entries
         db.execute("UPDATE log SET undone = 1 WHERE id = ?", [last["id"]])
         version = _bump(db, table, state=_state_of(db, before["id"]), status="playing")
@@ -580,7 +587,8 @@ def hand_host(db: Database, table_id: int, seen_version: int, position: int,
         table = _locked(db, table_id, seen_version)
         seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
         if seat is None or seat["token_hash"] is None:
-            raise TableError("Host controls can only go to a seat someone has joined.", 422)
+            raise TableError(_("Host controls can only go to a seat someone has joined."),
+                             422)
         version = _bump(db, table, host_seat=position)
         _log(db, table, version, "host", "host", {"to": position}, sent=sent)
     return version
@@ -594,7 +602,7 @@ def take_host_back(db: Database, table_id: int, seen_version: int,
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         if table["host_seat"] is None:
-            raise TableError("The host controls are already on this laptop.", 409)
+            raise TableError(_("The host controls are already on this laptop."), 409)
         version = _bump(db, table, host_seat=None)
         _log(db, table, version, "host", "host_back", {"from": table["host_seat"]}, sent=sent)
     return version
@@ -612,10 +620,11 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
         table = _locked(db, table_id, seen_version)
         seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
         if seat is None or seat["token_hash"] is None:
-            raise TableError("That seat has nobody in it yet: they can join normally.", 422)
+            raise TableError(_("That seat has nobody in it yet: they can join normally."),
+                             422)
         if was_sent(db, table_id, sent):
             if seat["token_hash"] != hash_token(token):
-                raise TableError("That link was replaced since: make a new one.", 409)
+                raise TableError(_("That link was replaced since: make a new one."), 409)
             return token
         db.execute("UPDATE seats SET token_hash = ? WHERE table_id = ? AND position = ?",
                    [hash_token(token), table_id, position])
@@ -624,23 +633,38 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
     return token
 
 
+def _game_label(game: Game, players: list[dict[str, Any]], seat: dict[str, Any],
+                options: Mapping[str, Any]) -> Any:
+    """A seat's label as the game names it (a Text, in the reader's language) while the
+    game still names it so; else the label the database keeps."""
+    labels = game.seat_labels(len(players), options)
+    position = seat["position"]
+    if 0 <= position < len(labels) and str(labels[position]) == seat["label"]:
+        return labels[position]
+    return seat["label"]
+
+
 def remove_seat(db: Database, game: Game, table_id: int, seen_version: int,
                 position: int, sent: str | None = None) -> int:
     """Remove an empty seat before the game starts; the others close up in order."""
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         if table["status"] != "lobby":
-            raise TableError("Seats can only be removed before the game starts.")
+            raise TableError(_("Seats can only be removed before the game starts."))
         players = _players(db, table_id)
         seat = next((s for s in players if s["position"] == position), None)
         if seat is None:
-            raise TableError("That seat does not exist at this table.", 404)
+            raise TableError(_("That seat does not exist at this table."), 404)
         if seat["token_hash"] is not None:
-            raise TableError(f"{seat['name']} is sitting there: only empty seats can go.")
+            raise TableError(_("%(name)s is sitting there: only empty seats can go.",
+                               name=seat["name"]))
         if position in game.FIXED_SEATS:
-            raise TableError(f"The game cannot be played without {seat['label']}.")
+            raise TableError(_("The game cannot be played without %(seat)s.",
+                               seat=_game_label(game, players, seat, table["options"])))
         if len(players) - 1 < game.MIN_PLAYERS:
-            raise TableError(f"{game.TITLE} needs at least {game.MIN_PLAYERS} players.")
+            raise TableError(ngettext("%(game)s needs at least %(n)s player.",
+                                      "%(game)s needs at least %(n)s players.",
+                                      game.MIN_PLAYERS, game=game.TITLE))
         labels = game.seat_labels(len(players) - 1, table["options"])
         db.execute("DELETE FROM seats WHERE table_id = ? AND position = ?",
                    [table_id, position])
@@ -663,7 +687,7 @@ def close_table(db: Database, table_id: int, seen_version: int | None,
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         if table["status"] == "closed":
-            raise TableError("This table has already ended.")
+            raise TableError(_("This table has already ended."))
         version = _bump(db, table, status="closed")
         _log(db, table, version, "host", "close", sent=sent)
     return version
@@ -815,10 +839,10 @@ def _free_code(db: Database, rng: random.Random) -> str:
     """A join code no table of this laptop has: four letters, more when four are crowded.
     Ended tables keep their codes, so an old link never opens someone else's table."""
     for length in range(CODE_LENGTH, CODE_LENGTH_MAX + 1):
-        for _ in range(CODE_TRIES):
-            code = "".join(rng.choice(CODE_LETTERS) for _ in range(length))
+        for _try in range(CODE_TRIES):
+            code = "".join(rng.choice(CODE_LETTERS) for _letter in range(length))
             if not next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
                 return code
-    raise TableError("This laptop has no table code left to give. Start the companion with "
-                     "a new database file (--db) for new tables.", 503)
+    raise TableError(_("This laptop has no table code left to give. Start the companion "
+                       "with a new database file (--db) for new tables."), 503)
 

@@ -173,12 +173,16 @@
     var left = Number(button.dataset.armedUntil) - Date.now();
     button.dataset.left = Math.max(1, Math.ceil(left / 1000)) + " s";
   }
+  // The page's words, in the reader's language (templates/layout.html): nothing the
+  // script shows is typed here.
+  function pageWords(name) { return document.body.dataset[name] || ""; }
   function arm(button, until) {
     button.dataset.label = button.textContent;
+    button.dataset.notSent = pageWords("notSent");
     button.dataset.armedUntil = String(until);
     button.classList.remove("disarmed");
     button.classList.add("armed");
-    button.textContent = button.dataset.confirm + " Tap again.";
+    button.textContent = button.dataset.confirm + " " + pageWords("tapAgain");
     // The bar starts as full as the time left (a button re-armed after a refresh).
     button.style.setProperty("--armed-ms", ARMED_MS + "ms");
     button.style.setProperty("--armed-gone", (until - Date.now() - ARMED_MS) + "ms");
@@ -463,7 +467,7 @@
     var on = wakeWanted && awake();
     // Offered while a game runs, the only time a sleeping phone costs anything.
     button.hidden = current.dataset.awake !== "on";
-    button.textContent = on ? "Screen stays on" : "Keep screen on";
+    button.textContent = pageWords(on ? "screenOn" : "screenOff");
     button.classList.toggle("on", on);
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }

@@ -56,6 +56,10 @@ ROOMS: dict[str, tuple[str, ...]] = {
     # Pure: the words people read, translated where they are shown.
     "companion.words": (*PLATFORM, "companion.tournaments", "companion.games",
                         *WEB_FRAMEWORK, *SQL),
+    # The terminal's language (the command line's words, the database watch's): the
+    # catalogues read with Babel, nothing of the platform nor of Flask.
+    "companion.terminal": (*PLATFORM, "companion.tournaments", "companion.games",
+                           *WEB_FRAMEWORK, *SQL),
     # Pure: the history's plots drawn from numbers.
     "companion.plots": (*PLATFORM, "companion.tournaments", "companion.games",
                         *WEB_FRAMEWORK, *SQL),

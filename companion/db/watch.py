@@ -22,16 +22,22 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from companion.words import Text, _
+
 log = logging.getLogger("companion")
 
 
 class DatabaseUnavailable(Exception):
     """The database file cannot keep anything more: ``message`` says why, for the
-    laptop's terminal."""
+    laptop's terminal (``words``: the same, to translate: companion/terminal.py)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, *sentences: Text) -> None:
+        message = " ".join(sentences)
         super().__init__(message)
         self.message = message
+        # The sentences side by side, each translated (no catalogue holds the pair).
+        layout = " ".join(f"%(s{i})s" for i in range(len(sentences)))
+        self.words = Text(layout, params={f"s{i}": text for i, text in enumerate(sentences)})
 
 
 def _read_only(path: str, status: os.stat_result) -> bool:
@@ -48,9 +54,10 @@ def require_writable(path: str) -> None:
     except FileNotFoundError:
         return
     if stat.S_ISREG(status.st_mode) and _read_only(path, status):
-        raise DatabaseUnavailable(
-            f"the database file {path} is read-only, so nothing played could be saved. "
-            f"Make it writable (chmod u+w {path}) or choose another file with --db.")
+        raise DatabaseUnavailable(_(
+            "the database file %(path)s is read-only, so nothing played could be saved. "
+            "Make it writable (chmod u+w %(path)s) or choose another file with --db.",
+            path=path))
 
 
 class FileWatch:
@@ -89,31 +96,40 @@ class FileWatch:
             self.reported = None
             return
         path = self.path
+        problem: list[Text]
         if lost == "read-only":
-            problem = (f"the database file {path} became read-only. Nothing can be saved "
-                       "until it is writable again (chmod u+w); the companion then carries "
-                       "on by itself.")
+            problem = [_("the database file %(path)s became read-only. Nothing can be saved "
+                         "until it is writable again (chmod u+w); the companion then "
+                         "carries on by itself.", path=path)]
         else:
             with self._rescue_lock:
                 if self.rescued is None:
                     self.rescued = self._rescue(db)
-            problem = (f"the database file {path} was "
-                       + ("deleted" if lost == "deleted" else "replaced by another file")
-                       + " while the companion was running. Nothing can be saved any more, "
-                       "and every page says so. ")
+            problem = [_("the database file %(path)s was deleted while the companion was "
+                         "running. Nothing can be saved any more, and every page says so.",
+                         path=path) if lost == "deleted" else
+                       _("the database file %(path)s was replaced by another file while the "
+                         "companion was running. Nothing can be saved any more, and every "
+                         "page says so.", path=path)]
             if self.rescued:
-                problem += (f"Everything saved until then was copied to {self.rescued}: "
-                            f"stop the companion and start it again with --db "
-                            f"{self.rescued}.")
+                problem.append(_("Everything saved until then was copied to %(copy)s: stop "
+                                 "the companion and start it again with --db %(copy)s.",
+                                 copy=self.rescued))
             elif lost == "deleted":
-                problem += ("Stop the companion; put the file back from a backup before "
-                            "starting it again, or it starts with an empty database.")
+                problem.append(_("Stop the companion; put the file back from a backup "
+                                 "before starting it again, or it starts with an empty "
+                                 "database."))
             else:
-                problem += "Stop the companion and start it again to use the file there now."
-        if self.reported != problem:
-            self.reported = problem
-            log.error("companion: %s", problem)
-        raise DatabaseUnavailable(problem)
+                problem.append(_("Stop the companion and start it again to use the file "
+                                 "there now."))
+        refusal = DatabaseUnavailable(*problem)
+        if self.reported != refusal.message:
+            self.reported = refusal.message
+            # The terminal's language (companion/terminal.py), imported here: the
+            # database layer stays free of the catalogues until something goes wrong.
+            from companion.terminal import say
+            log.error("companion: %s", say(refusal.words))
+        raise refusal
 
     def _rescue(self, db: Database | None) -> str | None:
         """Copy the lost file from a connection that still has it open (the system keeps

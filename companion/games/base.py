@@ -88,6 +88,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
+from companion.words import Text, _, ngettext
+
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 TABLE = "table"
@@ -99,7 +101,8 @@ T = TypeVar("T")
 
 
 class RuleError(Exception):
-    """An action the rules refuse; the message is shown to the player as is."""
+    """An action the rules refuse; the message (a ``companion.words.Text``) is shown to
+    the player in their language."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -138,16 +141,21 @@ def evolve(state: State) -> State:
 def parse_int(value: Any, low: int, high: int, what: str) -> int:
     """A whole number from a form field, within [low, high], or a RuleError."""
     text = str(value if value is not None else "").strip()
+    # ``what`` names the field ("circle", a game's Text): each sentence takes it whole,
+    # without an article, since German and French articles depend on the word.
     if not text:
-        raise RuleError(f"Please enter the {what}.")
+        raise RuleError(_("Please enter the %(what)s.", what=what))
     # Plain ASCII digits only: int() would also take "1_000" and other scripts' digits.
     if not WHOLE_NUMBER.fullmatch(text):
-        raise RuleError(f"The {what} must be a whole number, not “{text[:20]}”.")
+        raise RuleError(_("The %(what)s must be a whole number, not “%(text)s”.", what=what,
+                          text=text[:20]))
     if len(text) > 12:
-        raise RuleError(f"The {what} must be between {low} and {high}; {text[:12]}… is not.")
+        raise RuleError(_("The %(what)s must be between %(low)s and %(high)s; %(text)s… is "
+                          "not.", what=what, low=low, high=high, text=text[:12]))
     number = int(text)
     if not low <= number <= high:
-        raise RuleError(f"The {what} must be between {low} and {high}; {number} is not.")
+        raise RuleError(_("The %(what)s must be between %(low)s and %(high)s; %(number)s is "
+                          "not.", what=what, low=low, high=high, number=number))
     return number
 
 
@@ -167,8 +175,9 @@ def parse_choice(value: Any, choices: Sequence[T], what: str) -> T:
         if str(choice) == text:
             return choice
     if not text:
-        raise RuleError(f"Please choose the {what}.")
-    raise RuleError(f"“{text[:40]}” is not a {what} you can choose here.")
+        raise RuleError(_("Please choose the %(what)s.", what=what))
+    raise RuleError(_("“%(text)s” is not a %(what)s you can choose here.", text=text[:40],
+                      what=what))
 
 
 def parse_bool(value: Any) -> bool:
@@ -181,20 +190,34 @@ def parse_names(text: Any, count: int, what: str) -> list[str]:
     """Exactly ``count`` non-empty, distinct names, one per line."""
     names = [line.strip() for line in str(text or "").splitlines() if line.strip()]
     if len(names) != count:
-        raise RuleError(f"Please give exactly {count} {what}, one per line "
-                        f"({len(names)} given).")
+        raise RuleError(ngettext("Please give exactly %(n)s %(what)s, one per line "
+                                 "(%(given)s given).",
+                                 "Please give exactly %(n)s %(what)s, one per line "
+                                 "(%(given)s given).", count, what=what, given=len(names)))
     if any(len(name) > 60 for name in names):
-        raise RuleError(f"Each of the {what} must be at most 60 characters long.")
+        raise RuleError(_("Each of the %(what)s must be at most %(count)s characters long.",
+                          what=what, count=60))
     if len(set(names)) != len(names):
-        raise RuleError(f"The {what} must all be different.")
+        raise RuleError(_("The %(what)s must all be different.", what=what))
     return names
 
 
 def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st: where a card lies, in a default name."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
-        number % 10, "th")
-    return f"{number}{suffix}"
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st: where a card lies, in a default name.
+    A Text: German writes 1., 2., French 1er, 2e (each English ending is its own msgid,
+    and the first its own again, which French alone writes otherwise)."""
+    if number == 1:
+        return _("1st")
+    if 10 <= number % 100 <= 20:
+        return _("%(n)sth", n=number)
+    last = number % 10
+    if last == 1:
+        return _("%(n)sst", n=number)
+    if last == 2:
+        return _("%(n)snd", n=number)
+    if last == 3:
+        return _("%(n)srd", n=number)
+    return _("%(n)sth", n=number)
 
 
 def require(condition: bool, message: str) -> None:
@@ -214,11 +237,13 @@ def check_call(actor: Any, action: Any, count: int) -> None:
     malformed calls in the same words: the action must be a mapping (a form's fields) and
     the actor the table screen or one of the ``count`` seats."""
     if not isinstance(action, Mapping):
-        raise RuleError("An action is a form's fields (a type and its values); this is not "
-                        "one.")
+        raise RuleError(_("An action is a form's fields (a type and its values); this is "
+                          "not one."))
     if actor != TABLE and not is_seat(actor, count):
-        raise RuleError(f"Only the table screen or one of this table's {count} seats can "
-                        "act here.")
+        raise RuleError(ngettext("Only the table screen or one of this table's %(n)s seats "
+                                 "can act here.",
+                                 "Only the table screen or one of this table's %(n)s seats "
+                                 "can act here.", count))
 
 
 def fields_named(action: Mapping[str, str], prefix: str) -> dict[str, str]:
@@ -233,7 +258,7 @@ def require_type(action: Mapping[str, str], allowed: Sequence[str]) -> str:
     """The action's type, refused unless it is one of ``allowed`` now."""
     kind = str(action.get("type", ""))
     if kind not in allowed:
-        raise RuleError("That is not something you can do right now.")
+        raise RuleError(_("That is not something you can do right now."))
     return kind
 
 
@@ -249,7 +274,7 @@ def shuffled(cards: Sequence[T], rng: random.Random) -> list[T]:
 def draw(deck: list[T], count: int = 1) -> list[T]:
     """Take ``count`` cards off the top (index 0) of ``deck``, in place."""
     if count > len(deck):
-        raise RuleError("There are not enough cards left in the deck.")
+        raise RuleError(_("There are not enough cards left in the deck."))
     taken = deck[:count]
     del deck[:count]
     return taken
@@ -266,7 +291,7 @@ def next_seat(count: int, current: int, skip: Sequence[int] = ()) -> int:
         candidate = (current + step) % count
         if candidate not in skip:
             return candidate
-    raise RuleError("Nobody is left to play.")
+    raise RuleError(_("Nobody is left to play."))
 
 
 # --- the reveal at the end of a game (templates/_macros.html ``reveal``) ---------------
@@ -290,7 +315,12 @@ def reveal_view(facts: Sequence[tuple[str, str]], title: str,
 
 # --- checking a state from outside (an imported file) ----------------------------
 
-def check_shape(value: Any, shape: Any, where: str = "the state") -> None:
+THE_STATE = _("the state")
+"""Where ``check_shape`` starts naming a place; a path below it keeps this in the
+reader's language ("der Spielstand.players[2]")."""
+
+
+def check_shape(value: Any, shape: Any, where: str = THE_STATE) -> None:
     """``value`` has ``shape``, or a RuleError saying where it does not.
 
     A shape is a type (``int`` never takes a bool), ``None``, a tuple of shapes (any
@@ -333,26 +363,28 @@ def _explain(value: Any, shape: Any, where: str) -> None:
                 return
         _explain(value, shape[-1], where)
     elif shape is None:
-        raise RuleError(f"{where} must be empty (null).")
+        raise RuleError(_("%(where)s must be empty (null).", where=where))
     elif isinstance(shape, frozenset):
-        raise RuleError(f"{where} is not one of the values it can take.")
+        raise RuleError(_("%(where)s is not one of the values it can take.", where=where))
     elif isinstance(shape, list):
-        require(isinstance(value, list), f"{where} must be a list.")
+        require(isinstance(value, list), _("%(where)s must be a list.", where=where))
         for index, item in enumerate(value):
             if not _fits(item, shape[0]):
-                _explain(item, shape[0], f"{where}[{index}]")
+                _explain(item, shape[0], Text("%(where)s[%(index)s]",
+                                              params={"where": where, "index": str(index)}))
     elif isinstance(shape, dict):
-        require(isinstance(value, dict), f"{where} must be a set of fields.")
+        require(isinstance(value, dict), _("%(where)s must be a set of fields.", where=where))
         for key, part in shape.items():
-            require(key in value, f"{where} has no “{key}”.")
+            require(key in value, _("%(where)s has no “%(key)s”.", where=where, key=key))
             if not _fits(value[key], part):
-                _explain(value[key], part, f"{where}.{key}")
+                _explain(value[key], part, Text("%(where)s.%(key)s",
+                                                params={"where": where, "key": str(key)}))
     elif shape is int:
-        raise RuleError(f"{where} must be a whole number.")
+        raise RuleError(_("%(where)s must be a whole number.", where=where))
     else:
-        raise RuleError(f"{where} must be {shape.__name__}.")
+        raise RuleError(_("%(where)s must be %(kind)s.", where=where, kind=shape.__name__))
 
 
 def check_seat(value: Any, count: int, where: str) -> None:
     """A seat position of a game of ``count`` players."""
-    require(is_seat(value, count), f"{where} is not a seat.")
+    require(is_seat(value, count), _("%(where)s is not a seat.", where=where))

@@ -27,6 +27,7 @@ from companion.broadcast import HEARTBEAT, event
 from companion.db import get_db
 from companion.server import raw
 from companion.web.live import HEADERS
+from companion.words import _
 
 # What a stream's page needs first: the table's id and version, or None (no such table).
 Opener = Callable[[str], "tuple[int, int] | None"]
@@ -52,6 +53,8 @@ class _Stream(asyncio.Protocol):
         self.last_write = time.monotonic()
         self.deadline = 0.0
         self.closed = False
+        self.language = ""
+        """The request's Accept-Language (the words of a refusal)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -130,9 +133,10 @@ class StreamHub:
     # --- called from other threads -------------------------------------------------
 
     def adopt(self, sock: socket.socket, address: str, codes: list[str], head_only: bool,
-              phone: str = "", shared: bool = False) -> None:
+              phone: str = "", shared: bool = False, language: str = "") -> None:
+        """``language``: the request's Accept-Language, for a refusal's words."""
         self._loop.call_soon_threadsafe(self._start, sock, address, codes, head_only, phone,
-                                        shared)
+                                        shared, language)
 
     def phones_at(self, address: str) -> int:
         """How many phones (cookies of their own) hold live pages from ``address``. Read
@@ -168,12 +172,14 @@ class StreamHub:
         self._loop.stop()
 
     def _start(self, sock: socket.socket, address: str, codes: list[str], head_only: bool,
-               phone: str, shared: bool) -> None:
-        self._loop.create_task(self._open(sock, address, codes, head_only, phone, shared))
+               phone: str, shared: bool, language: str) -> None:
+        self._loop.create_task(self._open(sock, address, codes, head_only, phone, shared,
+                                          language))
 
     async def _open(self, sock: socket.socket, address: str, codes: list[str],
-                    head_only: bool, phone: str, shared: bool) -> None:
+                    head_only: bool, phone: str, shared: bool, language: str) -> None:
         stream = _Stream(self, address, phone)
+        stream.language = language
         try:
             await self._loop.connect_accepted_socket(lambda: stream, sock)
         except OSError:
@@ -181,12 +187,12 @@ class StreamHub:
             return
         assert stream.transport is not None
         if len(self._streams) >= self.capacity:
-            self._refuse(stream, 503, "The laptop holds as many live pages as it can. "
-                         "This page refreshes itself more slowly.")
+            self._refuse(stream, 503, _("The laptop holds as many live pages as it can. "
+                                        "This page refreshes itself more slowly."))
             return
         if self._addresses[address] >= self.per_address and not self.exempt(address):
-            self._refuse(stream, 429, "Too many live pages from this device. Close some "
-                         "tabs; this page refreshes itself more slowly.")
+            self._refuse(stream, 429, _("Too many live pages from this device. Close some "
+                                        "tabs; this page refreshes itself more slowly."))
             return
         versions = {}
         for code in codes:
@@ -195,7 +201,7 @@ class StreamHub:
                 stream.codes[found[0]] = code
                 versions[found[0]] = found[1]
         if not versions:
-            self._refuse(stream, 404, "There is no table with this code.")
+            self._refuse(stream, 404, _("There is no table with this code."))
             return
         if head_only:  # HEAD: the headers a stream would have, and nothing held
             stream.transport.write(self.head)
@@ -214,7 +220,8 @@ class StreamHub:
 
     def _refuse(self, stream: _Stream, status: int, message: str) -> None:
         assert stream.transport is not None
-        stream.transport.write(raw.refusal(status, message, retry_after=30))
+        stream.transport.write(raw.refusal(status, message, retry_after=30,
+                                           accept_language=stream.language))
         stream.transport.close()
 
     def _forget(self, stream: _Stream) -> None:

@@ -163,7 +163,8 @@ class Server(TcpWSGIServer):
             codes = ([match.group(1)] if match else
                      live.shared_codes(parse_qs(request.query).get("t", [])))
             self.hub.adopt(sock, address, codes, request.command == "HEAD",
-                           _phone(request.headers.get("COOKIE", "")), shared=not match)
+                           _phone(request.headers.get("COOKIE", "")), shared=not match,
+                           language=request.headers.get("ACCEPT_LANGUAGE", ""))
             return
         address = channel.addr[0]
         channel.queued = True

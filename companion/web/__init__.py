@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.db import file_watch
 from companion.db.watch import DatabaseUnavailable
+from companion.words import _
 
 log = logging.getLogger("companion")
 
@@ -30,19 +31,22 @@ COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascr
                 "application/json", "image/svg+xml", "text/csv")
 
 FRIENDLY = {
-    400: ("Something was missing", "That request was incomplete. Please go back and try again."),
-    403: ("Not allowed", "You are not allowed to do that."),
-    404: ("Not found", "There is nothing here. Check the table code or ask the host "
-          "for a new link."),
-    405: ("Not like that", "That page cannot be used this way. Go back and use the buttons."),
-    410: ("Table ended", "This table has ended."),
-    413: ("Too big", "That was more than the laptop takes at once (a file too big, or a "
-          "form far bigger than any move needs). Nothing was changed."),
-    500: ("Something went wrong", "The laptop hit a problem. Nothing was changed; "
-          "please try again."),
-    503: ("Nothing can be saved", "The laptop can no longer save the game: its database "
-          "file was deleted, replaced or made read-only while the companion was running. "
-          "Nothing from now on is kept. Ask the host to look at the laptop's terminal."),
+    400: (_("Something was missing"),
+          _("That request was incomplete. Please go back and try again.")),
+    403: (_("Not allowed"), _("You are not allowed to do that.")),
+    404: (_("Not found"), _("There is nothing here. Check the table code or ask the host "
+                            "for a new link.")),
+    405: (_("Not like that"),
+          _("That page cannot be used this way. Go back and use the buttons.")),
+    410: (_("Table ended"), _("This table has ended.")),
+    413: (_("Too big"), _("That was more than the laptop takes at once (a file too big, or "
+                          "a form far bigger than any move needs). Nothing was changed.")),
+    500: (_("Something went wrong"), _("The laptop hit a problem. Nothing was changed; "
+                                       "please try again.")),
+    503: (_("Nothing can be saved"), _(
+        "The laptop can no longer save the game: its database file was deleted, replaced "
+        "or made read-only while the companion was running. Nothing from now on is kept. "
+        "Ask the host to look at the laptop's terminal.")),
 }
 
 
@@ -74,8 +78,8 @@ def check_csrf() -> None:
     sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
     expected = session.get("csrf") or ""
     if not expected or not hmac.compare_digest(str(sent), str(expected)):
-        abort(403, "This page is out of date (its security check expired). "
-                   "Reload the page and try again.")
+        abort(403, _("This page is out of date (its security check expired). "
+                     "Reload the page and try again."))
 
 
 def wants_component() -> bool:

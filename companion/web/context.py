@@ -16,6 +16,7 @@ from flask import Response, abort, current_app, request, url_for
 from companion import tables
 from companion.db import get_db
 from companion.games.base import TABLE, Game, int_or_none
+from companion.words import Text, _
 
 COOKIE_AGE = 60 * 60 * 24 * 30
 
@@ -39,11 +40,11 @@ def set_private_cookie(response: Response, name: str, token: str) -> Response:
 def load(code: str) -> tuple[dict[str, Any], Game]:
     table = tables.get_table(get_db(), code)
     if table is None:
-        abort(404, f"There is no table with the code “{tables.normalise_code(code)[:8]}”. "
-                   "Check the code on the table screen.")
+        abort(404, _("There is no table with the code “%(code)s”. Check the code on the "
+                     "table screen.", code=tables.normalise_code(code)[:8]))
     game = current_app.config["GAMES"].get(table["game"])
     if game is None:
-        abort(404, "This table's game is not installed on this laptop.")
+        abort(404, _("This table's game is not installed on this laptop."))
     return table, game
 
 
@@ -99,7 +100,11 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
         else []
     if viewer == TABLE and not host:
         may = []
-    seats = tables.get_seats(db, table["id"])
+    seats = seat_words(tables.get_seats(db, table["id"]), game, table["options"])
+    if seat is not None:
+        seat = {**seat, "label": next((entry["label"] for entry in seats
+                                       if entry["position"] == seat["position"]),
+                                      seat["label"])}
     log = tables.table_log(db, table["id"])
     dealt = (view or {}).get("seat_labels")
     if isinstance(dealt, list) and len(dealt) == len(seats):
@@ -129,6 +134,36 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
     }
 
 
+def seat_words(seats: list[dict[str, Any]], game: Game,
+               options: dict[str, Any]) -> list[dict[str, Any]]:
+    """``seats`` with their labels in the reader's language: the database keeps each
+    seat's label in English (as the game named it at the table's creation), so the
+    game names them again, and each label the game still gives word for word is
+    swapped for its Text. A label it no longer gives (an imported file's) stays as kept."""
+    try:
+        labels = game.seat_labels(len(seats), options)
+    except Exception:  # noqa: BLE001 - an imported table's options may be anything
+        return seats
+    if len(labels) != len(seats):
+        return seats
+    for seat, label in zip(seats, labels, strict=True):
+        if isinstance(label, Text) and str(label) == seat["label"]:
+            seat["label"] = label
+    return seats
+
+
+def in_seat_words(message: Any, seats: list[dict[str, Any]]) -> Any:
+    """A refusal naming a seat by the label the database keeps (English: "Dealer is
+    already taken by Ann"), with that label in the reader's language (``seat_words``)."""
+    if not isinstance(message, Text):
+        return message
+    labels = {str(seat["label"]): seat["label"] for seat in seats
+              if isinstance(seat["label"], Text)}
+    params = {name: labels.get(value, value) if type(value) is str else value
+              for name, value in message.params.items()}
+    return Text(message.msgid, message.plural, message.n, params)
+
+
 def _names(seats: list[dict[str, Any]]) -> dict[str, str]:
     return {f"seat:{seat['position']}": seat["name"] or seat["label"] for seat in seats}
 
@@ -151,9 +186,13 @@ def undone(entries: list[dict[str, Any]], table: dict[str, Any], game: Game,
         actor = TABLE if by == TABLE else int_or_none(str(by).removeprefix("seat:"), 0, SEAT_MAX)
         said = words(table["state"], actor, action) if actor is not None else None
         if said:
-            return f"Undone by the host: {said}. Play on from here."
-    whose = "the table's" if by == TABLE else _names(seats).get(by, "a player") + "'s"
-    return f"Undone by the host: {whose} last action. Play on from here."
+            return _("Undone by the host: %(what)s. Play on from here.", what=said)
+    if by == TABLE:
+        return _("Undone by the host: the table's last action. Play on from here.")
+    name = _names(seats).get(by)
+    if name is None:
+        return _("Undone by the host: a player's last action. Play on from here.")
+    return _("Undone by the host: %(name)s's last action. Play on from here.", name=name)
 
 
 def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[str]:
@@ -163,27 +202,33 @@ def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> 
     (an imported file may hold anything there), so a kind without a sentence is left out.
     """
     names = _names(seats)
-    words = {"create": "Table created", "join": "{who} joined", "start": "Game {game} dealt",
-             "undo": "The host undid the last action (by {by})",
-             "host": "Host controls handed to {to}",
-             "host_back": "The host controls came back to the laptop (from {source})",
-             "rejoin": "A new link was made for {seat}",
-             "remove_seat": "An empty seat was removed", "close": "The host ended the table"}
-    described = []
+    someone, the_table, a_seat = _("Someone"), _("the table"), _("a seat")
+    described: list[str] = []
     for entry in entries:
-        sentence = words.get(entry["kind"])
+        sentence = LOG_WORDS.get(entry["kind"])
         if sentence is None:
             continue
         action = json.loads(entry["action"])
         if not isinstance(action, dict):
             action = {}
-        described.append(sentence.format(
-            who=names.get(entry["actor"], "Someone"), game=entry["game_no"],
-            by=names.get(str(action.get("by")), "the table"),
-            to=names.get(f"seat:{action.get('to')}", "a seat"),
-            source=names.get(f"seat:{action.get('from')}", "a seat"),
-            seat=names.get(f"seat:{action.get('seat')}", "a seat")))
+        described.append(Text(sentence.msgid, params={
+            "who": names.get(entry["actor"], someone), "game": entry["game_no"],
+            "by": names.get(str(action.get("by")), the_table),
+            "to": names.get(f"seat:{action.get('to')}", a_seat),
+            "source": names.get(f"seat:{action.get('from')}", a_seat),
+            "seat": names.get(f"seat:{action.get('seat')}", a_seat)}))
     return described
+
+
+LOG_WORDS = {
+    "create": _("Table created"), "join": _("%(who)s joined"),
+    "start": _("Game %(game)s dealt"), "undo": _("The host undid the last action (by %(by)s)"),
+    "host": _("Host controls handed to %(to)s"),
+    "host_back": _("The host controls came back to the laptop (from %(source)s)"),
+    "rejoin": _("A new link was made for %(seat)s"),
+    "remove_seat": _("An empty seat was removed"), "close": _("The host ended the table")}
+"""The platform's own table events, by the log's kind: each sentence takes the
+placeholders it names of ``describe_log``'s (who, game, by, to, source, seat)."""
 
 
 VERSION_MAX = 10**12
@@ -196,7 +241,7 @@ def seen_version() -> int:
     """The version the player's page showed when they acted."""
     version = int_or_none(request.form.get("version"), 0, VERSION_MAX)
     if version is None:
-        abort(400, "That form was incomplete. Reload the page and try again.")
+        abort(400, _("That form was incomplete. Reload the page and try again."))
     return version
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from flask import current_app, request
 
 from companion.net import is_this_laptop
+from companion.words import ngettext
 
 CREATE_LIMIT = 10
 CREATE_WINDOW = 600.0
@@ -80,10 +81,14 @@ def creation_refused(tables: int = 1) -> str | None:
     if wait is None:
         return None
     minutes = math.ceil(wait / 60)
-    return (f"This device has created {limit.count} tables in the last "
-            f"{math.ceil(limit.window / 60)} minutes, the most one phone may. Please wait "
-            f"{minutes} minute{'s' if minutes != 1 else ''}, or create the table on the "
-            "laptop running the companion.")
+    return ngettext(
+        "This device has created %(count)s tables in the last %(window)s minutes, the most "
+        "one phone may. Please wait %(n)s minute, or create the table on the laptop "
+        "running the companion.",
+        "This device has created %(count)s tables in the last %(window)s minutes, the most "
+        "one phone may. Please wait %(n)s minutes, or create the table on the laptop "
+        "running the companion.", minutes, count=limit.count,
+        window=math.ceil(limit.window / 60))
 
 
 def count_created(tables: int) -> None:

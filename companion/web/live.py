@@ -25,6 +25,7 @@ from companion import tables
 from companion.broadcast import HEARTBEAT, event
 from companion.db import get_db
 from companion.web.context import load, load_head
+from companion.words import _
 
 bp = Blueprint("live", __name__)
 
@@ -85,7 +86,7 @@ def shared_events() -> Response:
         if opened is not None:
             watched[opened[0]] = (code, opened[1])
     if not watched:
-        abort(404, "None of these tables is on this laptop.")
+        abort(404, _("None of these tables is on this laptop."))
     broadcaster = current_app.extensions["broadcaster"]
     heartbeat = current_app.config["LIVE_HEARTBEAT"]
     lifetime = current_app.config["LIVE_LIFETIME"]

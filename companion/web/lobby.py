@@ -12,6 +12,7 @@ from companion.web.boards import with_board
 from companion.web.context import host_cookie, set_private_cookie
 from companion.web.limits import creation_refused
 from companion.web.pages import pages_draw
+from companion.words import _
 
 bp = Blueprint("lobby", __name__)
 
@@ -41,17 +42,17 @@ def join() -> Response:
     """The join-by-code form (for a phone that cannot scan)."""
     code = tables.normalise_code(request.args.get("code", ""))
     if not code:
-        return _lobby(422, "Please type the code shown on the table screen.")
+        return _lobby(422, _("Please type the code shown on the table screen."))
     if tables.get_table(get_db(), code) is None:
-        return _lobby(404, f"There is no table with the code “{code[:8]}”. "
-                           "Check the table screen.", code)
+        return _lobby(404, _("There is no table with the code “%(code)s”. "
+                             "Check the table screen.", code=code[:8]), code)
     return redirect(url_for("seat.join", code=code), code=303)
 
 
 def _game(name: str) -> Game:
     game = _games().get(name)
     if game is None:
-        abort(404, "This laptop does not have that game.")
+        abort(404, _("This laptop does not have that game."))
     return game
 
 
@@ -79,7 +80,7 @@ def create(name: str) -> Response:
     typed = {key: value for key, value in request.form.items() if key != "csrf"}
     try:
         count = parse_int(request.form.get("players"), game.MIN_PLAYERS, game.MAX_PLAYERS,
-                          "number of players")
+                          _("number of players"))
         options = with_board(game.parse_options(
             decks.form_with(get_db(), game, request.form.to_dict()), count))
     except RuleError as error:
@@ -107,7 +108,7 @@ def host_link(token: str) -> Response:
     """The host's private link (printed by `companion import`)."""
     table = tables.table_for_host_token(get_db(), token)
     if table is None:
-        abort(404, "This host link is not valid.")
+        abort(404, _("This host link is not valid."))
     return _enter_as_host(table["code"], token)
 
 
@@ -115,7 +116,7 @@ def host_link(token: str) -> Response:
 def import_table() -> Response:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _lobby(422, "Please choose an exported table file (.json).")
+        return _lobby(422, _("Please choose an exported table file (.json)."))
     try:
         data = importing.read(upload.read())
         refused = creation_refused()

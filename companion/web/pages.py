@@ -14,6 +14,7 @@ from companion.games.base import TABLE, Game, RuleError
 from companion.net import public_qr_svg
 from companion.web import render
 from companion.web.context import current_seat, is_host, load, page_context, sent_key
+from companion.words import _
 
 
 def render_screen(table_view: dict[str, Any], status: int = 200) -> Response:
@@ -42,8 +43,8 @@ def page(table: dict[str, Any], game: Game, viewer: int | str, seat: dict[str, A
     return render_phone(context, status)
 
 
-NO_SEAT = ("You do not have a seat at this table (or your link was replaced). "
-           "Join again from the table's QR code.")
+NO_SEAT = _("You do not have a seat at this table (or your link was replaced). "
+            "Join again from the table's QR code.")
 
 
 def refused(code: str, on_phone: bool, message: str, status: int,
@@ -93,5 +94,6 @@ def pages_draw(table: dict[str, Any]) -> None:
                 me = {key: seat[key] for key in ("position", "label", "name")}
                 page(table, game, seat["position"], me, host)
     except Exception as error:  # noqa: BLE001 - whatever the file made a page trip on
-        raise tables.TableError(f"This export file is damaged: its pages cannot be shown "
-                                f"({error.__class__.__name__}).", 422) from None
+        raise tables.TableError(_("This export file is damaged: its pages cannot be shown "
+                                  "(%(error)s).", error=error.__class__.__name__),
+                                422) from None

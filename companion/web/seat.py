@@ -11,27 +11,31 @@ from companion.web.context import (
     current_seat,
     form_action,
     game_of,
+    in_seat_words,
     load,
     load_head,
     rng,
     seat_cookie,
     seat_field,
+    seat_words,
     seen_version,
     set_private_cookie,
 )
 from companion.web.drawn import drawn
 from companion.web.pages import NO_SEAT, change
+from companion.words import _
 
 bp = Blueprint("seat", __name__)
 
 
 def _join_page(table: dict, game, status: int = 200, error: str | None = None,
                name: str = "") -> Response:
-    seats = tables.get_seats(get_db(), table["id"])
+    seats = seat_words(tables.get_seats(get_db(), table["id"]), game, table["options"])
     if error and table["status"] != "closed" and all(seat["claimed"] for seat in seats):
         # "Pick another seat" would send the phone round in circles: the page says
         # every seat is taken and how to get back in.
-        error = "Every seat was taken just now."
+        error = _("Every seat was taken just now.")
+    error = in_seat_words(error, seats)
     return render("seat/join.html", "seat/_join.html", status=status,
                   table=table, game=game, seats=seats, error=error, name=name)
 
@@ -51,7 +55,7 @@ def claim(code: str) -> Response:
     name = request.form.get("name", "")
     position = seat_field()
     if position is None:
-        return _join_page(table, game, 422, "Please pick a seat.", name)
+        return _join_page(table, game, 422, _("Please pick a seat."), name)
     try:
         version, token = tables.claim_seat(get_db(), table["id"], position, name)
     except tables.TableError as error:
@@ -66,7 +70,7 @@ def rejoin(token: str) -> Response:
     """A private link (bookmark or the host's re-join QR): back into the seat."""
     found = tables.table_for_seat_token(get_db(), token)
     if found is None:
-        abort(404, "This seat link is not valid any more. Ask the host for a new one.")
+        abort(404, _("This seat link is not valid any more. Ask the host for a new one."))
     table, _position = found
     return set_private_cookie(redirect(url_for("seat.phone", code=table["code"]), code=303),
                               seat_cookie(table["code"]), token)
@@ -78,8 +82,8 @@ def phone(code: str) -> Response:
     seat = current_seat(table)
     if seat is None:
         if request.cookies.get(seat_cookie(table["code"])):
-            abort(404, "This phone's seat link was replaced by the host. "
-                       "Ask the host for your new link, or join again.")
+            abort(404, _("This phone's seat link was replaced by the host. "
+                         "Ask the host for your new link, or join again."))
         return redirect(url_for("seat.join", code=table["code"]), code=303)
     return drawn(table, seat["position"], seat)
 

@@ -24,11 +24,13 @@ from companion.web.context import (
     load_head,
     rng,
     seat_field,
+    seat_words,
     seen_version,
     sent_key,
 )
 from companion.web.drawn import drawn, kept_pages
 from companion.web.pages import change, refused
+from companion.words import _
 
 bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 
@@ -45,7 +47,7 @@ def _host_only(code: str) -> tuple[dict[str, Any], Game, bool]:
     table = load_head(code)
     seat = current_seat(table)
     if not is_host(table, seat):
-        abort(403, "Only the host can do that.")
+        abort(403, _("Only the host can do that."))
     return table, game_of(table), seat is not None and table["host_seat"] == seat["position"]
 
 
@@ -69,7 +71,7 @@ def _host_change(code: str, run: Run) -> Response:
 def _position() -> int:
     position = seat_field()
     if position is None:
-        abort(400, "Please choose a seat.")
+        abort(400, _("Please choose a seat."))
     return position
 
 
@@ -104,7 +106,7 @@ def take_host(code: str) -> Response:
     handed them to (that phone may be lost): never refused to that laptop."""
     table = load_head(code)
     if not is_host_home(table):
-        abort(403, "Only the laptop that created the table can take the host controls back.")
+        abort(403, _("Only the laptop that created the table can take the host controls back."))
     return change(lambda sent: tables.take_host_back(get_db(), table["id"], seen_version(),
                                                      sent=sent),
                   table, url_for("table.screen", code=table["code"]), on_phone=False)
@@ -136,7 +138,7 @@ def _rejoin_token(sent: str | None) -> str | None:
 @bp.post("/rejoin")
 def rejoin(code: str) -> Response:
     """A fresh private link for a seat whose phone was lost, shown once to the host."""
-    table, _game, on_phone = _host_only(code)
+    table, game, on_phone = _host_only(code)
     position = _position()
     sent = sent_key()
     try:
@@ -145,8 +147,8 @@ def rejoin(code: str) -> Response:
     except tables.TableError as error:
         return refused(table["code"], on_phone, error.message, error.status)
     link = base_url() + url_for("seat.rejoin", token=token)
-    label = next(s for s in tables.get_seats(get_db(), table["id"])
-                 if s["position"] == position)
+    seats = seat_words(tables.get_seats(get_db(), table["id"]), game, table["options"])
+    label = next(s for s in seats if s["position"] == position)
     return render("table/rejoin.html", "table/_rejoin.html", table=table, seat=label,
                   link=link, link_qr=qr_svg(link), back=_host_page(table, on_phone))
 
@@ -156,10 +158,11 @@ def export(code: str) -> Response:
     """The table as a JSON file, when it holds no secret anyone could still use."""
     table, game = load(code)
     if not is_host(table, current_seat(table)):
-        abort(403, "Only the host can export the table.")
+        abort(403, _("Only the host can export the table."))
     if table["state"] is not None and not game.is_over(table["state"]):
-        abort(403, "A game in progress holds secrets: export it after the game, or from "
-                   "the laptop's terminal with: companion export " + table["code"])
+        abort(403, _("A game in progress holds secrets: export it after the game, or from "
+                     "the laptop's terminal with: companion export %(code)s",
+                     code=table["code"]))
     data = tables.export_text(tables.export_table(get_db(), table["id"]))
     return Response(data, mimetype="application/json", headers={
         "Content-Disposition": f"attachment; filename=table-{table['code']}.json"})

@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from companion.web import i18n
+from companion.web import drawn, i18n
 
 
 class Pseudo:
@@ -35,6 +35,8 @@ def pseudo_language() -> Iterator[None]:
     """Pages drawn inside this read the pseudo language."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(i18n, "translator", Pseudo)
+        # Pages kept by language (companion/web/drawn.py): never one drawn in English.
+        patch.setattr(drawn, "chosen_language", lambda: "pseudo")
         yield
 
 
@@ -46,14 +48,17 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 class _Visible(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, data: bool = True, attributes: bool = True) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self.hidden = 0
+        self.data, self.attributes = data, attributes
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
             self.hidden += 1
+        if not self.attributes:
+            return
         found = dict(attrs)
         for name in READ_ATTRIBUTES:
             if found.get(name):
@@ -66,16 +71,26 @@ class _Visible(HTMLParser):
             self.hidden = max(0, self.hidden - 1)
 
     def handle_data(self, data: str) -> None:
-        if not self.hidden and data.strip():
+        if self.data and not self.hidden and data.strip():
             self.texts.append(data)
+
+
+_INLINE = re.compile(r"</?(?:a|abbr|b|code|em|i|kbd|mark|small|span|strong)\b[^>]*>")
 
 
 def unmarked(html: str, allowed: Iterable[str] = ()) -> list[str]:
     """The visible texts of ``html`` (drawn in the pseudo language) that still hold a
     word outside every ⟦…⟧, once the ``allowed`` words (player names, a table's code,
-    a board's name) are taken out."""
-    parser = _Visible()
-    parser.feed(html)
+    a board's name) are taken out.
+
+    A sentence's markup placeholder (a word in bold) splits its text in the page; the
+    texts are read with the inline tags taken out, so the sentence is read whole, and
+    the attributes people read are taken from the page as it is."""
+    attributes = _Visible(data=False)
+    attributes.feed(html)
+    parser = _Visible(attributes=False)
+    parser.feed(_INLINE.sub("", html))
+    parser.texts += attributes.texts
     allowed_words = sorted({a for a in allowed if a}, key=len, reverse=True)
     left = []
     for text in parser.texts:
