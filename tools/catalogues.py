@@ -21,6 +21,10 @@ TRANSLATIONS = ROOT / "companion" / "translations"
 PARTS = TRANSLATIONS / "parts"
 POT = TRANSLATIONS / "messages.pot"
 LANGUAGES = ("de", "fr")
+# The plural rules the parts are written for (their headers): Babel's own French rule has
+# a third form (a million and more), which the parts never fill, so a French plural of 2
+# to 999999 fell back to English.
+PLURALS = {"de": (2, "(n != 1)"), "fr": (2, "(n > 1)")}
 
 
 def pybabel(*args: str) -> None:
@@ -45,6 +49,7 @@ def main() -> int:
                     "--no-wrap")
         with po.open("rb") as file:
             catalogue = read_po(file, locale=language)
+        catalogue._num_plurals, catalogue._plural_expr = PLURALS[language]
         for part in sorted(PARTS.glob(f"*.{language}.po")):
             with part.open("rb") as file:
                 for message in read_po(file, locale=language):

@@ -527,8 +527,9 @@ def _log(state: State, text: Text) -> None:
 def _log_text(entry: Mapping[str, Any]) -> str:
     """A log line as its reader reads it: lines kept before the words were kept (and an
     imported file's junk) stay as they were written."""
-    if isinstance(entry.get("words"), dict):
-        return from_data(entry["words"])
+    words = entry.get("words")
+    if isinstance(words, dict) and isinstance(words.get("msgid"), str):
+        return from_data(words)
     return str(entry.get("text", ""))
 
 

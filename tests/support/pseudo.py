@@ -74,6 +74,10 @@ def unmarked(html: str, allowed: Iterable[str] = ()) -> list[str]:
     """The visible texts of ``html`` (drawn in the pseudo language) that still hold a
     word outside every ⟦…⟧, once the ``allowed`` words (player names, a table's code,
     a board's name) are taken out."""
+    # A sentence whose placeholder is markup (a name in bold) spans several text nodes:
+    # its marks are taken out of the whole page first, innermost first.
+    while _INNERMOST.search(html):
+        html = _INNERMOST.sub(" ", html)
     parser = _Visible()
     parser.feed(html)
     allowed_words = sorted({a for a in allowed if a}, key=len, reverse=True)
