@@ -10,13 +10,17 @@ import html
 import random
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from babel.numbers import format_decimal
+from babel.support import Translations
 from flask import render_template
 
 from companion.games import london1888 as game
 from companion.games.base import TABLE, RuleError
+from companion.web import i18n
 from tests.games.test_london1888 import (
     act,
     finish_round,
@@ -27,10 +31,17 @@ from tests.games.test_london1888 import (
     seed_where,
     turn_of,
 )
+from tests.support.html import at_rest
 from tests.support.london_sequence import PHONE_SEQUENCE, PUBLIC_SEQUENCE
-from tests.support.noninterference import all_viewers, render_component
+from tests.support.noninterference import (
+    all_viewers,
+    assert_indistinguishable,
+    play_both,
+    render_component,
+)
 from tests.support.pseudo import pseudo_language, unmarked
 from tests.support.webflow import seated_table, state_of
+from tests.web.test_london1888 import jack_at_0_or_1
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 # Names, not words: the players', the characters' (and their full names), a place's and
@@ -217,3 +228,44 @@ def test_two_phones_read_the_same_log_in_two_languages(app):
             "ABSINTH-Karte") in german
     assert ("Manche 1 : aucune carte événement n'est retournée. Abberline a la carte "
             "ABSINTHE") in french
+
+
+class _Reader:
+    """A reader of ``language`` (the catalogue as built), for pages drawn outside a
+    browser's request."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.catalogue = Translations.load(str(i18n.TRANSLATIONS), [language])
+
+    def gettext(self, message: str) -> str:
+        return self.catalogue.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.catalogue.ngettext(singular, plural, n)
+
+    def number(self, value: int | float) -> str:
+        return format_decimal(value, locale=self.language)
+
+
+@contextmanager
+def reading(language: str) -> Iterator[None]:
+    reader = _Reader(language)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(i18n, "translator", lambda: reader)
+        yield
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_no_secret_shows_through_the_german_or_french_words(app, language):
+    """PHONE_SEQUENCE on two deals alike but that Jack is seat 0 or seat 1: the table and
+    the other phones read the same, and seats 0 and 1 too once their peek is dropped, in
+    German and in French as in English."""
+    with reading(language):
+        for first, second in play_both(game, *jack_at_0_or_1(), PHONE_SEQUENCE):
+            assert_indistinguishable(app, game, first, second, [TABLE, 2, 3, 4])
+            for seat in (0, 1):
+                assert at_rest(render_component(app, game, first, seat)) == at_rest(
+                    render_component(app, game, second, seat))
+        page = render_component(app, game, first, 2)
+    assert ("Verdachtsreihen" if language == "de" else "Lignes de suspicion") in page
