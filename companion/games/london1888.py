@@ -1852,10 +1852,10 @@ def _check_news(state: State, count: int) -> None:
     for key in ("actor", "target", "killer"):
         if news[key] is not None:
             check_seat(news[key], count, f"the news's {key}")
-    require(0 <= news["log"] <= len(state["log"]), "the news is off the game log.")
+    require(0 <= news["log"] <= len(state["log"]), _("the news is off the game log."))
     require(news["way"] not in POLICE_ARRESTS
             or POLICE_ARRESTS[news["way"]] in state["characters"],
-            "the news names a policeman who is not in this game.")
+            _("the news names a policeman who is not in this game."))
 
 
 INCIDENT_SHAPE = [{"round": int, "reveals": int, "kind": frozenset(NEWS_LINES),
@@ -1874,7 +1874,7 @@ def _check_incidents(state: State, count: int) -> None:
                 check_seat(entry[key], count, f"an incident's {key}")
         require(1 <= entry["round"] <= state["round"]
                 and 0 <= entry["reveals"] <= len(state["reveals"]),
-                "an incident comes after the game's last round or card.")
+                _("an incident comes after the game's last round or card."))
 
 
 def check_state(state: Any) -> None:
@@ -1883,28 +1883,30 @@ def check_state(state: Any) -> None:
     one Jack among them, seats and rounds in range."""
     check_shape(state, STATE_SHAPE)
     count = len(state["players"])
-    require(MIN_PLAYERS <= count <= MAX_PLAYERS, f"London 1888 has 4 to 8 players, not {count}.")
+    require(MIN_PLAYERS <= count <= MAX_PLAYERS, _("London 1888 has 4 to 8 players, not %(count)s.",
+                                                         count=count))
     for key in ("characters", "lines", "revealed", "alive", "prison"):
-        require(len(state[key]) == count, f"the state has {len(state[key])} {key} for "
-                                          f"{count} players.")
+        require(len(state[key]) == count, _("the state has %(found)s %(key)s for %(count)s "
+                                            "players.", found=len(state[key]), key=key,
+                                            count=count))
     require(set(state["characters"]) <= set(CHARACTERS)
-            and len(set(state["characters"])) == count, "the characters are not a cast.")
+            and len(set(state["characters"])) == count, _("the characters are not a cast."))
     for line, flags in zip(state["lines"], state["revealed"], strict=True):
         require(len(line) == LINE_LENGTH == len(flags) and set(line) <= set(BOX),
-                "a line of suspicion is not five identity cards.")
+                _("a line of suspicion is not five identity cards."))
     require(sum(line.count(JACK) for line in state["lines"]) == 1,
-            "the lines hold no Jack, or more than one.")
-    require(1 <= state["round"] <= len(state["deck"]) + 1, "the round is out of the deck.")
+            _("the lines hold no Jack, or more than one."))
+    require(1 <= state["round"] <= len(state["deck"]) + 1, _("the round is out of the deck."))
     check_seat(state["holder"], count, "the Absinthe's holder")
     for seat in state["order"]:
         check_seat(seat, count, "a seat of the turn order")
-    require(0 <= state["turn"] <= len(state["order"]), "the turn is out of the order.")
+    require(0 <= state["turn"] <= len(state["order"]), _("the turn is out of the order."))
     # Kept since arrests name who made them, and since outcomes are proposed first;
     # states saved before have neither.
     check_shape(state.get("arrested_by", [None] * count),
                 [(None, frozenset(PRISON_REASONS))], "the state.arrested_by")
     require(len(state.get("arrested_by", [None] * count)) == count,
-            "the arrests are not one a player.")
+            _("the arrests are not one a player."))
     check_shape(state.get("proposal"), (None, {"result": frozenset(RESULTS),
                                                "accomplices": [int], "round": int}),
                 "the state.proposal")
@@ -1915,4 +1917,4 @@ def check_state(state: Any) -> None:
     for reveal in state["reveals"]:
         check_seat(reveal["by"], count, "a reveal's seat")
         check_seat(reveal["target"], count, "a reveal's target")
-        require(1 <= reveal["position"] <= LINE_LENGTH, "a reveal's card is off its line.")
+        require(1 <= reveal["position"] <= LINE_LENGTH, _("a reveal's card is off its line."))
