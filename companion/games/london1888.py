@@ -705,29 +705,28 @@ def _apply_black_market(state: State, actor: Viewer, action: Mapping[str, str]) 
 
 # --- arrests, deaths ("Prison and Arrests", "Discovery of Jack the Ripper") -------------
 
-OWN_TURN = {
-    "abberline": (_("Abberline arrests during your own turn: %(who)s is playing."),
-                  _("Abberline arrests during your own turn: the round is over.")),
-    "godley": (_("Godley arrests during your own turn: %(who)s is playing."),
-               _("Godley arrests during your own turn: the round is over.")),
-    "card": (_("An ARREST card is played (away from the Black Market) during your own turn: "
-               "%(who)s is playing."),
-             _("An ARREST card is played (away from the Black Market) during your own turn: "
-               "the round is over.")),
-    "kill": (_("You kill during your own turn: %(who)s is playing."),
-             _("You kill during your own turn: the round is over.")),
-}
-"""The refusal of each thing done only in one's own turn, while another plays or after the
-round (the msgids are whole sentences for the catalogue)."""
-
-
 def _own_turn(state: State, seat: int, what: str) -> None:
-    """Refuses ``what`` (a key of ``OWN_TURN``) from ``seat``'s phone outside that player's
-    own turn."""
+    """Refuses ``what`` ("abberline", "godley", "card" or "kill") from ``seat``'s phone
+    outside that player's own turn, in one whole sentence for each."""
     current = _current(state)
-    playing, over = OWN_TURN[what]
-    require(current == seat, Text(playing.msgid, params={"who": _who(state, current)})
-            if current is not None else over)
+    if current == seat:
+        return
+    if current is None:
+        raise RuleError({
+            "abberline": _("Abberline arrests during your own turn: the round is over."),
+            "godley": _("Godley arrests during your own turn: the round is over."),
+            "card": _("An ARREST card is played (away from the Black Market) during your own "
+                      "turn: the round is over."),
+            "kill": _("You kill during your own turn: the round is over."),
+        }[what])
+    who = _who(state, current)
+    raise RuleError({
+        "abberline": _("Abberline arrests during your own turn: %(who)s is playing.", who=who),
+        "godley": _("Godley arrests during your own turn: %(who)s is playing.", who=who),
+        "card": _("An ARREST card is played (away from the Black Market) during your own "
+                  "turn: %(who)s is playing.", who=who),
+        "kill": _("You kill during your own turn: %(who)s is playing.", who=who),
+    }[what])
 
 
 def _check_phone_arrest(state: State, seat: int, target: int, by: str) -> None:
