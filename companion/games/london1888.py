@@ -79,6 +79,7 @@ from companion.games.base import (
     seat_order,
     shuffled,
 )
+from companion.words import Text, _, from_data, ngettext
 
 NAME = "london1888"
 TITLE = "London 1888"
@@ -94,23 +95,23 @@ CORE_CHARACTERS = ("Abberline", "Lusk", "Gull", "Warren")
 EXTRA_CHARACTERS = ("Godley", "Netley", "Mansfield", "Prince Albert Victor")
 CHARACTERS: dict[str, dict[str, str]] = {
     "Abberline": {"full_name": "Frederick Abberline",
-                  "title": "Inspector at the Metropolitan Police",
-                  "residence": "the Police Station (Commissariat)"},
-    "Lusk": {"full_name": "George Lusk", "title": "Head of the Protesters",
-             "residence": "Lusk's residence"},
-    "Gull": {"full_name": "Sir William Gull", "title": "Queen's Physician",
-             "residence": "Gull's residence"},
-    "Warren": {"full_name": "Sir Charles Warren", "title": "Commissioner-in-Chief",
+                  "title": _("Inspector at the Metropolitan Police"),
+                  "residence": _("the Police Station (Commissariat)")},
+    "Lusk": {"full_name": "George Lusk", "title": _("Head of the Protesters"),
+             "residence": _("Lusk's residence")},
+    "Gull": {"full_name": "Sir William Gull", "title": _("Queen's Physician"),
+             "residence": _("Gull's residence")},
+    "Warren": {"full_name": "Sir Charles Warren", "title": _("Commissioner-in-Chief"),
                "residence": "Scotland Yard"},
-    "Godley": {"full_name": "George Godley", "title": "Sergeant in J Division",
-               "residence": "the Police Station (Commissariat)"},
-    "Netley": {"full_name": "John Netley", "title": "Coachman",
-               "residence": "Netley's residence"},
-    "Mansfield": {"full_name": "Richard Mansfield", "title": "Actor",
-                  "residence": "Henry Irving's Lyceum Theatre"},
+    "Godley": {"full_name": "George Godley", "title": _("Sergeant in J Division"),
+               "residence": _("the Police Station (Commissariat)")},
+    "Netley": {"full_name": "John Netley", "title": _("Coachman"),
+               "residence": _("Netley's residence")},
+    "Mansfield": {"full_name": "Richard Mansfield", "title": _("Actor"),
+                  "residence": _("Henry Irving's Lyceum Theatre")},
     "Prince Albert Victor": {"full_name": "Prince Albert Victor",
-                             "title": "Duke of Clarence and Avondale",
-                             "residence": "the Palais Royal"},
+                             "title": _("Duke of Clarence and Avondale"),
+                             "residence": _("the Palais Royal")},
 }
 CHARACTER_MODES = ("chosen", "drawn")
 
@@ -121,8 +122,8 @@ INNOCENT = "innocent"
 SUSPECT = "suspect"
 FALSE_LEAD = "false_lead"
 ROLE_CARDS = (JACK, INNOCENT)
-CARD_NAMES = {JACK: "Jack the Ripper", INNOCENT: "Innocent", SUSPECT: "Suspect",
-              FALSE_LEAD: "False Lead"}
+CARD_NAMES = {JACK: _("Jack the Ripper"), INNOCENT: _("Innocent"), SUSPECT: _("Suspect"),
+              FALSE_LEAD: _("False Lead")}
 # The box holds 50 IDENTITY cards; the deal must never take more of a kind than this.
 BOX = {JACK: 1, INNOCENT: 7, SUSPECT: 10, FALSE_LEAD: 32}
 # (Suspect, False Lead) cards per player, by player count.
@@ -139,40 +140,46 @@ MURDER_POSITION = 10  # the set-aside Murder card, counted from the top
 # to find the card: the table lays the MURDER cards, and the EVENT cards other than
 # Manifestation and Resignation, face up in two rows (docs/RULINGS.md#london-1888,
 # "Event deck").
-DEFAULT_MURDER_CARDS = tuple(f"Murder {place} of the row ({ordinal(place)} from the left)"
+DEFAULT_MURDER_CARDS = tuple(_("Murder %(place)s of the row (%(ordinal)s from the left)",
+                               place=place, ordinal=ordinal(place))
                              for place in range(1, MURDERS_TO_END + 1))
 # The first two event names are the Manifestation and Resignation cards, whatever they are
 # called at this table: their reminders are tied to the line, not to the spelling.
-DEFAULT_EVENT_CARDS = ("Manifestation", "Resignation") + tuple(
-    f"Event {place} of the row ({ordinal(place)} from the left)"
+DEFAULT_EVENT_CARDS = (_("Manifestation"), _("Resignation")) + tuple(
+    _("Event %(place)s of the row (%(ordinal)s from the left)", place=place,
+      ordinal=ordinal(place))
     for place in range(1, EVENTS_IN_DECK - 1))
+# The default names are kept in options and states as their English; shown, they read in
+# the reader's language (a name the table typed is shown as typed).
+DEFAULT_CARD_WORDS = {str(name): name for name in DEFAULT_MURDER_CARDS + DEFAULT_EVENT_CARDS}
 DECK_FIELDS = ("murder_cards", "event_cards")
 """The setup form's fields that name this game's cards, typed once on the laptop."""
 MANIFESTATION, RESIGNATION = 0, 1
 REMINDERS = {
-    MANIFESTATION: "Manifestation: if Lusk is using his privilege with the 3 Protester pawns, "
-                   "he loses it and the 3 pawns move onto the spaces assigned to them.",
-    RESIGNATION: "Resignation: Warren has resigned and may be arrested from now on.",
+    MANIFESTATION: _("Manifestation: if Lusk is using his privilege with the 3 Protester "
+                     "pawns, he loses it and the 3 pawns move onto the spaces assigned to "
+                     "them."),
+    RESIGNATION: _("Resignation: Warren has resigned and may be arrested from now on."),
 }
-EVENT_HINT = "Read the physical card, carry out its action and place it on location 1."
-MURDER_HINT = "A murder is discovered: place the card on a reserved murder location."
+EVENT_HINT = _("Read the physical card, carry out its action and place it on location 1.")
+MURDER_HINT = _("A murder is discovered: place the card on a reserved murder location.")
 
 # --- prison (rulebook "Prison and Arrests", "Discovery of Jack the Ripper") ---------------
 
 ARRESTED = "arrested"  # in prison, the turn to spend there has not begun yet
 SERVING = "serving"    # spending this turn in prison; free when it ends
 ARRESTS = {
-    "abberline": "Abberline arrests",
-    "godley": "Godley arrests",
-    "card": "ARREST card",
-    "black_market": "ARREST card at the Black Market",
+    "abberline": _("Abberline arrests"),
+    "godley": _("Godley arrests"),
+    "card": _("ARREST card"),
+    "black_market": _("ARREST card at the Black Market"),
 }
 # The same ways, as the player who arrests picks them on their phone.
 ARREST_CHOICES = {
-    "abberline": "You arrest a player on your space",
-    "godley": "You arrest a player on your space",
-    "card": "You play an ARREST card",
-    "black_market": "You play an ARREST card on the player at the Black Market",
+    "abberline": _("You arrest a player on your space"),
+    "godley": _("You arrest a player on your space"),
+    "card": _("You play an ARREST card"),
+    "black_market": _("You play an ARREST card on the player at the Black Market"),
 }
 # Only these catch a discovered Jack ("He may lose by being arrested or killed by ABBERLINE or
 # GODLEY, or killed by the other players"); sent to prison any other way he may pay or be
@@ -180,7 +187,7 @@ ARREST_CHOICES = {
 POLICE_ARRESTS = {"abberline": "Abberline", "godley": "Godley"}
 # Why a player is in prison: an arrest, or a kill without knowing the victim's identity.
 KILLING = "killing"
-PRISON_REASONS = {**ARRESTS, KILLING: "killed without knowing the victim's identity"}
+PRISON_REASONS = {**ARRESTS, KILLING: _("killed without knowing the victim's identity")}
 # Warren (until Resignation) and the Prince cannot be arrested, except by an ARREST card
 # played on them at the Black Market ("including SIR WARREN or PRINCE ALBERT VICTOR").
 PRIVILEGED = ("Warren", "Prince Albert Victor")
@@ -199,12 +206,12 @@ JACK_SIDE = "jack"
 SUICIDE = "suicide"
 KILLED_EVERYONE = "killed_everyone"
 FIFTH_MURDER = "fifth_murder"
-RESULTS: dict[str, tuple[str, str | None, str]] = {
-    "innocents": (INNOCENTS, None, "The Innocents win: Jack was caught alive or killed"),
-    "jack_suicide": (JACK_SIDE, SUICIDE, "Jack wins: he took his own life at home"),
-    "jack_killed_everyone": (JACK_SIDE, KILLED_EVERYONE, "Jack wins: he killed everyone"),
+RESULTS: dict[str, tuple[str, str | None, Text]] = {
+    "innocents": (INNOCENTS, None, _("The Innocents win: Jack was caught alive or killed")),
+    "jack_suicide": (JACK_SIDE, SUICIDE, _("Jack wins: he took his own life at home")),
+    "jack_killed_everyone": (JACK_SIDE, KILLED_EVERYONE, _("Jack wins: he killed everyone")),
     "jack_fifth_murder": (JACK_SIDE, FIFTH_MURDER,
-                          "Jack wins: the 5th murder was discovered"),
+                          _("Jack wins: the 5th murder was discovered")),
 }
 INNOCENT_WIN_POINTS = 1
 POINTS_DISCOVERED = {SUICIDE: 2, KILLED_EVERYONE: 3}
@@ -219,28 +226,30 @@ UNDISCOVERED_FIFTH_MURDER_IN_EARLIEST = 8
 DEFAULT_UNDISCOVERED_LATE_MURDER = 8
 
 SETUP_STEPS = (
-    "Event deck: the app has shuffled the 20 EVENT cards, with the set-aside MURDER 10th "
-    "from the top. Keep the physical EVENT cards beside the board: when the app turns a card, "
-    "take that card, read it and carry out its action.",
-    "Identity cards: the app has dealt them; each phone shows its owner's role. Put the "
-    "physical SUSPECT and FALSE LEAD cards in two face-down piles: when the app reveals one, "
-    "the questioned player turns the top card of that pile and carries out its action.",
-    "Give each player 2 ACTION cards; shuffle the rest into a draw pile on the left of the "
-    "board (the discard pile goes underneath).",
-    "Set the SCALPEL aside (it goes to Jack the Ripper once he is discovered); shuffle the "
-    "WEAPON cards into a pile on the left of the board (discard underneath).",
-    "Place the LIFE and WEAPON tokens face up on the residences and locations showing the "
-    "matching symbol (the Hospital receives 2 LIFE tokens, the Police Station 2 WEAPONS...).",
-    "Shuffle the SILVER tokens face down onto the BANK locations.",
-    "Shuffle the remaining tokens and place them face down in the other residences.",
-    "Give £2 to each player; the rest of the banknotes go in the purse to the left of the "
-    "board.",
-    "Each player places their CHARACTER card face up, facing them, with the 3 drops of blood "
-    "at the top (3 Life points).",
-    "Place each character's pawn on their residence (list below).",
+    _("Event deck: the app has shuffled the 20 EVENT cards, with the set-aside MURDER 10th "
+      "from the top. Keep the physical EVENT cards beside the board: when the app turns a "
+      "card, take that card, read it and carry out its action."),
+    _("Identity cards: the app has dealt them; each phone shows its owner's role. Put the "
+      "physical SUSPECT and FALSE LEAD cards in two face-down piles: when the app reveals "
+      "one, the questioned player turns the top card of that pile and carries out its "
+      "action."),
+    _("Give each player 2 ACTION cards; shuffle the rest into a draw pile on the left of the "
+      "board (the discard pile goes underneath)."),
+    _("Set the SCALPEL aside (it goes to Jack the Ripper once he is discovered); shuffle the "
+      "WEAPON cards into a pile on the left of the board (discard underneath)."),
+    _("Place the LIFE and WEAPON tokens face up on the residences and locations showing the "
+      "matching symbol (the Hospital receives 2 LIFE tokens, the Police Station 2 "
+      "WEAPONS...)."),
+    _("Shuffle the SILVER tokens face down onto the BANK locations."),
+    _("Shuffle the remaining tokens and place them face down in the other residences."),
+    _("Give £2 to each player; the rest of the banknotes go in the purse to the left of the "
+      "board."),
+    _("Each player places their CHARACTER card face up, facing them, with the 3 drops of "
+      "blood at the top (3 Life points)."),
+    _("Place each character's pawn on their residence (list below)."),
 )
-ABSINTHE_STEP = "Give the ABSINTHE card to Abberline: he starts round 1."
-NO_ABSINTHE_STEP = "Playing without the ABSINTHE card: Abberline starts every round."
+ABSINTHE_STEP = _("Give the ABSINTHE card to Abberline: he starts round 1.")
+NO_ABSINTHE_STEP = _("Playing without the ABSINTHE card: Abberline starts every round.")
 
 
 # --- options and setup ----------------------------------------------------------------
@@ -260,7 +269,7 @@ def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     labels = list(CORE_CHARACTERS[:count])
     for seat in range(len(CORE_CHARACTERS), count):
         if options.get("characters") == "drawn":
-            labels.append(f"Seat {seat + 1}: drawn character")
+            labels.append(_("Seat %(number)s: drawn character", number=seat + 1))
         else:
             labels.append(extras[seat - len(CORE_CHARACTERS)])
     return labels
@@ -280,23 +289,24 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     line) and ``event_cards`` (15 names, one per line: Manifestation first, Resignation
     second)."""
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
-            f"London 1888 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+            _("London 1888 is played by %(least)s to %(most)s players.", least=MIN_PLAYERS,
+              most=MAX_PLAYERS))
     mode = parse_choice(form.get("characters") or "chosen", CHARACTER_MODES,
-                        "way to pick the characters")
+                        _("way to pick the characters"))
     extras = list(EXTRA_CHARACTERS)
     if mode == "chosen":
         picked = [parse_choice(form.get(f"character_{seat}"), EXTRA_CHARACTERS,
-                               f"character for seat {seat}")
+                               _("character for seat %(number)s", number=seat))
                   for seat in range(len(CORE_CHARACTERS) + 1, count + 1)]
         require(len(set(picked)) == len(picked),
-                "Each character can be played by one player only: choose different "
-                "characters for seats 5 to 8.")
+                _("Each character can be played by one player only: choose different "
+                  "characters for seats 5 to 8."))
         extras = picked + [name for name in EXTRA_CHARACTERS if name not in picked]
-    murders = parse_names(form.get("murder_cards"), MURDERS_TO_END, "Murder card names")
-    events = parse_names(form.get("event_cards"), EVENTS_IN_DECK, "Event card names")
+    murders = parse_names(form.get("murder_cards"), MURDERS_TO_END, _("Murder card names"))
+    events = parse_names(form.get("event_cards"), EVENTS_IN_DECK, _("Event card names"))
     both = set(murders) & set(events)
-    require(not both, f"“{min(both) if both else ''}” cannot be both a Murder card and an "
-                      "Event card: the 20 card names must all be different.")
+    require(not both, _("“%(name)s” cannot be both a Murder card and an Event card: the 20 "
+                        "card names must all be different.", name=min(both) if both else ""))
     return {"absinthe": parse_bool(form.get("absinthe")), "characters": mode,
             "extras": extras, "murder_cards": murders, "event_cards": events}
 
@@ -377,9 +387,9 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "proposal": None,
         "outcome": None,
     }
-    _log(state, "Round 1: no event card is turned. "
-         + ("Abberline holds the ABSINTHE card and starts." if state["absinthe"]
-            else "Abberline starts."))
+    _log(state, _("Round 1: no event card is turned. Abberline holds the ABSINTHE card and "
+                  "starts.") if state["absinthe"]
+         else _("Round 1: no event card is turned. Abberline starts."))
     _start_round(state)
     return state
 
@@ -392,6 +402,12 @@ def _count(state: State) -> int:
 
 def _who(state: State, seat: int) -> str:
     return f"{state['characters'][seat]} ({state['players'][seat]})"
+
+
+def _card_name(name: str) -> str:
+    """An event card's name as the reader reads it: a default name translated, a name the
+    table typed as typed."""
+    return DEFAULT_CARD_WORDS.get(name, name)
 
 
 def _turned(state: State) -> list[dict[str, Any]]:
@@ -502,8 +518,19 @@ def is_over(state: State) -> bool:
 
 # --- rounds and turns ("Playing the Game") ---------------------------------------------
 
-def _log(state: State, text: str) -> None:
-    state["log"].append({"round": state["round"], "text": text})
+def _log(state: State, text: Text) -> None:
+    # The English stays in "text" (what older code and files read); "words" keeps the
+    # sentence so that each reader reads it in their own language (_log_text).
+    state["log"].append({"round": state["round"], "text": str(text), "words": text.as_data()})
+
+
+def _log_text(entry: Mapping[str, Any]) -> str:
+    """A log line as its reader reads it: lines kept before the words were kept (and an
+    imported file's junk) stay as they were written."""
+    words = entry.get("words")
+    if isinstance(words, dict) and isinstance(words.get("msgid"), str):
+        return from_data(words)
+    return str(entry.get("text", ""))
 
 
 def _news(state: State, kind: str, actor: Viewer, target: int, **facts: Any) -> None:
@@ -541,15 +568,16 @@ def _end_turn(state: State) -> None:
     seat = _current(state)
     if seat is not None and state["prison"][seat] == SERVING:
         _set_prison(state, seat, None)
-        _log(state, f"{_who(state, seat)} has spent the turn in PRISON and is free again.")
+        _log(state, _("%(who)s has spent the turn in PRISON and is free again.",
+                      who=_who(state, seat)))
     state["turn"] += 1
     _begin_turn(state)
     if _current(state) is None:
         if _murders(state) >= MURDERS_TO_END:
-            _log(state, f"Round {state['round']} is over after the 5th murder: the game is "
-                        "over. The table records the outcome.")
+            _log(state, _("Round %(round)s is over after the 5th murder: the game is over. The "
+                          "table records the outcome.", round=state["round"]))
         else:
-            _log(state, f"Round {state['round']} is over.")
+            _log(state, _("Round %(round)s is over.", round=state["round"]))
 
 
 def _next_starter(state: State) -> int:
@@ -569,19 +597,22 @@ def _apply_end_turn(state: State, actor: Viewer, action: Mapping[str, str]) -> N
 def _apply_next_round(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Turns the next event card; ``actions`` stops offering it after the 5th murder."""
     seat = _current(state)
-    require(seat is None, f"{_who(state, seat)} has not finished their turn yet."
-            if seat is not None else "")
-    require(any(state["alive"]), "Nobody is left to play.")
+    require(seat is None, _("%(who)s has not finished their turn yet.",
+                            who=_who(state, seat)) if seat is not None else "")
+    require(any(state["alive"]), _("Nobody is left to play."))
     state["holder"] = _next_starter(state)
     state["round"] += 1
     card = _turned(state)[-1]
-    if card["murder"]:
-        text = (f"Round {state['round']}: the event card “{card['name']}” is turned. Murder "
-                f"discovered: {_murders(state)} of {MURDERS_TO_END}.")
-        if _murders(state) >= MURDERS_TO_END:
-            text += " This is the last round."
+    facts = {"round": state["round"], "card": _card_name(card["name"]),
+             "murders": _murders(state), "of": MURDERS_TO_END}
+    if card["murder"] and _murders(state) >= MURDERS_TO_END:
+        text = _("Round %(round)s: the event card “%(card)s” is turned. Murder discovered: "
+                 "%(murders)s of %(of)s. This is the last round.", **facts)
+    elif card["murder"]:
+        text = _("Round %(round)s: the event card “%(card)s” is turned. Murder discovered: "
+                 "%(murders)s of %(of)s.", **facts)
     else:
-        text = f"Round {state['round']}: the event card “{card['name']}” is turned."
+        text = _("Round %(round)s: the event card “%(card)s” is turned.", **facts)
     _log(state, text)
     _start_round(state)
 
@@ -597,49 +628,56 @@ def _parse_positions(action: Mapping[str, str]) -> list[int]:
     chosen = []
     valid = [str(position) for position in range(1, LINE_LENGTH + 1)]
     for number, ticked in fields_named(action, "position_").items():
-        require(number in valid, f"There is no card “{number[:10]}”: the cards of a line of "
-                                 f"suspicion are numbered 1 to {LINE_LENGTH}.")
+        require(number in valid, _("There is no card “%(number)s”: the cards of a line of "
+                                   "suspicion are numbered 1 to %(last)s.",
+                                   number=number[:10], last=LINE_LENGTH))
         if parse_bool(ticked):
             chosen.append(int(number))
     return sorted(chosen)
 
 
 def _reveal(state: State, actor: int, target: int, positions: list[int], how: str) -> None:
-    require(target != actor, "You cannot question yourself." if how == "questioned"
-            else "The Black Market reveals the card of another player.")
-    require(state["alive"][target], f"{_who(state, target)} is dead: a dead player's cards "
-                                    "are never revealed.")
+    require(target != actor, _("You cannot question yourself.") if how == "questioned"
+            else _("The Black Market reveals the card of another player."))
+    who = _who(state, target)
+    require(state["alive"][target], _("%(who)s is dead: a dead player's cards are never "
+                                      "revealed.", who=who))
     face_down = [pos for pos in range(1, LINE_LENGTH + 1)
                  if not state["revealed"][target][pos - 1]]
-    require(bool(face_down), f"All of {_who(state, target)}'s cards are already revealed.")
+    require(bool(face_down), _("All of %(who)s's cards are already revealed.", who=who))
     for pos in positions:
-        require(pos in face_down, f"Card {pos} of {_who(state, target)} is already revealed.")
+        require(pos in face_down, _("Card %(number)s of %(who)s is already revealed.",
+                                    number=pos, who=who))
     wanted = 1
     if how == "questioned" and _in_prison(state, target):
         wanted = min(PRISON_REVEALS, len(face_down))
         require(len(positions) <= PRISON_REVEALS,
-                "A player questioned in prison reveals two cards, not more.")
+                _("A player questioned in prison reveals two cards, not more."))
     if wanted == 1:
-        require(len(positions) <= 1, "Choose only one card: only a player questioned in "
-                                     "prison reveals two.")
+        require(len(positions) <= 1, _("Choose only one card: only a player questioned in "
+                                       "prison reveals two."))
     require(len(positions) == wanted,
-            f"Choose {'two' if wanted == 2 else 'one'} of {_who(state, target)}'s face-down "
-            "cards" + (" (a player questioned in prison reveals two)." if wanted == 2 else "."))
+            _("Choose two of %(who)s's face-down cards (a player questioned in prison reveals "
+              "two).", who=who) if wanted == 2
+            else _("Choose one of %(who)s's face-down cards.", who=who))
     for pos in positions:
         state["revealed"][target][pos - 1] = True
         card = state["lines"][target][pos - 1]
         state["answer"].append(len(state["reveals"]))
         state["reveals"].append({"round": state["round"], "by": actor, "target": target,
                                  "position": pos, "card": card, "how": how})
-        verb = "questioned" if how == "questioned" else "paid £10 at the Black Market to see"
-        _log(state, f"{_who(state, actor)} {verb} {_who(state, target)}: card {pos} is "
-                    f"{CARD_NAMES[card]}.")
+        facts = {"asker": _who(state, actor), "who": who, "number": pos,
+                 "card": CARD_NAMES[card]}
+        _log(state, _("%(asker)s questioned %(who)s: card %(number)s is %(card)s.", **facts)
+             if how == "questioned" else
+             _("%(asker)s paid £10 at the Black Market to see %(who)s: card %(number)s is "
+               "%(card)s.", **facts))
         if card == INNOCENT:
-            _log(state, f"{_who(state, target)} is cleared: Innocent.")
+            _log(state, _("%(who)s is cleared: Innocent.", who=who))
         elif card == JACK:
-            _log(state, f"{_who(state, target)} is JACK THE RIPPER! He receives the SCALPEL "
-                        "and may have one more weapon of his choice; killing him no longer "
-                        "sends anyone to prison.")
+            _log(state, _("%(who)s is JACK THE RIPPER! He receives the SCALPEL and may have "
+                          "one more weapon of his choice; killing him no longer sends anyone "
+                          "to prison.", who=who))
     state["decided"] = True
 
 
@@ -649,10 +687,10 @@ def _apply_question(state: State, actor: Viewer, action: Mapping[str, str]) -> N
     ``actions`` offers it to the player whose turn it is, once (the turn's single decision).
     """
     seat = int(actor)
-    target = _parse_seat(state, action.get("target"), "player to question")
+    target = _parse_seat(state, action.get("target"), _("player to question"))
     positions = _parse_positions(action)
     require(not (_in_prison(state, seat) and _in_prison(state, target) and seat != target),
-            "Two prisoners cannot question each other.")
+            _("Two prisoners cannot question each other."))
     _reveal(state, seat, target, positions, "questioned")
 
 
@@ -661,18 +699,34 @@ def _apply_black_market(state: State, actor: Viewer, action: Mapping[str, str]) 
     prisoner cannot get there: ``actions`` does not offer it in prison, nor a second
     decision in a turn."""
     seat = int(actor)
-    target = _parse_seat(state, action.get("target"), "player")
+    target = _parse_seat(state, action.get("target"), _("player"))
     _reveal(state, seat, target, _parse_positions(action), "black_market")
 
 
 # --- arrests, deaths ("Prison and Arrests", "Discovery of Jack the Ripper") -------------
 
 def _own_turn(state: State, seat: int, what: str) -> None:
-    """Refuses ``what`` from ``seat``'s phone outside that player's own turn."""
+    """Refuses ``what`` ("abberline", "godley", "card" or "kill") from ``seat``'s phone
+    outside that player's own turn, in one whole sentence for each."""
     current = _current(state)
-    require(current == seat, f"{what} during your own turn: "
-            + (f"{_who(state, current)} is playing." if current is not None
-               else "the round is over."))
+    if current == seat:
+        return
+    if current is None:
+        raise RuleError({
+            "abberline": _("Abberline arrests during your own turn: the round is over."),
+            "godley": _("Godley arrests during your own turn: the round is over."),
+            "card": _("An ARREST card is played (away from the Black Market) during your own "
+                      "turn: the round is over."),
+            "kill": _("You kill during your own turn: the round is over."),
+        }[what])
+    who = _who(state, current)
+    raise RuleError({
+        "abberline": _("Abberline arrests during your own turn: %(who)s is playing.", who=who),
+        "godley": _("Godley arrests during your own turn: %(who)s is playing.", who=who),
+        "card": _("An ARREST card is played (away from the Black Market) during your own "
+                  "turn: %(who)s is playing.", who=who),
+        "kill": _("You kill during your own turn: %(who)s is playing.", who=who),
+    }[what])
 
 
 def _check_phone_arrest(state: State, seat: int, target: int, by: str) -> None:
@@ -680,14 +734,15 @@ def _check_phone_arrest(state: State, seat: int, target: int, by: str) -> None:
     enters what"): Abberline or Godley himself, in his turn, side by side (trusted, like
     questioning); an ARREST card in its player's turn (phase 3, "Play one or several ACTION
     cards"), or on the player at the Black Market "at any time"."""
-    require(target != seat, "You cannot send yourself to prison.")
+    require(target != seat, _("You cannot send yourself to prison."))
     if by in POLICE_ARRESTS:
         police = POLICE_ARRESTS[by]
         require(state["characters"][seat] == police,
-                f"Only {police} makes {police}'s arrests: play an ARREST card instead.")
-        _own_turn(state, seat, f"{police} arrests")
+                _("Only %(police)s makes %(police)s's arrests: play an ARREST card instead.",
+                  police=police))
+        _own_turn(state, seat, by)
     elif by == "card":
-        _own_turn(state, seat, "An ARREST card is played (away from the Black Market)")
+        _own_turn(state, seat, "card")
 
 
 def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -695,45 +750,53 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
     ARREST card, never on the ABSINTHE holder, works at the Black Market even on Warren and
     the Prince. Who arrested is kept: only Abberline or Godley catch a discovered Jack
     ("Discovery of Jack the Ripper")."""
-    target = _parse_seat(state, action.get("target"), "player to arrest")
-    by = parse_choice(action.get("by"), list(ARRESTS), "way of arresting")
+    target = _parse_seat(state, action.get("target"), _("player to arrest"))
+    by = parse_choice(action.get("by"), list(ARRESTS), _("way of arresting"))
     if actor != TABLE:
         _check_phone_arrest(state, int(actor), target, by)
     name = _who(state, target)
-    require(state["alive"][target], f"{name} is dead.")
-    require(not _in_prison(state, target), f"{name} is already in prison.")
+    require(state["alive"][target], _("%(who)s is dead.", who=name))
+    require(not _in_prison(state, target), _("%(who)s is already in prison.", who=name))
     character = state["characters"][target]
     if by in POLICE_ARRESTS:
         police = POLICE_ARRESTS[by]
-        require(police in state["characters"], f"{police} is not in this game.")
+        require(police in state["characters"], _("%(police)s is not in this game.",
+                                                  police=police))
         arrester = state["characters"].index(police)
-        require(arrester != target, f"{police} cannot arrest himself.")
-        require(state["alive"][arrester], f"{police} is dead.")
+        require(arrester != target, _("%(police)s cannot arrest himself.", police=police))
+        require(state["alive"][arrester], _("%(who)s is dead.", who=police))
     if by != "black_market":
         require(character != "Prince Albert Victor",
-                "Prince Albert Victor cannot be arrested (his privilege), except by an ARREST "
-                "card at the Black Market.")
+                _("Prince Albert Victor cannot be arrested (his privilege), except by an "
+                  "ARREST card at the Black Market."))
         require(character != "Warren" or _resigned(state),
-                "Warren cannot be arrested before the Resignation event (his privilege), "
-                "except by an ARREST card at the Black Market.")
+                _("Warren cannot be arrested before the Resignation event (his privilege), "
+                  "except by an ARREST card at the Black Market."))
     if by in ("card", "black_market"):
         require(not (state["absinthe"] and target == state["holder"]),
-                f"{name} holds the ABSINTHE card: the ARREST card does not work on them.")
+                _("%(who)s holds the ABSINTHE card: the ARREST card does not work on them.",
+                  who=name))
     _news(state, "arrest", actor, target, way=by)
     _set_prison(state, target, by)
     if by in POLICE_ARRESTS and _jack_known(state) == target:
-        _log(state, f"Jack the Ripper, {name}, discovered and arrested by "
-                    f"{_arrester(state, target)}, goes to PRISON and may not play a CORRUPTION "
-                    "card nor pay for his release: the Innocents win.")
+        _log(state, _("Jack the Ripper, %(who)s, discovered and arrested by %(police)s, goes "
+                      "to PRISON and may not play a CORRUPTION card nor pay for his release: "
+                      "the Innocents win.", who=name, police=_arrester(state, target)))
         return
-    saved = ("Warren plays a CORRUPTION card" if character != "Warren"
-             else "he plays a CORRUPTION card himself")
-    _log(state, f"{name} is arrested ({ARRESTS[by]}) and goes to PRISON for their next turn, "
-                f"losing their WEAPON and ACTION cards unless {saved} or they discard £10 "
-                "(then they are released: a simple visitor).")
+    if character != "Warren":
+        _log(state, _("%(who)s is arrested (%(way)s) and goes to PRISON for their next turn, "
+                      "losing their WEAPON and ACTION cards unless Warren plays a CORRUPTION "
+                      "card or they discard £10 (then they are released: a simple visitor).",
+                      who=name, way=ARRESTS[by]))
+    else:
+        _log(state, _("%(who)s is arrested (%(way)s) and goes to PRISON for their next turn, "
+                      "losing their WEAPON and ACTION cards unless he plays a CORRUPTION card "
+                      "himself or they discard £10 (then they are released: a simple "
+                      "visitor).", who=name, way=ARRESTS[by]))
     if _jack_known(state) == target:
-        _log(state, f"Only an arrest by Abberline or Godley catches Jack the Ripper: {name} "
-                    "may pay or be saved like any prisoner, and the game goes on.")
+        _log(state, _("Only an arrest by Abberline or Godley catches Jack the Ripper: %(who)s "
+                      "may pay or be saved like any prisoner, and the game goes on.",
+                      who=name))
 
 
 def _apply_release(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -743,35 +806,37 @@ def _apply_release(state: State, actor: Viewer, action: Mapping[str, str]) -> No
     discovered Jack": nor buy his way out). From a phone: the prisoner who paid, or Warren
     (Netley) who played the card, while the prisoner has not begun the turn spent there
     ("In that case they nonetheless go there, but ... do not spend their turn")."""
-    target = _parse_seat(state, action.get("target"), "player to release")
+    target = _parse_seat(state, action.get("target"), _("player to release"))
     name = _who(state, target)
-    require(_in_prison(state, target), f"{name} is not in prison.")
+    require(_in_prison(state, target), _("%(who)s is not in prison.", who=name))
     if _jack_known(state) == target and _caught(state):
-        raise RuleError(
-            f"{name} is Jack the Ripper, discovered and arrested by "
-            f"{_arrester(state, target)}: the rulebook says he “may not play a CORRUPTION "
-            "card”, and he cannot pay his way out either. If the arrest was entered by "
-            "mistake, undo it.")
+        raise RuleError(_(
+            "%(who)s is Jack the Ripper, discovered and arrested by %(police)s: the rulebook "
+            "says he “may not play a CORRUPTION card”, and he cannot pay his way out either. "
+            "If the arrest was entered by mistake, undo it.", who=name,
+            police=_arrester(state, target)))
     way = TABLE
     if actor != TABLE:
         seat = int(actor)
         way = PAID if target == seat else CORRUPTION
         require(way == PAID or state["characters"][seat] in RELEASERS,
-                "A prisoner goes free when they discard £10 (on their own phone) or when "
-                "Warren plays a CORRUPTION card for them (on his phone).")
+                _("A prisoner goes free when they discard £10 (on their own phone) or when "
+                  "Warren plays a CORRUPTION card for them (on his phone)."))
         require(state["prison"][target] == ARRESTED,
-                f"{'You are' if way == PAID else name + ' is'} already spending this turn in "
-                "PRISON: £10 or a CORRUPTION card save a prisoner on entering, before that "
-                "turn.")
+                _("You are already spending this turn in PRISON: £10 or a CORRUPTION card "
+                  "save a prisoner on entering, before that turn.") if way == PAID else
+                _("%(who)s is already spending this turn in PRISON: £10 or a CORRUPTION card "
+                  "save a prisoner on entering, before that turn.", who=name))
     _news(state, "release", actor, target, way=way)
     _set_prison(state, target, None)
     if way == PAID:
-        _log(state, f"{name} discards £10 and is released from PRISON: a simple visitor.")
+        _log(state, _("%(who)s discards £10 and is released from PRISON: a simple visitor.",
+                      who=name))
     elif way == CORRUPTION:
-        _log(state, f"{_who(state, int(actor))} plays a CORRUPTION card: {name} is released "
-                    "from PRISON, a simple visitor.")
+        _log(state, _("%(saviour)s plays a CORRUPTION card: %(who)s is released from PRISON, "
+                      "a simple visitor.", saviour=_who(state, int(actor)), who=name))
     else:
-        _log(state, f"{name} is released from PRISON.")
+        _log(state, _("%(who)s is released from PRISON.", who=name))
 
 
 def _killer_of(state: State, actor: Viewer, target: int, action: Mapping[str, str]
@@ -781,42 +846,42 @@ def _killer_of(state: State, actor: Viewer, target: int, action: Mapping[str, st
     own turn, that turn's one decision (rulebook phase 4 b)."""
     if actor != TABLE and int(actor) != target:
         seat = int(actor)
-        _own_turn(state, seat, "You kill")
-        require(not state["decided"], "You have already taken this turn's decision: using a "
-                                      "weapon is one, and each turn allows “one, and only "
-                                      "one, decision”.")
+        _own_turn(state, seat, "kill")
+        require(not state["decided"], _("You have already taken this turn's decision: using "
+                                        "a weapon is one, and each turn allows “one, and "
+                                        "only one, decision”."))
         require(str(action.get("killer") or seat) == str(seat),
-                "Enter only your own kills; the victim enters who killed them.")
+                _("Enter only your own kills; the victim enters who killed them."))
         return seat
     if not str(action.get("killer") or "").strip():
         return None
-    killer = _parse_seat(state, action.get("killer"), "killer")
-    require(killer != target, "A player cannot be their own killer here: Jack's suicide "
-                              "is recorded as the outcome.")
-    require(state["alive"][killer], f"{_who(state, killer)} is dead.")
+    killer = _parse_seat(state, action.get("killer"), _("killer"))
+    require(killer != target, _("A player cannot be their own killer here: Jack's suicide "
+                                "is recorded as the outcome."))
+    require(state["alive"][killer], _("%(who)s is dead.", who=_who(state, killer)))
     return killer
 
 
 def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """A dead player never turns their cards over; a killer who did not know the victim's
     identity goes to prison, unless Jack is known ("Prison and Arrests", "Reveals")."""
-    target = _parse_seat(state, action.get("target"), "player who died")
+    target = _parse_seat(state, action.get("target"), _("player who died"))
     name = _who(state, target)
-    require(state["alive"][target], f"{name} is already dead.")
+    require(state["alive"][target], _("%(who)s is already dead.", who=name))
     killer = _killer_of(state, actor, target, action)
     identity_known = _jack_known(state) is not None or _role_revealed(state, target) is not None
     was_playing = _current(state) == target
     _news(state, "death", actor, target, killer=killer)
     state["alive"][target] = False
     _set_prison(state, target, None)
-    _log(state, f"{name} is dead" + (f", killed by {_who(state, killer)}"
-                                     if killer is not None else "")
-         + ". Their cards will never be revealed.")
+    _log(state, _("%(who)s is dead, killed by %(killer)s. Their cards will never be "
+                  "revealed.", who=name, killer=_who(state, killer)) if killer is not None
+         else _("%(who)s is dead. Their cards will never be revealed.", who=name))
     if killer is not None and not identity_known and not _in_prison(state, killer):
         _set_prison(state, killer, KILLING)
         state["news"]["jailed"] = True
-        _log(state, f"{_who(state, killer)} killed without knowing the victim's identity and "
-                    "goes to PRISON for their next turn.")
+        _log(state, _("%(killer)s killed without knowing the victim's identity and goes to "
+                      "PRISON for their next turn.", killer=_who(state, killer)))
     if killer == actor:
         state["decided"] = True
     if was_playing:
@@ -827,10 +892,10 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
 
 def _parse_outcome(state: State, action: Mapping[str, str]) -> tuple[str, list[int]]:
     """The result's key and the ticked accomplices' seats, sorted."""
-    result = parse_choice(action.get("result"), list(RESULTS), "result")
+    result = parse_choice(action.get("result"), list(RESULTS), _("result"))
     accomplices = set()
     for number, ticked in fields_named(action, "accomplice_").items():
-        seat = _parse_seat(state, number, "player")
+        seat = _parse_seat(state, number, _("player"))
         if parse_bool(ticked):
             accomplices.add(seat)
     return result, sorted(accomplices)
@@ -844,49 +909,52 @@ def _check_outcome(state: State, result: str, accomplices: list[int]) -> None:
     winner, how, _label = RESULTS[result]
     known = _jack_known(state)
     caught = _caught(state)
+    jack = _who(state, known) if known is not None else ""
     if winner == INNOCENTS:
         require(known is not None,
-                "Jack the Ripper's identity has not been discovered: while he is at large and "
-                "undiscovered the game goes on (even a dead Jack wins at the 5th murder unless "
-                "every identity is discovered).")
+                _("Jack the Ripper's identity has not been discovered: while he is at large "
+                  "and undiscovered the game goes on (even a dead Jack wins at the 5th murder "
+                  "unless every identity is discovered)."))
         if not caught and _in_prison(state, known):
-            raise RuleError(
-                f"{_who(state, known)} (Jack the Ripper) is in prison by "
-                f"{PRISON_REASONS[str(_arrested_by(state, known))]}: only an arrest by "
+            raise RuleError(_(
+                "%(who)s (Jack the Ripper) is in prison by %(reason)s: only an arrest by "
                 "Abberline or Godley, or a kill, catches him (“He may lose by being arrested "
-                "or killed by ABBERLINE or GODLEY, or killed by the other players”).")
-        require(caught, f"{_who(state, known)} (Jack the Ripper) is still at large: mark his "
-                        "arrest by Abberline or Godley, or his death, first.")
+                "or killed by ABBERLINE or GODLEY, or killed by the other players”).",
+                who=jack, reason=PRISON_REASONS[str(_arrested_by(state, known))]))
+        require(caught, _("%(who)s (Jack the Ripper) is still at large: mark his arrest by "
+                          "Abberline or Godley, or his death, first.", who=jack))
     elif how == SUICIDE:
-        require(known is not None, "Jack can take his own life and win only once his identity "
-                                   "is discovered.")
-        require(state["alive"][known], f"{_who(state, known)} (Jack the Ripper) is dead.")
-        require(not caught, f"{_who(state, known)} (Jack the Ripper) is held by the police: "
-                            "the Innocents win.")
+        require(known is not None, _("Jack can take his own life and win only once his "
+                                     "identity is discovered."))
+        require(state["alive"][known], _("%(who)s (Jack the Ripper) is dead.", who=jack))
+        require(not caught, _("%(who)s (Jack the Ripper) is held by the police: the "
+                              "Innocents win.", who=jack))
         require(not _in_prison(state, known),
-                f"{_who(state, known)} (Jack the Ripper) is in prison: he takes his own life "
-                "“at home, in his starting residence” (release him first if he paid or was "
-                "saved).")
+                _("%(who)s (Jack the Ripper) is in prison: he takes his own life “at home, in "
+                  "his starting residence” (release him first if he paid or was saved).",
+                  who=jack))
     elif how == FIFTH_MURDER:
         require(_murders(state) >= MURDERS_TO_END,
-                f"Only {_murders(state)} of {MURDERS_TO_END} murders have been discovered.")
+                _("Only %(murders)s of %(of)s murders have been discovered.",
+                  murders=_murders(state), of=MURDERS_TO_END))
         seat = _current(state)
-        require(seat is None, f"The round of the 5th murder must be ended first: "
-                              f"{_who(state, seat)} still has to play." if seat is not None
-                else "")
-        require(not caught, f"{_who(state, known)} (Jack the Ripper) was caught after his "
-                            "identity was discovered: the Innocents win." if known is not None
-                else "")
+        require(seat is None, _("The round of the 5th murder must be ended first: %(who)s "
+                                "still has to play.", who=_who(state, seat))
+                if seat is not None else "")
+        require(not caught, _("%(who)s (Jack the Ripper) was caught after his identity was "
+                              "discovered: the Innocents win.", who=jack)
+                if known is not None else "")
     else:
         survivors = [seat for seat in range(_count(state))
                      if state["alive"][seat] and seat not in accomplices]
         require(len(survivors) == 1,
-                "When Jack has killed everyone, only Jack and his accomplices are alive: tick "
-                "the living accomplices and leave Jack unticked (mark the deaths first).")
+                _("When Jack has killed everyone, only Jack and his accomplices are alive: "
+                  "tick the living accomplices and leave Jack unticked (mark the deaths "
+                  "first)."))
         require(known is None or survivors == [known],
-                f"{_who(state, survivors[0])} is alive and not Jack the Ripper: mark the deaths "
-                "first." if known is not None and survivors else "")
-        require(not caught, "Jack the Ripper is held by the police: the Innocents win.")
+                _("%(who)s is alive and not Jack the Ripper: mark the deaths first.",
+                  who=_who(state, survivors[0])) if known is not None and survivors else "")
+        require(not caught, _("Jack the Ripper is held by the police: the Innocents win."))
 
 
 def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -898,8 +966,8 @@ def _apply_record_outcome(state: State, actor: Viewer, action: Mapping[str, str]
     _check_outcome(state, result, accomplices)
     state["proposal"] = {"result": result, "accomplices": accomplices,
                          "round": state["round"]}
-    _log(state, f"The table proposes the outcome: {RESULTS[result][2]}. Nothing is revealed "
-                "until the host confirms it.")
+    _log(state, _("The table proposes the outcome: %(result)s. Nothing is revealed until "
+                  "the host confirms it.", result=RESULTS[result][2]))
 
 
 def _apply_confirm_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -913,14 +981,16 @@ def _apply_confirm_outcome(state: State, actor: Viewer, action: Mapping[str, str
                                         if seat != jack],
                         "round": proposal["round"]}
     state["proposal"] = None
-    _log(state, f"{label}. Jack the Ripper was {_who(state, jack)}.")
+    _log(state, _("%(result)s. Jack the Ripper was %(who)s.", result=label,
+                  who=_who(state, jack)))
 
 
 def _apply_withdraw_outcome(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """A wrong proposal is taken back before anything was revealed; play goes on."""
     label = RESULTS[_proposal(state)["result"]][2]
     state["proposal"] = None
-    _log(state, f"The proposed outcome ({label}) is withdrawn: the game goes on.")
+    _log(state, _("The proposed outcome (%(result)s) is withdrawn: the game goes on.",
+                  result=label))
 
 
 ACTIONS = {
@@ -986,62 +1056,62 @@ def _board_actions(state: State, seat: int) -> list[str]:
     return listed + ["mark_dead"]
 
 
-def _refusal(state: State, actor: Viewer, kind: str) -> str:
+def _refusal(state: State, actor: Viewer, kind: str) -> Text:
     """Why ``kind`` is not open to ``actor`` now, saying the rule (public facts only)."""
     current = _current(state)
     if kind not in ACTIONS:
-        return "That is not something you can do in London 1888."
+        return _("That is not something you can do in London 1888.")
     if _proposal(state) is not None:
-        return ("The table has proposed the outcome: play waits until the host confirms it "
-                "(the game ends) or withdraws it.")
+        return _("The table has proposed the outcome: play waits until the host confirms it "
+                 "(the game ends) or withdraws it.")
     if kind in CONFIRM_STEP:
-        return "No outcome has been proposed: record the outcome first."
+        return _("No outcome has been proposed: record the outcome first.")
     if actor == TABLE and kind in DECISIONS:
-        return "Each player takes their turn's decision on their own phone."
+        return _("Each player takes their turn's decision on their own phone.")
     if actor != TABLE and kind not in TURN_ACTIONS + BOARD_ACTIONS:
-        return "New rounds and the outcome are entered by the host at the table screen."
+        return _("New rounds and the outcome are entered by the host at the table screen.")
     if _game_over_after_round(state):
-        return ("The round of the 5th murder is over, so the game is over (“If the 5th murder "
-                "is discovered, the round must be ended”): record the outcome.")
+        return _("The round of the 5th murder is over, so the game is over (“If the 5th "
+                 "murder is discovered, the round must be ended”): record the outcome.")
     if actor != TABLE and _caught(state):
-        return ("Jack the Ripper is caught: the Innocents win, and the table records the "
-                "outcome.")
+        return _("Jack the Ripper is caught: the Innocents win, and the table records the "
+                 "outcome.")
     if kind == "next_round":
-        return ("The 5th murder has been discovered: this is the last round (“If the 5th "
-                "murder is discovered, the round must be ended”).")
+        return _("The 5th murder has been discovered: this is the last round (“If the 5th "
+                 "murder is discovered, the round must be ended”).")
     if kind in BOARD_ACTIONS:
         return _board_refusal(state, int(actor), kind)
     if kind == "end_turn" and current is None:
-        return "Everyone has played this round: turn the next event card."
+        return _("Everyone has played this round: turn the next event card.")
     if actor != current:
-        return (f"It is not your turn: {_who(state, current)} is playing." if current is not None
-                else "It is not your turn: the round is over.")
+        return (_("It is not your turn: %(who)s is playing.", who=_who(state, current))
+                if current is not None else _("It is not your turn: the round is over."))
     if kind in DECISIONS and state["decided"]:
-        return ("You have already taken this turn's decision: each turn allows “one, and only "
-                "one, decision”.")
+        return _("You have already taken this turn's decision: each turn allows “one, and "
+                 "only one, decision”.")
     # Only the Black Market is left: a prisoner spends the turn in prison.
-    return ("You are spending this turn in PRISON: you cannot go to the Black Market (a "
-            "visitor may still be questioned).")
+    return _("You are spending this turn in PRISON: you cannot go to the Black Market (a "
+             "visitor may still be questioned).")
 
 
-def _board_refusal(state: State, seat: int, kind: str) -> str:
+def _board_refusal(state: State, seat: int, kind: str) -> Text:
     """Why a phone may not enter ``kind`` (an arrest, a release, a death) now."""
     if not state["alive"][seat]:
-        return "You are dead: a dead player takes no more part in the game."
+        return _("You are dead: a dead player takes no more part in the game.")
     if kind == "arrest":
-        return "You are in PRISON: you cannot arrest anyone nor play an ARREST card."
-    return ("Nobody is entering PRISON now: £10 or a CORRUPTION card save a prisoner on "
-            "entering, before the turn spent there." if _in_prison(state, seat)
+        return _("You are in PRISON: you cannot arrest anyone nor play an ARREST card.")
+    return (_("Nobody is entering PRISON now: £10 or a CORRUPTION card save a prisoner on "
+              "entering, before the turn spent there.") if _in_prison(state, seat)
             or state["characters"][seat] in RELEASERS else
-            "Only the prisoner (who discards £10) or Warren (a CORRUPTION card) enters a "
-            "release.")
+            _("Only the prisoner (who discards £10) or Warren (a CORRUPTION card) enters a "
+              "release."))
 
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
     """One action (see the module docstring for who may do what); a RuleError otherwise."""
     check_call(actor, action, _count(state))
-    require(not is_over(state), "The game is over.")
+    require(not is_over(state), _("The game is over."))
     kind = str(action.get("type", ""))
     if kind not in actions(state, actor):
         raise RuleError(_refusal(state, actor, kind))
@@ -1096,7 +1166,7 @@ def _event(card: Mapping[str, Any], round_number: int, state: State) -> dict[str
         reminders.append(REMINDERS[MANIFESTATION])
     elif card["name"] == state["resignation"]:
         reminders.append(REMINDERS[RESIGNATION])
-    return {"round": round_number, "name": card["name"], "murder": card["murder"],
+    return {"round": round_number, "name": _card_name(card["name"]), "murder": card["murder"],
             "reminders": reminders}
 
 
@@ -1112,43 +1182,62 @@ def _phase(state: State) -> str:
     return "round_over" if _current(state) is None else "playing"
 
 
-def _prompt(state: State, phase: str, viewer: Viewer) -> str:
+def _prompt(state: State, phase: str, viewer: Viewer) -> Text:
     """What the screen asks for now; the table's buttons are the host's, a phone's its own."""
     current = _current(state)
     known = _jack_known(state)
-    record = "Record the outcome." if viewer == TABLE else "The table records the outcome."
+    table = viewer == TABLE
     if phase == "over":
-        return "The game is over: every line of suspicion and the whole event deck are shown."
+        return _("The game is over: every line of suspicion and the whole event deck are "
+                 "shown.")
     if phase == "proposed":
         label = RESULTS[_proposal(state)["result"]][2]
-        if viewer == TABLE:
-            return (f"Proposed outcome: {label}. Check it with everyone, then Confirm (the game "
-                    "ends and every card is revealed) or Withdraw (play goes on).")
-        return (f"The table proposes the outcome: {label}. Nothing is revealed until the host "
-                "confirms it: speak up now if it is wrong.")
+        if table:
+            return _("Proposed outcome: %(result)s. Check it with everyone, then Confirm (the "
+                     "game ends and every card is revealed) or Withdraw (play goes on).",
+                     result=label)
+        return _("The table proposes the outcome: %(result)s. Nothing is revealed until the "
+                 "host confirms it: speak up now if it is wrong.", result=label)
     if _caught(state):
-        caught = ("dead" if not state["alive"][known] else
-                  f"arrested by {_arrester(state, known)}")
-        return f"Jack the Ripper, {_who(state, known)}, is {caught}: the Innocents win. {record}"
+        who = _who(state, known)
+        if not state["alive"][known]:
+            return (_("Jack the Ripper, %(who)s, is dead: the Innocents win. Record the "
+                      "outcome.", who=who) if table else
+                    _("Jack the Ripper, %(who)s, is dead: the Innocents win. The table records "
+                      "the outcome.", who=who))
+        police = _arrester(state, known)
+        return (_("Jack the Ripper, %(who)s, is arrested by %(police)s: the Innocents win. "
+                  "Record the outcome.", who=who, police=police) if table else
+                _("Jack the Ripper, %(who)s, is arrested by %(police)s: the Innocents win. "
+                  "The table records the outcome.", who=who, police=police))
     if phase == "awaiting_outcome":
-        return (f"The 5th murder was discovered in round {state['round']} and the round is "
-                f"over: the game is over. {record}")
+        return (_("The 5th murder was discovered in round %(round)s and the round is over: "
+                  "the game is over. Record the outcome.", round=state["round"]) if table else
+                _("The 5th murder was discovered in round %(round)s and the round is over: "
+                  "the game is over. The table records the outcome.", round=state["round"]))
     if current is None:
-        return (f"Round {state['round']} is over: "
-                + ("press Next round to turn the next event card." if viewer == TABLE
-                   else "the table turns the next event card."))
+        return (_("Round %(round)s is over: press Next round to turn the next event card.",
+                  round=state["round"]) if table else
+                _("Round %(round)s is over: the table turns the next event card.",
+                  round=state["round"]))
     if viewer == current:
         if state["prison"][current] == SERVING:
-            return ("Your turn, spent in PRISON: you may still question a visitor (never "
-                    "another prisoner). End your turn when done.")
-        limit = ("no hand limit for Abberline" if state["characters"][current] == "Abberline"
-                 else "discard down to 2 ACTION cards")
-        return (f"Your turn: draw 2 ACTION cards, move, play cards, take one decision, "
-                f"{limit}, then end your turn.")
-    where = " (in PRISON)" if state["prison"][current] == SERVING else ""
-    last = (" Last round: the 5th murder has been discovered."
-            if phase == "last_round" else "")
-    return f"Round {state['round']}: {_who(state, current)} is playing{where}.{last}"
+            return _("Your turn, spent in PRISON: you may still question a visitor (never "
+                     "another prisoner). End your turn when done.")
+        if state["characters"][current] == "Abberline":
+            return _("Your turn: draw 2 ACTION cards, move, play cards, take one decision, no "
+                     "hand limit for Abberline, then end your turn.")
+        return _("Your turn: draw 2 ACTION cards, move, play cards, take one decision, "
+                 "discard down to 2 ACTION cards, then end your turn.")
+    facts = {"round": state["round"], "who": _who(state, current)}
+    serving = state["prison"][current] == SERVING
+    if phase == "last_round":
+        return (_("Round %(round)s: %(who)s is playing (in PRISON). Last round: the 5th "
+                  "murder has been discovered.", **facts) if serving else
+                _("Round %(round)s: %(who)s is playing. Last round: the 5th murder has been "
+                  "discovered.", **facts))
+    return (_("Round %(round)s: %(who)s is playing (in PRISON).", **facts) if serving
+            else _("Round %(round)s: %(who)s is playing.", **facts))
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -1201,7 +1290,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "ended": _ended(state),
         "suggested": None if over else _suggested_result(state),
         "reveal_count": len(state["reveals"]),
-        "log": list(state["log"]),
+        "log": [{"round": entry["round"], "text": _log_text(entry)} for entry in state["log"]],
         "setup": {
             "steps": list(SETUP_STEPS) + [ABSINTHE_STEP if state["absinthe"]
                                           else NO_ABSINTHE_STEP],
@@ -1223,13 +1312,24 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         result["me"] = _my_view(state, int(viewer))
         # The phone's now line (templates/_macros.html now_line): the prompt, then the
         # latest arrest, release or death in this reader's words.
-        result["now"] = {"text": result["prompt"], "detail": " ".join(result["news"]) or None,
+        result["now"] = {"text": result["prompt"], "detail": _together(result["news"]),
                          "mine": result["me"]["my_turn"]}
         # docs/RULINGS.md#london-1888, "Private refusals": every seat holds an identity.
         # Set for all seats alike, the flag itself tells nothing; the reasons name public
         # facts only, yet they tell a neighbour what the player tried.
         result["private_refusals"] = True
     return result
+
+
+def _together(lines: Sequence[str]) -> str | None:
+    """Sentences shown as one paragraph, each in the reader's language (joining them as
+    strings would keep only their English)."""
+    if not lines:
+        return None
+    text = lines[0]
+    for line in lines[1:]:
+        text = _("%(first)s %(then)s", first=text, then=line)
+    return text
 
 
 # --- the reveal at the end (base.reveal_view; templates/_macros.html reveal) ------
@@ -1245,28 +1345,40 @@ def _finding(state: State) -> int | None:
     return None
 
 
-def _reveal_line(state: State, entry: Mapping[str, Any]) -> str:
-    verb = "questioned" if entry["how"] == "questioned" else "saw at the Black Market"
-    return (f"{_who(state, entry['by'])} {verb} {_who(state, entry['target'])}: card "
-            f"{entry['position']} is {CARD_NAMES[entry['card']]}.")
+def _reveal_line(state: State, entry: Mapping[str, Any]) -> Text:
+    facts = {"asker": _who(state, entry["by"]), "who": _who(state, entry["target"]),
+             "number": entry["position"], "card": CARD_NAMES[entry["card"]]}
+    if entry["how"] == "questioned":
+        return _("%(asker)s questioned %(who)s: card %(number)s is %(card)s.", **facts)
+    return _("%(asker)s saw at the Black Market %(who)s: card %(number)s is %(card)s.", **facts)
 
 
-def _incident_line(state: State, entry: Mapping[str, Any]) -> str:
+def _incident_line(state: State, entry: Mapping[str, Any]) -> Text:
     target, actor = _who(state, entry["target"]), entry["actor"]
     if entry["kind"] == "arrest":
-        played = (f", played by {_who(state, actor)}" if actor is not None
-                  and entry["way"] not in POLICE_ARRESTS else "")
-        return f"{target} is arrested ({ARRESTS[entry['way']]}{played}) and goes to PRISON."
+        way = ARRESTS[entry["way"]]
+        if actor is not None and entry["way"] not in POLICE_ARRESTS:
+            return _("%(who)s is arrested (%(way)s, played by %(by)s) and goes to PRISON.",
+                     who=target, way=way, by=_who(state, actor))
+        return _("%(who)s is arrested (%(way)s) and goes to PRISON.", who=target, way=way)
     if entry["kind"] == "release":
-        why = {PAID: "discards £10", TABLE: "is released by the table"}.get(
-            entry["way"], f"is saved by {_who(state, actor)}'s CORRUPTION card"
-            if actor is not None else "is released")
-        return f"{target} {why}: out of PRISON."
+        if entry["way"] == PAID:
+            return _("%(who)s discards £10: out of PRISON.", who=target)
+        if entry["way"] == TABLE:
+            return _("%(who)s is released by the table: out of PRISON.", who=target)
+        if actor is not None:
+            return _("%(who)s is saved by %(saviour)s's CORRUPTION card: out of PRISON.",
+                     who=target, saviour=_who(state, actor))
+        return _("%(who)s is released: out of PRISON.", who=target)
     killer = entry["killer"]
-    text = f"{target} dies" + (f", killed by {_who(state, killer)}" if killer is not None
-                               else "") + "."
-    return text + (" The killer goes to PRISON: he did not know the victim's identity."
-                   if entry["jailed"] else "")
+    if killer is None:
+        return (_("%(who)s dies. The killer goes to PRISON: he did not know the victim's "
+                  "identity.", who=target) if entry["jailed"] else
+                _("%(who)s dies.", who=target))
+    facts = {"who": target, "killer": _who(state, killer)}
+    return (_("%(who)s dies, killed by %(killer)s. The killer goes to PRISON: he did not know "
+              "the victim's identity.", **facts) if entry["jailed"] else
+            _("%(who)s dies, killed by %(killer)s.", **facts))
 
 
 def _turning_points(state: State) -> dict[str, Any]:
@@ -1284,39 +1396,50 @@ def _turning_points(state: State) -> dict[str, Any]:
         if card["murder"]:
             murders += 1
             keyed.append(((index + 2, -1, 0), reveal_step(
-                f"Round {index + 2}", f"Murder {murders} of {MURDERS_TO_END}: "
-                                      f"“{card['name']}” is turned.", "murder")))
+                _round(index + 2), _("Murder %(murders)s of %(of)s: “%(card)s” is turned.",
+                                     murders=murders, of=MURDERS_TO_END,
+                                     card=_card_name(card["name"])), "murder")))
     for index, entry in enumerate(state["reveals"]):
         if index != found and entry["card"] not in ROLE_CARDS:
             continue
         text = _reveal_line(state, entry)
         if index == found:
-            text += (" Jack the Ripper is found." if entry["card"] == JACK else
-                     f" Everyone else is cleared: {_who(state, jack)} is Jack the Ripper.")
+            text = (_("%(line)s Jack the Ripper is found.", line=text)
+                    if entry["card"] == JACK else
+                    _("%(line)s Everyone else is cleared: %(who)s is Jack the Ripper.",
+                      line=text, who=_who(state, jack)))
         keyed.append(((entry["round"], index, 1), reveal_step(
-            f"Round {entry['round']}", text, "found" if index == found else "cleared")))
+            _round(entry["round"]), text, "found" if index == found else "cleared")))
     for entry in state.get("incidents", []):
         keyed.append(((entry["round"], entry["reveals"], 0), reveal_step(
-            f"Round {entry['round']}", _incident_line(state, entry), entry["kind"])))
+            _round(entry["round"]), _incident_line(state, entry), entry["kind"])))
     steps = [step for _key, step in sorted(keyed, key=lambda pair: pair[0])]
-    steps.append(reveal_step(f"Round {outcome['round']}",
-                             f"{RESULTS[_result_key(outcome)][2]}.", "end"))
+    steps.append(reveal_step(_round(outcome["round"]),
+                             _("%(result)s.", result=RESULTS[_result_key(outcome)][2]), "end"))
     if found is None:
-        how = "Nobody found him: his identity was never discovered."
+        how = _("Nobody found him: his identity was never discovered.")
     else:
         entry = state["reveals"][found]
-        how = f"Round {entry['round']}: {_reveal_line(state, entry)}"
+        how = _("Round %(round)s: %(line)s", round=entry["round"],
+                line=_reveal_line(state, entry))
     first = next((entry for entry in state["reveals"] if entry["target"] == jack), None)
     # Who was Jack and his accomplices: the outcome above the reveal says it already.
-    facts = [("The question that found him", how)]
+    facts = [(_("The question that found him"), how)]
     if first is not None and (found is None or state["reveals"][found] is not first):
-        facts.append(("First card turned at his seat",
-                      f"Round {first['round']}: {_reveal_line(state, first)}"))
+        facts.append((_("First card turned at his seat"),
+                      _("Round %(round)s: %(line)s", round=first["round"],
+                        line=_reveal_line(state, first))))
     others = len(state["reveals"]) - sum(entry["card"] in ROLE_CARDS
                                          for entry in state["reveals"])
-    facts.append(("Cards turned", f"{len(state['reveals'])} in the game ({others} Suspect or "
-                                  "False Lead, not in the timeline)"))
-    return reveal_view(facts, "Turning points", steps)
+    facts.append((_("Cards turned"), ngettext(
+        "%(n)s in the game (%(others)s Suspect or False Lead, not in the timeline)",
+        "%(n)s in the game (%(others)s Suspect or False Lead, not in the timeline)",
+        len(state["reveals"]), others=others)))
+    return reveal_view(facts, _("Turning points"), steps)
+
+
+def _round(number: int) -> Text:
+    return _("Round %(round)s", round=number)
 
 
 def _result_key(outcome: Mapping[str, Any]) -> str:
@@ -1324,66 +1447,99 @@ def _result_key(outcome: Mapping[str, Any]) -> str:
                 if winner == outcome["winner"] and how == outcome["how"])
 
 
-def _escape(state: State, reader: int) -> str:
+def _escape(state: State, reader: int) -> Text:
     """How ``reader``, just sent to prison, may keep their cards, said to them."""
-    ways = ["you discard £10"]
     if state["characters"][reader] == "Warren":
-        ways.append("you play a CORRUPTION card")
-    elif "Warren" in state["characters"] and state["alive"][state["characters"].index("Warren")]:
-        ways.append("Warren plays a CORRUPTION card for you")
-    return (f"unless {' or '.join(ways)} (then tap “Out of PRISON” below: you are a simple "
-            "visitor)")
+        return _("unless you discard £10 or you play a CORRUPTION card (then tap “Out of "
+                 "PRISON” below: you are a simple visitor)")
+    if "Warren" in state["characters"] and state["alive"][state["characters"].index("Warren")]:
+        return _("unless you discard £10 or Warren plays a CORRUPTION card for you (then tap "
+                 "“Out of PRISON” below: you are a simple visitor)")
+    return _("unless you discard £10 (then tap “Out of PRISON” below: you are a simple "
+             "visitor)")
 
 
-def _arrest_line(state: State, news: Mapping[str, Any], reader: int) -> str:
+def _arrest_made(state: State, news: Mapping[str, Any], reader: int) -> Text:
+    """Who sent whom to prison, said to ``reader`` (the clause before the colon)."""
     target, actor, way = news["target"], news["actor"], news["way"]
+    you = reader == target
+    who = _who(state, target)
     if way in POLICE_ARRESTS:
         police = state["characters"].index(POLICE_ARRESTS[way])
-        made = "You arrested" if reader == police else f"{_who(state, police)} arrested"
-    else:
-        place = " at the Black Market" if way == "black_market" else ""
-        made = ("You played an ARREST card" if reader == actor else
-                f"{_who(state, actor)} played an ARREST card" if actor is not None
-                else "An ARREST card was played") + place + " on"
-    if reader != target:
-        caught = " the Innocents win." if _caught(state) else " they go to PRISON."
-        return f"{made} {_who(state, target)}:{caught}"
+        if reader == police:
+            return _("You arrested %(who)s", who=who)
+        return (_("%(police)s arrested you", police=_who(state, police)) if you
+                else _("%(police)s arrested %(who)s", police=_who(state, police), who=who))
+    market = way == "black_market"
+    if reader == actor:
+        return (_("You played an ARREST card at the Black Market on %(who)s", who=who) if market
+                else _("You played an ARREST card on %(who)s", who=who))
+    if actor is not None:
+        by = _who(state, actor)
+        if you:
+            return (_("%(by)s played an ARREST card at the Black Market on you", by=by)
+                    if market else _("%(by)s played an ARREST card on you", by=by))
+        return (_("%(by)s played an ARREST card at the Black Market on %(who)s", by=by,
+                  who=who) if market
+                else _("%(by)s played an ARREST card on %(who)s", by=by, who=who))
+    if you:
+        return (_("An ARREST card was played at the Black Market on you") if market
+                else _("An ARREST card was played on you"))
+    return (_("An ARREST card was played at the Black Market on %(who)s", who=who) if market
+            else _("An ARREST card was played on %(who)s", who=who))
+
+
+def _arrest_line(state: State, news: Mapping[str, Any], reader: int) -> Text:
+    made = _arrest_made(state, news, reader)
+    if reader != news["target"]:
+        return (_("%(made)s: the Innocents win.", made=made) if _caught(state)
+                else _("%(made)s: they go to PRISON.", made=made))
     if _caught(state):
-        return (f"{made} you, discovered as Jack the Ripper: you may neither play a CORRUPTION "
-                "card nor pay your way out. The Innocents win.")
-    return (f"{made} you: you are in PRISON for your next turn and lose your WEAPON and "
-            f"ACTION cards on entering, {_escape(state, reader)}.")
+        return _("%(made)s, discovered as Jack the Ripper: you may neither play a CORRUPTION "
+                 "card nor pay your way out. The Innocents win.", made=made)
+    return _("%(made)s: you are in PRISON for your next turn and lose your WEAPON and ACTION "
+             "cards on entering, %(escape)s.", made=made, escape=_escape(state, reader))
 
 
-def _release_line(state: State, news: Mapping[str, Any], reader: int) -> str:
+def _release_line(state: State, news: Mapping[str, Any], reader: int) -> Text:
     target, actor, way = news["target"], news["actor"], news["way"]
     if reader != target:
-        return f"You played a CORRUPTION card: {_who(state, target)} is out of PRISON."
-    why = ("You discarded £10" if way == PAID else "The table released you" if way == TABLE
-           else f"{_who(state, actor)} played a CORRUPTION card for you")
-    return (f"{why}: you are out of PRISON, a simple visitor (you keep your cards and do not "
-            "spend your turn there).")
+        return _("You played a CORRUPTION card: %(who)s is out of PRISON.",
+                 who=_who(state, target))
+    if way == PAID:
+        return _("You discarded £10: you are out of PRISON, a simple visitor (you keep your "
+                 "cards and do not spend your turn there).")
+    if way == TABLE:
+        return _("The table released you: you are out of PRISON, a simple visitor (you keep "
+                 "your cards and do not spend your turn there).")
+    return _("%(saviour)s played a CORRUPTION card for you: you are out of PRISON, a simple "
+             "visitor (you keep your cards and do not spend your turn there).",
+             saviour=_who(state, actor))
 
 
-def _death_line(state: State, news: Mapping[str, Any], reader: int) -> str:
+def _death_line(state: State, news: Mapping[str, Any], reader: int) -> Text:
     target, actor, killer = news["target"], news["actor"], news["killer"]
     if reader == target:
-        start = (f"{_who(state, killer)} killed you: you are dead" if killer == actor
-                 and killer is not None else "You are dead" + (
-                     f", killed by {_who(state, killer)}" if killer is not None else ""))
-        return f"{start}. Your cards will never be revealed."
-    said = (f"You killed {_who(state, target)}" if actor == reader else
-            f"{_who(state, target)} is dead, killed by you")
+        if killer is None:
+            return _("You are dead. Your cards will never be revealed.")
+        if killer == actor:
+            return _("%(killer)s killed you: you are dead. Your cards will never be revealed.",
+                     killer=_who(state, killer))
+        return _("You are dead, killed by %(killer)s. Your cards will never be revealed.",
+                 killer=_who(state, killer))
+    said = (_("You killed %(who)s", who=_who(state, target)) if actor == reader else
+            _("%(who)s is dead, killed by you", who=_who(state, target)))
     if not news["jailed"]:
-        return f"{said}."
-    return (f"{said} without knowing their identity: you go to PRISON for your next turn "
-            f"and lose your WEAPON and ACTION cards on entering, {_escape(state, reader)}.")
+        return _("%(said)s.", said=said)
+    return _("%(said)s without knowing their identity: you go to PRISON for your next turn "
+             "and lose your WEAPON and ACTION cards on entering, %(escape)s.", said=said,
+             escape=_escape(state, reader))
 
 
 NEWS_LINES = {"arrest": _arrest_line, "release": _release_line, "death": _death_line}
 
 
-def _news_lines(state: State, viewer: Viewer) -> list[str]:
+def _news_lines(state: State, viewer: Viewer) -> list[Text | str]:
     """The latest arrest, release or death in the reader's words: to the players it
     happened to or who entered it, "you"; to everyone else (and the table), the log lines
     it wrote. Public facts only."""
@@ -1395,7 +1551,7 @@ def _news_lines(state: State, viewer: Viewer) -> list[str]:
         parties.add(state["characters"].index(POLICE_ARRESTS[news["way"]]))
     if viewer != TABLE and int(viewer) in parties:
         return [NEWS_LINES[news["kind"]](state, news, int(viewer))]
-    return [entry["text"] for entry in state["log"][news["log"]:]]
+    return [_log_text(entry) for entry in state["log"][news["log"]:]]
 
 
 def _ended(state: State) -> bool:
@@ -1405,23 +1561,26 @@ def _ended(state: State) -> bool:
             or _game_over_after_round(state))
 
 
-def _suggested_result(state: State) -> dict[str, str] | None:
+def _suggested_result(state: State) -> dict[str, Any] | None:
     """The result the app knows of (a key of ``RESULTS``) and why, to fill in the outcome
     form: Jack caught, the 5th murder's round over, or a discovered Jack the only one left
     alive. Suicide and the accomplices stay the table's to enter. Public facts only."""
     known = _jack_known(state)
     if _caught(state):
-        how = ("is dead" if not state["alive"][known]
-               else f"was arrested by {_arrester(state, known)}")
+        who = _who(state, known)
         return {"result": "innocents",
-                "why": f"Jack the Ripper, {_who(state, known)}, {how}."}
+                "why": _("Jack the Ripper, %(who)s, is dead.", who=who)
+                if not state["alive"][known] else
+                _("Jack the Ripper, %(who)s, was arrested by %(police)s.", who=who,
+                  police=_arrester(state, known))}
     if _game_over_after_round(state):
         return {"result": "jack_fifth_murder",
-                "why": f"The 5th murder was discovered in round {state['round']} and its "
-                       "round is over; Jack the Ripper was not caught."}
+                "why": _("The 5th murder was discovered in round %(round)s and its round is "
+                         "over; Jack the Ripper was not caught.", round=state["round"])}
     if known is not None and sum(state["alive"]) == 1 and state["alive"][known]:
         return {"result": "jack_killed_everyone",
-                "why": f"Jack the Ripper, {_who(state, known)}, is the only one left alive."}
+                "why": _("Jack the Ripper, %(who)s, is the only one left alive.",
+                         who=_who(state, known))}
     return None
 
 
@@ -1464,14 +1623,15 @@ def _my_view(state: State, seat: int) -> dict[str, Any]:
         "role": JACK if is_jack else INNOCENT,
         "role_name": CARD_NAMES[JACK if is_jack else INNOCENT],
         "role_hint": (None if _ended(state) else
-                      "Do not let yourself be arrested; if your identity is discovered, flee "
-                      "until the 5th murder or take your own life at home with the ROPE."
+                      _("Do not let yourself be arrested; if your identity is discovered, "
+                        "flee until the 5th murder or take your own life at home with the "
+                        "ROPE.")
                       if is_jack else
-                      "Help capture Jack the Ripper before the 5th murder, or protect him as "
-                      "his accomplice."),
+                      _("Help capture Jack the Ripper before the 5th murder, or protect him as "
+                        "his accomplice.")),
         "alive": state["alive"][seat],
         "dead_note": (None if state["alive"][seat] else
-                      "You are dead. Your cards will never be revealed."),
+                      _("You are dead. Your cards will never be revealed.")),
         "in_prison": _in_prison(state, seat),
         "my_turn": my_turn,
         "decided": state["decided"] if my_turn else False,
@@ -1547,16 +1707,17 @@ def jack_points(how: str, discovered: bool, murder_round: int | None,
     if how == FIFTH_MURDER:
         require(isinstance(murder_round, int) and not isinstance(murder_round, bool)
                 and FIFTH_MURDER_EARLIEST <= murder_round <= FIFTH_MURDER_LATEST,
-                f"The 5th murder falls between round {FIFTH_MURDER_EARLIEST} and round "
-                f"{FIFTH_MURDER_LATEST}.")
+                _("The 5th murder falls between round %(first)s and round %(last)s.",
+                  first=FIFTH_MURDER_EARLIEST, last=FIFTH_MURDER_LATEST))
         if not discovered:
             return (UNDISCOVERED_FIFTH_MURDER_IN_EARLIEST if murder_round
                     == FIFTH_MURDER_EARLIEST else undiscovered_late_murder)
         return next(points for first, last, points in FIFTH_MURDER_POINTS_DISCOVERED
                     if first <= murder_round <= last)
     table = POINTS_DISCOVERED if discovered else POINTS_UNDISCOVERED
-    require(how in table, "Jack cannot win by suicide while his identity is undiscovered."
-            if how == SUICIDE else f"“{str(how)[:30]}” is not a way for Jack to win.")
+    require(how in table, _("Jack cannot win by suicide while his identity is undiscovered.")
+            if how == SUICIDE else _("“%(how)s” is not a way for Jack to win.",
+                                     how=str(how)[:30]))
     return table[how]
 
 
@@ -1569,21 +1730,22 @@ def tournament_points(outcome: Mapping[str, Any], players: int,
     ``outcome_summary`` form (``winner``, ``how``, ``murder_round``, ``discovered``, ``jack``,
     ``accomplices``); an outcome the rules do not allow raises RuleError."""
     require(isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS,
-            f"London 1888 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+            _("London 1888 is played by %(least)s to %(most)s players.", least=MIN_PLAYERS,
+              most=MAX_PLAYERS))
     jack = outcome.get("jack")
     require(isinstance(jack, int) and not isinstance(jack, bool) and 0 <= jack < players,
-            "The outcome must name Jack's seat.")
+            _("The outcome must name Jack's seat."))
     accomplices = outcome.get("accomplices") or []
     require(all(isinstance(seat, int) and 0 <= seat < players for seat in accomplices),
-            "The accomplices must be seats of this game.")
+            _("The accomplices must be seats of this game."))
     side = set(accomplices) | {jack}
     winner = outcome.get("winner")
     if winner == INNOCENTS:
-        require(outcome.get("how") is None, "The Innocents' win has no “how”.")
-        require(bool(outcome.get("discovered")), "The Innocents cannot win while Jack's "
-                                                 "identity is undiscovered.")
+        require(outcome.get("how") is None, _("The Innocents' win has no “how”."))
+        require(bool(outcome.get("discovered")), _("The Innocents cannot win while Jack's "
+                                                   "identity is undiscovered."))
         return [0 if seat in side else INNOCENT_WIN_POINTS for seat in range(players)]
-    require(winner == JACK_SIDE, "The winner must be the Innocents or Jack.")
+    require(winner == JACK_SIDE, _("The winner must be the Innocents or Jack."))
     points = jack_points(str(outcome.get("how")), bool(outcome.get("discovered")),
                          outcome.get("murder_round"), undiscovered_late_murder)
     return [points if seat in side else 0 for seat in range(players)]
@@ -1591,28 +1753,42 @@ def tournament_points(outcome: Mapping[str, Any], players: int,
 
 # --- the words of an undo (the platform's undo notice: companion/web/context.undone) ------
 
-def undone_words(state: State, actor: Viewer, action: Mapping[str, Any]) -> str | None:
+def undone_words(state: State, actor: Viewer, action: Mapping[str, Any]) -> Text | None:
     """What an undo took back, in the words of the action ("Fay's question to Ilse"), from
     the state it was sent to. Every London action is public, so the whole table may read
     it; None for anything this game did not log (an imported file may hold anything)."""
     count = _count(state)
     name = {seat: state["players"][seat] for seat in range(count)}
     target = name.get(int_or_none(action.get("target"), 0, count - 1))
-    who = ("the table's" if actor == TABLE
-           else f"{name[actor]}'s" if isinstance(actor, int) and actor in name else None)
+    table = actor == TABLE
+    who = name[actor] if isinstance(actor, int) and actor in name else None
+    kind = str(action.get("type"))
+    if kind in ("question", "black_market", "arrest"):
+        if not target or not (table or who):
+            return None
+        if kind == "question":
+            return (_("the table's question to %(target)s", target=target) if table
+                    else _("%(who)s's question to %(target)s", who=who, target=target))
+        if kind == "black_market":
+            return (_("the table's Black Market clue on %(target)s", target=target) if table
+                    else _("%(who)s's Black Market clue on %(target)s", who=who,
+                           target=target))
+        return (_("the table's arrest of %(target)s", target=target) if table
+                else _("%(who)s's arrest of %(target)s", who=who, target=target))
     current = _current(state)
-    words = {
-        "question": target and who and f"{who} question to {target}",
-        "black_market": target and who and f"{who} Black Market clue on {target}",
-        "end_turn": current is not None and f"the end of {name[current]}'s turn",
-        "next_round": f"the round {state['round'] + 1} event card",
-        "arrest": target and who and f"{who} arrest of {target}",
-        "release": target and f"{target}'s release from PRISON",
-        "mark_dead": target and f"{target}'s death",
-        "record_outcome": "the proposed outcome",
-        "withdraw_outcome": "the withdrawal of the proposed outcome",
-    }.get(str(action.get("type")))
-    return words or None
+    if kind == "end_turn":
+        return (_("the end of %(who)s's turn", who=name[current]) if current is not None
+                else None)
+    if kind in ("release", "mark_dead"):
+        if not target:
+            return None
+        return (_("%(target)s's release from PRISON", target=target) if kind == "release"
+                else _("%(target)s's death", target=target))
+    return {
+        "next_round": _("the round %(round)s event card", round=state["round"] + 1),
+        "record_outcome": _("the proposed outcome"),
+        "withdraw_outcome": _("the withdrawal of the proposed outcome"),
+    }.get(kind)
 
 
 # --- the club's history (companion/history.py) -----------------------------------------
@@ -1620,9 +1796,10 @@ def undone_words(state: State, actor: Viewer, action: Mapping[str, Any]) -> str 
 ENDINGS = {None: "caught", SUICIDE: SUICIDE, KILLED_EVERYONE: KILLED_EVERYONE,
            FIFTH_MURDER: FIFTH_MURDER}
 """How a game ended, as the history counts it: the Innocents' one way, Jack's three."""
-ENDING_WORDS = {"caught": "The Innocents caught or killed Jack",
-                SUICIDE: "Jack took his own life at home", KILLED_EVERYONE: "Jack killed everyone",
-                FIFTH_MURDER: "The 5th murder was discovered"}
+ENDING_WORDS = {"caught": _("The Innocents caught or killed Jack"),
+                SUICIDE: _("Jack took his own life at home"),
+                KILLED_EVERYONE: _("Jack killed everyone"),
+                FIFTH_MURDER: _("The 5th murder was discovered")}
 """Each ending as the history's tally of endings names it."""
 
 
@@ -1631,18 +1808,18 @@ def result(state: State) -> dict[str, Any]:
     outcome, Jack's seat, his side (Jack and the accomplices the table named) and the
     tournament points. The Innocents count as the detectives' side."""
     summary = outcome_summary(state)
-    require(summary is not None, "The game is not over.")
+    require(summary is not None, _("The game is not over."))
     jack_side = [summary["jack"], *summary["accomplices"]]
     jack_won = summary["winner"] == JACK_SIDE
     label = next(words for winner, how, words in RESULTS.values()
                  if winner == summary["winner"] and how == summary["how"])
     return {"side": "jack" if jack_won else "detectives",
-            "winner": "Jack" if jack_won else "the Innocents",
+            "winner": _("Jack") if jack_won else _("the Innocents"),
             "winners": sorted(jack_side) if jack_won else [
                 seat for seat in range(summary["players"]) if seat not in jack_side],
             "jack": [summary["jack"]], "jack_side": sorted(jack_side),
             "points": list(summary["points"]), "ending": ENDINGS[summary["how"]],
-            "how": f"{label} (round {summary['round']})"}
+            "how": _("%(result)s (round %(round)s)", result=label, round=summary["round"])}
 
 # --- an imported state ---------------------------------------------------------------
 
@@ -1674,10 +1851,10 @@ def _check_news(state: State, count: int) -> None:
     for key in ("actor", "target", "killer"):
         if news[key] is not None:
             check_seat(news[key], count, f"the news's {key}")
-    require(0 <= news["log"] <= len(state["log"]), "the news is off the game log.")
+    require(0 <= news["log"] <= len(state["log"]), _("the news is off the game log."))
     require(news["way"] not in POLICE_ARRESTS
             or POLICE_ARRESTS[news["way"]] in state["characters"],
-            "the news names a policeman who is not in this game.")
+            _("the news names a policeman who is not in this game."))
 
 
 INCIDENT_SHAPE = [{"round": int, "reveals": int, "kind": frozenset(NEWS_LINES),
@@ -1696,7 +1873,7 @@ def _check_incidents(state: State, count: int) -> None:
                 check_seat(entry[key], count, f"an incident's {key}")
         require(1 <= entry["round"] <= state["round"]
                 and 0 <= entry["reveals"] <= len(state["reveals"]),
-                "an incident comes after the game's last round or card.")
+                _("an incident comes after the game's last round or card."))
 
 
 def check_state(state: Any) -> None:
@@ -1705,28 +1882,30 @@ def check_state(state: Any) -> None:
     one Jack among them, seats and rounds in range."""
     check_shape(state, STATE_SHAPE)
     count = len(state["players"])
-    require(MIN_PLAYERS <= count <= MAX_PLAYERS, f"London 1888 has 4 to 8 players, not {count}.")
+    require(MIN_PLAYERS <= count <= MAX_PLAYERS, _("London 1888 has 4 to 8 players, not %(count)s.",
+                                                         count=count))
     for key in ("characters", "lines", "revealed", "alive", "prison"):
-        require(len(state[key]) == count, f"the state has {len(state[key])} {key} for "
-                                          f"{count} players.")
+        require(len(state[key]) == count, _("the state has %(found)s %(key)s for %(count)s "
+                                            "players.", found=len(state[key]), key=key,
+                                            count=count))
     require(set(state["characters"]) <= set(CHARACTERS)
-            and len(set(state["characters"])) == count, "the characters are not a cast.")
+            and len(set(state["characters"])) == count, _("the characters are not a cast."))
     for line, flags in zip(state["lines"], state["revealed"], strict=True):
         require(len(line) == LINE_LENGTH == len(flags) and set(line) <= set(BOX),
-                "a line of suspicion is not five identity cards.")
+                _("a line of suspicion is not five identity cards."))
     require(sum(line.count(JACK) for line in state["lines"]) == 1,
-            "the lines hold no Jack, or more than one.")
-    require(1 <= state["round"] <= len(state["deck"]) + 1, "the round is out of the deck.")
+            _("the lines hold no Jack, or more than one."))
+    require(1 <= state["round"] <= len(state["deck"]) + 1, _("the round is out of the deck."))
     check_seat(state["holder"], count, "the Absinthe's holder")
     for seat in state["order"]:
         check_seat(seat, count, "a seat of the turn order")
-    require(0 <= state["turn"] <= len(state["order"]), "the turn is out of the order.")
+    require(0 <= state["turn"] <= len(state["order"]), _("the turn is out of the order."))
     # Kept since arrests name who made them, and since outcomes are proposed first;
     # states saved before have neither.
     check_shape(state.get("arrested_by", [None] * count),
                 [(None, frozenset(PRISON_REASONS))], "the state.arrested_by")
     require(len(state.get("arrested_by", [None] * count)) == count,
-            "the arrests are not one a player.")
+            _("the arrests are not one a player."))
     check_shape(state.get("proposal"), (None, {"result": frozenset(RESULTS),
                                                "accomplices": [int], "round": int}),
                 "the state.proposal")
@@ -1737,4 +1916,4 @@ def check_state(state: Any) -> None:
     for reveal in state["reveals"]:
         check_seat(reveal["by"], count, "a reveal's seat")
         check_seat(reveal["target"], count, "a reveal's target")
-        require(1 <= reveal["position"] <= LINE_LENGTH, "a reveal's card is off its line.")
+        require(1 <= reveal["position"] <= LINE_LENGTH, _("a reveal's card is off its line."))
