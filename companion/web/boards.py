@@ -21,6 +21,7 @@ from companion.games.base import RuleError
 from companion.games.whitechapel.board import SHIPPED_NAME, Board
 from companion.games.whitechapel.boardmap import base_layer, map_context
 from companion.games.whitechapel.policemap import police_map
+from companion.games.whitechapel.state import COLOUR_NAMES, COLOUR_TITLES, KIND_NAMES, RESULTS
 
 bp = Blueprint("boards", __name__)
 
@@ -125,3 +126,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["default_board"] = default_board
     app.jinja_env.globals["board_map_for"] = board_map_for
     app.jinja_env.globals["police_map_for"] = police_map_for
+    # The game's words by key (a policeman's colour, a search's answer, a square's
+    # kind): the view keeps keys, its pages say them in the reader's words.
+    app.jinja_env.globals["wc_words"] = {"colour": COLOUR_NAMES, "Colour": COLOUR_TITLES,
+                                         "kind": KIND_NAMES, "result": RESULTS}
