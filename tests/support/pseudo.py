@@ -50,6 +50,7 @@ class _Visible(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self.hidden = 0
+        self.depth = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
@@ -66,8 +67,21 @@ class _Visible(HTMLParser):
             self.hidden = max(0, self.hidden - 1)
 
     def handle_data(self, data: str) -> None:
-        if not self.hidden and data.strip():
-            self.texts.append(data)
+        # A sentence with markup inside (a {% set %} placeholder: "⟦Coach left: <b>3</b>⟧")
+        # spans several text nodes: what lies between its ⟦ and ⟧ is translated, even
+        # across tags, so only the words outside every bracket are kept.
+        if self.hidden:
+            return
+        outside = []
+        for char in data:
+            if char == "⟦":
+                self.depth += 1
+            elif char == "⟧":
+                self.depth = max(0, self.depth - 1)
+            outside.append(char if self.depth == 0 and char != "⟧" else " ")
+        text = "".join(outside)
+        if text.strip():
+            self.texts.append(text)
 
 
 def unmarked(html: str, allowed: Iterable[str] = ()) -> list[str]:

@@ -23,7 +23,7 @@ from companion.games.whitechapel.board import Board, board_from_graph
 from companion.words import Text, _
 
 NAME = "whitechapel"
-TITLE = "Letters from Whitechapel"
+TITLE = _("Letters from Whitechapel")
 JACK = 0
 
 LAST_SQUARE = 15
