@@ -6,24 +6,25 @@ crime scenes is Jack's secret."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion.games.base import State, require
 from companion.games.whitechapel.state import JACK, _board_label, _crime_scenes, _location, is_over
 from companion.words import Text, _
 
-
-def _how(reason: str, night: int, circle: int | None) -> Text:
-    """How a game ends (End of the Game), a sentence for the history's list."""
-    if reason == "escape":
-        return _("Jack reached his hideout on night %(night)s", night=night)
-    if reason == "arrest":
-        return _("Jack was arrested on circle %(circle)s on night %(night)s", circle=circle,
-                 night=night)
-    if reason == "square15":
-        return _("Jack did not reach his hideout by square 15 on night %(night)s", night=night)
-    return _("Jack had no legal move on night %(night)s", night=night)
-
+HOW: dict[str, Callable[[int, int | None], Text]] = {
+    "escape": lambda night, circle: _("Jack reached his hideout on night %(night)s",
+                                      night=night),
+    "arrest": lambda night, circle: _("Jack was arrested on circle %(circle)s on night "
+                                      "%(night)s", circle=circle, night=night),
+    "square15": lambda night, circle: _("Jack did not reach his hideout by square 15 on "
+                                        "night %(night)s", night=night),
+    "no_legal_move": lambda night, circle: _("Jack had no legal move on night %(night)s",
+                                             night=night),
+}
+"""How a game ends (End of the Game), a sentence for the history's list (by the night
+and Jack's last circle)."""
 
 ENDING_WORDS = {
     "escape": _("Jack reached his hideout on the fourth night"),
@@ -45,6 +46,6 @@ def result(state: State) -> dict[str, Any]:
             "winner": _("Jack") if jack_won else _("the detectives"),
             "winners": [JACK] if jack_won else detectives, "jack": [JACK],
             "jack_side": [JACK], "points": None, "ending": outcome["reason"],
-            "how": _how(outcome["reason"], night, circle),
+            "how": HOW[outcome["reason"]](night, circle),
             "hideout": state["hideout"], "crimes": _crime_scenes(state),
             "board": _board_label(state)}
