@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from flask import render_template
 
 from companion.games.base import TABLE, RuleError
 from companion.games.whitechapel import rules as wc
@@ -19,7 +20,7 @@ from tests.support.noninterference import render_component
 from tests.support.pseudo import pseudo_language, unmarked
 from tests.support.whitechapel_play import board_game
 from tests.support.whitechapel_walks import board_walk, new_game, random_action
-from tests.web.test_whitechapel_board import to_hunting
+from tests.web.test_whitechapel_board import make_app, to_hunting
 from tests.web.test_whitechapel_replay import homes, night_one, real_app  # noqa: F401
 
 JACK = 0
@@ -137,6 +138,18 @@ def test_every_page_with_police_on_the_map_is_marked(app):
     states = every_phase(police_walk(8) + police_walk(9))
     queries = ("", "?cop=blue", "?cop=blue&to=44", "?speak=blue&arrest=blue")
     assert left_unmarked(app, states, queries) == []
+
+
+@pytest.mark.parametrize("shipped", [True, False])
+def test_the_setup_form_is_marked(tmp_path, shipped):
+    """The options of a new table, with the shipped board loaded and with no board."""
+    app = make_app(tmp_path, shipped=shipped)
+    form = wc.form_from({**wc.default_options(), "police_map": True, "false_clues": True})
+    with pseudo_language(), app.test_request_context("/new/whitechapel"):
+        html = render_template("games/whitechapel/_options.html", game=wc, form=form)
+    assert unmarked(html, [*wc.DEFAULT_LETTERS, "Letters from Whitechapel", "PATH",
+                           "instance/boards/", "docs/boards.md"]) == []
+    assert "⟦Policemen⟧" in html and "⟦Optional rules⟧" in html
 
 
 def test_the_replay_is_marked(real_app):  # noqa: F811
