@@ -16,11 +16,17 @@ from companion.web.i18n import LANGUAGES
 from companion.words import from_data
 from tests.games.whitechapel.test_police_map import _random_turn, placed, to_alarm
 from tests.support.boardfiles import real_board
-from tests.support.noninterference import render_component
+from tests.support.noninterference import assert_indistinguishable, render_component
 from tests.support.pseudo import pseudo_language, unmarked
 from tests.support.whitechapel_play import board_game
 from tests.support.whitechapel_walks import board_walk, new_game, random_action
-from tests.web.test_whitechapel_board import make_app, to_hunting
+from tests.web.test_whitechapel_board import (
+    NOT_JACK,
+    board_state,
+    make_app,
+    move_then_coach,
+    to_hunting,
+)
 from tests.web.test_whitechapel_replay import homes, night_one, real_app  # noqa: F401
 
 JACK = 0
@@ -202,3 +208,17 @@ def test_a_real_page_reads_the_readers_language(real_app, language, words):  # n
             assert word in page, (language, word)
         for english in ENGLISH:
             assert english not in page, (language, english)
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_a_translated_page_tells_no_secret(real_app, monkeypatch, language):  # noqa: F811
+    """Two nights alike in public, different in Jack's path and hideout: every page of
+    a viewer who is not Jack is the same, byte for byte, in German and in French too."""
+    drawn = real_app.test_request_context
+    monkeypatch.setattr(real_app, "test_request_context", lambda *args, **kwargs: drawn(
+        *args, headers={"Accept-Language": language}, **kwargs))
+    first = board_state("90", move_then_coach(65, 66))
+    second = board_state("12", move_then_coach(65, 83))
+    page = render_component(real_app, wc, first, 1)
+    assert ("Nacht 1" if language == "de" else "Nuit 1") in page
+    assert_indistinguishable(real_app, wc, first, second, NOT_JACK)
