@@ -39,9 +39,10 @@ SHARED = ["Delete", "Br"]
 
 def allowed(state: dict) -> list[str]:
     """What a page of ``state`` shows untranslated by design: the players' names, the
-    board's name (a file's), the names of Jack's letters (as printed on the sheets)."""
+    board's name (a file's). Jack's letters keep the names the table typed; the default
+    names are translated, and these games keep them."""
     board = (state.get("board") or {}).get("board")
-    return [*state["players"], *state["options"]["letter_names"], *([board] if board else []),
+    return [*state["players"], *([board] if board else []),
             "TEST", *wc.ROMAN, *SHARED]
 
 

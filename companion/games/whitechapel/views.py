@@ -36,6 +36,7 @@ deduction can use them: ``companion/games/whitechapel/deduction.py`` reads both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -234,6 +235,17 @@ def _detective_now(state: State, seat: int) -> dict[str, Any]:
     return {"text": text, "detail": wait, "mine": bool(moving)}
 
 
+DEFAULT_LETTER = re.compile(r"Jack's letter (\d)")
+"""The name ``rules`` gives a letter sheet nobody named (rules.DEFAULT_LETTERS)."""
+
+
+def letter_words(name: str) -> Text | str:
+    """A letter's name as a page shows it: a default name in the reader's words, a name
+    the table typed as it was typed."""
+    default = DEFAULT_LETTER.fullmatch(name)
+    return _("Jack's letter %(n)s", n=int(default[1])) if default else name
+
+
 def _colours(colours: list[str]) -> Text | str:
     return listed([COLOUR_NAMES[c] for c in colours])
 
@@ -280,7 +292,7 @@ def _public_view(state: State) -> dict[str, Any]:
         # The answer to the last action, if it was a search or an arrest.
         "answer": (_log_line(state, night["log"][-1])
                    if state.get("answered") and night["log"] else None),
-        "letters": [{"night": n["number"], "letter": n["letter"]}
+        "letters": [{"night": n["number"], "letter": letter_words(n["letter"])}
                     for n in state["nights"] if n["letter"]],
         "options": {"false_clues": state["options"]["false_clues"],
                     "letters": state["options"]["letters"],
@@ -537,6 +549,8 @@ def _jack_private(state: State) -> dict[str, Any]:
         "marked_count": NIGHTS[state["night"]]["marked"],
         "false_clues_left": _false_clues_left(state),
         "letters_left": _letters_left(state) if state["options"]["letters"] else [],
+        # Each letter's name as his phone shows it; the form sends the name kept.
+        "letter_words": {name: letter_words(name) for name in _letters_left(state)},
         "questions": questions,
         "crimes_in_order": list(night["crimes"]),
     }
