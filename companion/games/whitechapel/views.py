@@ -308,7 +308,19 @@ def _public_view(state: State) -> dict[str, Any]:
         "events": _events(state),
         "reveal": _sheet(state) if is_over(state) else None,
         "public_facts": public_facts(state),
+        "seat_labels": _seat_labels(state),
     }
+
+
+def _seat_labels(state: State) -> list[Text]:
+    """The seats as the deal names them, in the reader's words (the platform shows these
+    rather than the English it kept when the table was made): public, like the deal."""
+    labels = [_("Jack the Ripper")]
+    for seat in range(1, len(state["players"])):
+        colours = listed([COLOUR_NAMES[c] for c in POLICEMEN if state["policemen"][c] == seat],
+                         commas=True)
+        labels.append(_("Detective %(seat)s (%(colours)s)", seat=seat, colours=colours))
+    return labels
 
 
 def _night_end(night: Mapping[str, Any]) -> dict[str, Any]:
