@@ -16,7 +16,9 @@
     var button = replay() && replay().querySelector("[data-replay-play]");
     if (!button) { return; }
     button.hidden = false;
-    button.textContent = playing ? "❚❚ Pause" : "▶ Play";
+    // The words come from the page, in its reader's language.
+    var view = replay();
+    button.textContent = playing ? view.dataset.pauseLabel : view.dataset.playLabel;
     button.setAttribute("aria-pressed", playing ? "true" : "false");
   }
   function pause() {

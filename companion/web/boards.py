@@ -21,6 +21,8 @@ from companion.games.base import RuleError
 from companion.games.whitechapel.board import SHIPPED_NAME, Board
 from companion.games.whitechapel.boardmap import base_layer, map_context
 from companion.games.whitechapel.policemap import police_map
+from companion.games.whitechapel.state import COLOUR_NAMES, COLOUR_TITLES, KIND_NAMES, RESULTS
+from companion.words import _
 
 bp = Blueprint("boards", __name__)
 
@@ -55,11 +57,12 @@ def with_board(options: Mapping[str, Any]) -> dict[str, Any]:
         return dict(options)
     board = loaded().get(str(name))
     if board is None:
-        raise RuleError(f"The board “{str(name)[:60]}” is not loaded on this laptop. Start "
-                        "the companion with --board, or choose “no board: numbers only”.")
+        raise RuleError(_("The board “%(board)s” is not loaded on this laptop. Start the "
+                          "companion with --board, or choose “no board: numbers only”.",
+                          board=str(name)[:60]))
     if options.get("police_map") and not board.has_crossings:
-        raise RuleError(f"The board “{board.name}” has no police crossings: untick Police "
-                        "on the map, or choose a board that has them.")
+        raise RuleError(_("The board “%(board)s” has no police crossings: untick Police on "
+                          "the map, or choose a board that has them.", board=board.name))
     return {**options, "board_graph": board.graph()}
 
 
@@ -109,7 +112,7 @@ def drawing(fingerprint: str, name: str) -> Response:
     update, so a phone fetches it once and each update sends only the marks."""
     board = loaded().get(name)
     if board is None or fingerprint != _fingerprint(board):
-        abort(404, "There is no such board on this laptop.")
+        abort(404, _("There is no such board on this laptop."))
     svg = render_template("boards/drawing.svg", layer=base_layer(board))
     response = Response(svg, mimetype="image/svg+xml")
     response.set_etag(fingerprint)
@@ -125,3 +128,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["default_board"] = default_board
     app.jinja_env.globals["board_map_for"] = board_map_for
     app.jinja_env.globals["police_map_for"] = police_map_for
+    # The game's words by key (a policeman's colour, a search's answer, a square's
+    # kind): the view keeps keys, its pages say them in the reader's words.
+    app.jinja_env.globals["wc_words"] = {"colour": COLOUR_NAMES, "Colour": COLOUR_TITLES,
+                                         "kind": KIND_NAMES, "result": RESULTS}

@@ -29,6 +29,7 @@ from companion.db import get_db
 from companion.games.base import Game, RuleError, int_or_none
 from companion.web import render
 from companion.web.context import current_seat, is_host, load
+from companion.words import _, ngettext
 
 bp = Blueprint("replay", __name__, url_prefix="/t/<code>")
 
@@ -41,13 +42,13 @@ def _replayable(code: str) -> tuple[dict[str, Any], Game, list[Any], list[dict[s
     saying why there is nothing to replay."""
     table, game = load(code)
     if not hasattr(game, "replay_frames"):
-        abort(404, f"{game.TITLE} has no replay of its nights.")
+        abort(404, _("%(game)s has no replay of its nights.", game=game.TITLE))
     if table["state"] is None:
-        abort(404, "The game has not started: there is nothing to replay yet.")
+        abort(404, _("The game has not started: there is nothing to replay yet."))
     states = tables.game_states(get_db(), table["id"], table["game_no"])
     nights = game.replay_nights(states)
     if not nights:
-        abort(404, "No night is over yet: a night can be replayed once it has ended.")
+        abort(404, _("No night is over yet: a night can be replayed once it has ended."))
     return table, game, states, nights
 
 
@@ -57,7 +58,8 @@ def _number(name: str, text: str | None) -> int | None:
         return None
     number = int_or_none(text, 0, 999)
     if number is None:
-        abort(404, f"There is no {name} “{text[:12]}” to replay.")
+        abort(404, _("There is no night “%(text)s” to replay.", text=text[:12]) if name == "night"
+              else _("There is no step “%(text)s” to replay.", text=text[:12]))
     return number
 
 
@@ -66,8 +68,11 @@ def _frames(game: Game, states: list[Any], nights: list[dict[str, Any]],
     numbers = [n["number"] for n in nights]
     if night not in numbers:
         listed = ", ".join(map(str, numbers))
-        abort(404, f"Night {night} cannot be replayed: only a night that has ended can "
-                   f"(now {'night' if len(numbers) == 1 else 'nights'} {listed}).")
+        abort(404, ngettext("Night %(night)s cannot be replayed: only a night that has ended "
+                            "can (now night %(listed)s).",
+                            "Night %(night)s cannot be replayed: only a night that has ended "
+                            "can (now nights %(listed)s).", len(numbers), night=night,
+                            listed=listed))
     try:
         return game.replay_frames(states, night)  # type: ignore[attr-defined]
     except RuleError as error:
@@ -77,7 +82,8 @@ def _frames(game: Game, states: list[Any], nights: list[dict[str, Any]],
 def _checked_step(frames: list[dict[str, Any]], night: int, step: int | None) -> int:
     step = 0 if step is None else step
     if step >= len(frames):
-        abort(404, f"Night {night} has steps 0 to {len(frames) - 1}; there is no step {step}.")
+        abort(404, _("Night %(night)s has steps 0 to %(last)s; there is no step %(step)s.",
+                     night=night, last=len(frames) - 1, step=step))
     return step
 
 
@@ -134,10 +140,10 @@ def move_cursor(code: str) -> Response:
     back to the replay at that step."""
     table, game, states, nights = _replayable(code)
     if not is_host(table, current_seat(table)):
-        abort(403, "Only the host moves the replay the phones follow.")
+        abort(403, _("Only the host moves the replay the phones follow."))
     night = _number("night", request.form.get("night"))
     if night is None:
-        abort(404, "Please say which night the replay shows.")
+        abort(404, _("Please say which night the replay shows."))
     step = _checked_step(_frames(game, states, nights, night), night,
                          _number("step", request.form.get("step")))
     tables.move_replay_cursor(get_db(), table["id"], table["game_no"], night, step)

@@ -54,6 +54,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from companion.words import Text, _
+
 Link = tuple[int, int]
 
 SHIPPED_BOARDS = (Path(__file__).resolve().parent / "boards" / "whitechapel-crossings.json",)
@@ -206,40 +208,44 @@ class Board:
         return self.alley_neighbours(start)
 
     def move_problem(self, start: int, kind: str, route: Iterable[int],
-                     blocked: Iterable[Iterable[int]] = ()) -> str | None:
+                     blocked: Iterable[Iterable[int]] = ()) -> Text | None:
         """Why ``route`` is not a legal ``kind`` move from ``start``, for the player; None if it is.
 
         The rules module's refusal message when a board is loaded.
         """
         if kind not in ("move", "coach", "alley"):
-            return "A movement is a move, a Coach or an Alley."
+            return _("A movement is a move, a Coach or an Alley.")
         circles = tuple(route)
         unknown = [n for n in (start, *circles) if not self.has_circle(n)]
         if unknown:
-            return f"There is no circle {unknown[0]} on the board {self.name}."
+            return _("There is no circle %(circle)s on the board %(board)s.",
+                     circle=unknown[0], board=self.name)
         if kind == "coach":
             if len(circles) != 2:
-                return "A Coach goes to two circles."
+                return _("A Coach goes to two circles.")
             first, second = circles
             if first not in self.neighbours(start):
-                return f"No road joins {start} and {first}: a Coach follows two roads."
+                return _("No road joins %(a)s and %(b)s: a Coach follows two roads.",
+                         a=start, b=first)
             if second not in self.neighbours(first):
-                return f"No road joins {first} and {second}: a Coach follows two roads."
+                return _("No road joins %(a)s and %(b)s: a Coach follows two roads.",
+                         a=first, b=second)
             if len({start, first, second}) < 3:
-                return ("The two circles of a Coach must be different from each other "
-                        "and from the circle you start from.")
+                return _("The two circles of a Coach must be different from each other "
+                         "and from the circle you start from.")
             return None
         if len(circles) != 1:
-            return "A move goes to one circle."
+            return _("A move goes to one circle.")
         (end,) = circles
         if kind == "alley":
             if end not in self.alley_moves(start):
-                return f"No alley crosses a block of houses from {start} to {end}."
+                return _("No alley crosses a block of houses from %(a)s to %(b)s.",
+                         a=start, b=end)
             return None
         if end not in self.neighbours(start):
-            return f"No road joins {start} and {end}."
+            return _("No road joins %(a)s and %(b)s.", a=start, b=end)
         if end not in self.normal_moves(start, blocked):
-            return f"A policeman blocks the road from {start} to {end}."
+            return _("A policeman blocks the road from %(a)s to %(b)s.", a=start, b=end)
         return None
 
     def circles_within(self, starts: Iterable[int], steps: int) -> frozenset[int]:
@@ -248,7 +254,7 @@ class Board:
         lines to an adjacent, unoccupied numbered circle")."""
         reached = {n for n in starts if self.has_circle(n)}
         edge = set(reached)
-        for _ in range(steps):
+        for _step in range(steps):
             edge = {m for n in edge for m in self.neighbours(n)} - reached
             reached |= edge
         return frozenset(reached)
@@ -313,7 +319,7 @@ class Board:
             return frozenset()
         reached = {start}
         edge = {start}
-        for _ in range(steps):
+        for _step in range(steps):
             edge = {y for x in edge for y in self.crossing_links_of(x)} - reached
             reached |= edge
         return frozenset(reached)
@@ -457,7 +463,7 @@ def _links_from_text(text: Any, key: str) -> list[list[int]]:
         raise BoardError([f'"{key}" of a board graph must be a text like "1:2,6 2:3"'])
     found = []
     for entry in text.split():
-        start, _, ends = entry.partition(":")
+        start, _colon, ends = entry.partition(":")
         try:
             found += [[int(start), int(end)] for end in ends.split(",")]
         except ValueError:

@@ -35,6 +35,7 @@ from companion.games.base import int_or_none
 from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import FactsError, candidate_hideouts, possible_positions
 from companion.games.whitechapel.state import ROMAN
+from companion.words import Text, _
 
 MARGIN = 40
 """Room around the circles a close-up frames, in board units."""
@@ -224,34 +225,40 @@ def _jack_choices(board: Board, view: Mapping[str, Any], first: int | None,
     jack = view.get("jack") or {}
     choices: dict[int, list[dict[str, Any]]] = {}
 
-    def offer(circle: int, kind: str, fields: dict[str, int], label: str,
-              confirm: bool = False) -> None:
+    def offer(circle: int, kind: str, fields: dict[str, int], label: Text,
+              question: Text | None = None) -> None:
+        # ``question``: the second tap's words (the confirm pattern), for a way that asks.
         choices.setdefault(circle, []).append(
-            {"type": kind, "fields": fields, "label": label, "confirm": confirm})
+            {"type": kind, "fields": fields, "label": label, "confirm": question is not None,
+             "question": question})
 
     if "kill" in actions:
         victims = _victims(board, view)
         if view.get("night") != DOUBLE_EVENT:
             for n in sorted(victims):
-                offer(n, "kill", {"circle": n}, f"Kill on {n}", confirm=True)
+                offer(n, "kill", {"circle": n}, _("Kill on %(n)s", n=n),
+                      _("Kill on %(n)s?", n=n))
         elif first in victims:
             for n in sorted(victims - {first}):
                 offer(n, "kill", {"circle": first, "circle2": n},
-                      f"Kill on {first}, then on {n}: you start from {n}", confirm=True)
+                      _("Kill on %(first)s, then on %(n)s: you start from %(n)s",
+                        first=first, n=n),
+                      _("Kill on %(first)s, then on %(n)s: you start from %(n)s?",
+                        first=first, n=n))
         else:
             for n in sorted(victims):
-                choices[n] = [{"href": f"?first={n}", "label": f"First victim on {n}"}]
+                choices[n] = [{"href": f"?first={n}", "label": _("First victim on %(n)s", n=n)}]
         return choices
     if "women" in actions:
         # A tap marks a red circle, or unmarks it: each link is the pick with it toggled.
         for n in sorted(_women_circles(board, view)):
             toggled = [c for c in women if c != n] if n in women else [*women, n]
-            choices[n] = [{"href": "?" + _women_query(toggled), "label": f"Woman on {n}"}]
+            choices[n] = [{"href": "?" + _women_query(toggled), "label": _("Woman on %(n)s", n=n)}]
         return choices
     if "hideout" in actions:
         for n in board.numbers:
             if board.is_legal_hideout(n):
-                offer(n, "hideout", {"circle": n}, f"My hideout is {n}")
+                offer(n, "hideout", {"circle": n}, _("My hideout is %(n)s", n=n))
         return choices
     here = jack.get("location")
     if here is None or not board.has_circle(here):
@@ -259,18 +266,19 @@ def _jack_choices(board: Board, view: Mapping[str, Any], first: int | None,
     closed = _closed(board, view)
     if "move" in actions:
         for n in sorted(board.normal_moves(here, closed)):
-            offer(n, "move", {"circle": n}, f"Move to {n}")
+            offer(n, "move", {"circle": n}, _("Move to %(n)s", n=n))
     if "escape" in actions and jack.get("hideout") in board.normal_moves(here, closed):
         hideout = jack["hideout"]
-        offer(hideout, "escape", {"circle": hideout}, f"Escape: move to my hideout {hideout}",
-              confirm=True)
+        offer(hideout, "escape", {"circle": hideout},
+              _("Escape: move to my hideout %(n)s", n=hideout),
+              _("Escape: move to my hideout %(n)s?", n=hideout))
     if "coach" in actions:
         for first, second in sorted(board.coach_routes(here)):
             offer(second, "coach", {"circle": first, "circle2": second},
-                  f"Coach via {first} to {second}")
+                  _("Coach via %(first)s to %(second)s", first=first, second=second))
     if "alley" in actions:
         for n in sorted(board.alley_moves(here)):
-            offer(n, "alley", {"circle": n}, f"Alley to {n}")
+            offer(n, "alley", {"circle": n}, _("Alley to %(n)s", n=n))
     return choices
 
 
@@ -280,25 +288,26 @@ def _closed(board: Board, view: Mapping[str, Any]) -> list[tuple[int, int]]:
             if board.has_circle(a) and board.has_circle(b)]
 
 
-def _prompt(view: Mapping[str, Any], choices: Mapping[int, Any], first: int | None) -> str:
+def _prompt(view: Mapping[str, Any], choices: Mapping[int, Any],
+            first: int | None) -> Text | str:
     """What Jack's taps on the map do now."""
     if not choices:
         return ""
     actions = view.get("actions", [])
     if "kill" in actions:
         if first is not None:
-            return (f"First victim on {first}. Tap the circle of the second victim: "
-                    "you start your escape from there.")
+            return _("First victim on %(first)s. Tap the circle of the second victim: "
+                     "you start your escape from there.", first=first)
         if view.get("night") == DOUBLE_EVENT:
-            return "Tap the circle of your first victim."
-        return "Tap the circle of your victim."
+            return _("Tap the circle of your first victim.")
+        return _("Tap the circle of your victim.")
     if "women" in actions:
-        return ("Tap the red circle of each marked woman (a second tap unmarks it), then "
-                "confirm below the map.")
+        return _("Tap the red circle of each marked woman (a second tap unmarks it), then "
+                 "confirm below the map.")
     if "hideout" in actions:
-        return "Tap the circle of your hideout: any circle but a red one."
-    return ("Tap the circle to go to. A road through a crossing held by a policeman is "
-            "closed to a normal move; a Coach passes policemen.")
+        return _("Tap the circle of your hideout: any circle but a red one.")
+    return _("Tap the circle to go to. A road through a crossing held by a policeman is "
+             "closed to a normal move; a Coach passes policemen.")
 
 
 def _deduction(board: Board, view: Mapping[str, Any]) -> dict[str, Any] | None:

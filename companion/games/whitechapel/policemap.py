@@ -26,6 +26,8 @@ from functools import lru_cache
 from typing import Any
 
 from companion.games.whitechapel.board import Board
+from companion.games.whitechapel.state import listed
+from companion.words import Text, _
 
 PHONE_WIDTH = 284
 """The map's drawn width in CSS px on a 360 px phone, rounded down (296 measured:
@@ -104,7 +106,7 @@ def _spread(points: tuple[tuple[float, float], ...], width: float,
     spaced = TAP + 1  # a pixel to spare for the drawn frame's rounding
     half = spaced / 2
     at = [list(p) for p in points]
-    for _ in range(SPREAD_ROUNDS):
+    for _round in range(SPREAD_ROUNDS):
         for p in at:  # inside the frame first: a target pushed to its edge stops there
             p[0] = min(max(p[0], half), width - half)
             p[1] = min(max(p[1], half), height - half)
@@ -245,13 +247,12 @@ def police_map(board: Board, view: Mapping[str, Any],
     }
 
 
-def _listed(numbers: list[int]) -> str:
-    words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+def _listed(numbers: list[int]) -> Any:
+    return listed([str(n) for n in numbers])
 
 
 @lru_cache(maxsize=8)
-def crossing_names(board: Board) -> dict[int, str]:
+def crossing_names(board: Board) -> dict[int, Text]:
     """Every crossing named in words, as a detective says it at the table: the real
     board prints no number on a crossing, only on the circles around it ("the
     crossing between 29, 30 and 50", the circles a policeman there may search). Where
@@ -265,16 +266,17 @@ def crossing_names(board: Board) -> dict[int, str]:
         towards[x] = sorted((c for c in circles if c not in near),
                             key=lambda c: math.dist(circles[c], at[x]))
 
-    def name(x: int, extra: int) -> str:
+    def name(x: int, extra: int) -> Text:
         near = sorted(board.circles_next_to(x))
         if extra == 0 and len(near) >= 2:
-            return f"the crossing between {_listed(near)}"
+            return _("the crossing between %(circles)s", circles=_listed(near))
         more = towards[x][:max(extra, 2 - len(near) if near else 2)]
-        return (f"the crossing by {_listed(near)}, towards {_listed(more)}" if near
-                else f"the crossing among {_listed(more)}")
+        return (_("the crossing by %(circles)s, towards %(others)s", circles=_listed(near),
+                  others=_listed(more)) if near
+                else _("the crossing among %(others)s", others=_listed(more)))
 
     extras = dict.fromkeys(board.crossing_ids, 0)
-    for _ in range(4):
+    for _round in range(4):
         names = {x: name(x, extras[x]) for x in board.crossing_ids}
         seen: dict[str, list[int]] = {}
         for x, text in names.items():

@@ -23,10 +23,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.base import TABLE, RuleError, State
-from companion.games.whitechapel.state import NIGHTS, _filled, is_over
+from companion.games.whitechapel.state import NIGHTS, _filled, is_over, listed
 from companion.games.whitechapel.views import view
+from companion.words import Text, _
 
-KINDS = {"move": "a normal move", "coach": "a Coach", "alley": "an Alley"}
+KINDS = {"move": _("a normal move"), "coach": _("a Coach"), "alley": _("an Alley")}
 """Jack's movements as the track shows them: the kind is public, the circle is not."""
 
 
@@ -37,7 +38,8 @@ def replay_nights(states: Sequence[State]) -> list[dict[str, Any]]:
         return []
     last = states[-1]
     ended = last["night"] + 1 if is_over(last) else last["night"]
-    return [{"number": n, "label": f"Night {n} ({NIGHTS[n]['date']})"}
+    return [{"number": n, "label": _("Night %(night)s (%(date)s)", night=n,
+                                                date=NIGHTS[n]["date"])}
             for n in range(1, ended) if last["nights"][n - 1]["crimes"]]
 
 
@@ -48,7 +50,8 @@ def replay_frames(states: Sequence[State], night: int) -> list[dict[str, Any]]:
     draws, plus Jack's path so far under ``replay`` once the game is over) and
     ``known`` (what the detectives knew: the night's public facts at that step)."""
     if night not in [n["number"] for n in replay_nights(states)]:
-        raise RuleError(f"Night {night} cannot be replayed: only a night that has ended can.")
+        raise RuleError(_("Night %(night)s cannot be replayed: only a night that has ended "
+                          "can.", night=night))
     last = states[-1]
     made = len(last["nights"][night - 1]["moves"])
     steps = _step_states(states, night, made)
@@ -104,15 +107,18 @@ def _frame(state: State, night: int, step: int, made: int,
     }
 
 
-def _caption(record: Mapping[str, Any], step: int, made: int) -> str:
+def _caption(record: Mapping[str, Any], step: int, made: int) -> Text:
     """What this step was, as the table saw it: the kind of each movement, never its
     circle."""
     if step == 0:
-        scenes = " and ".join(map(str, sorted(record["crimes"])))
-        return f"The crime on {scenes}: Jack has not moved yet"
+        scenes = listed([str(c) for c in sorted(record["crimes"])])
+        return _("The crime on %(circles)s: Jack has not moved yet", circles=scenes)
     kind = KINDS[record["moves"][step - 1]["kind"]]
-    end = " and the night's end" if step == made else ""
-    return f"Jack's movement {step} of {made} ({kind}){end}"
+    if step == made:
+        return _("Jack's movement %(step)s of %(made)s (%(kind)s) and the night's end",
+                 step=step, made=made, kind=kind)
+    return _("Jack's movement %(step)s of %(made)s (%(kind)s)", step=step, made=made,
+             kind=kind)
 
 
 def _policemen(table: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -110,6 +110,7 @@ from companion.games.whitechapel.replay import replay_frames as replay_frames
 from companion.games.whitechapel.replay import replay_nights as replay_nights
 from companion.games.whitechapel.state import (
     CLUES_PER_FALSE_CLUE,
+    COLOUR_NAMES,
     DOUBLE_EVENT,
     JACK,
     LAST_SQUARE,
@@ -137,6 +138,7 @@ from companion.games.whitechapel.state import (
     actions,
     board_of,
     is_over,
+    listed,
 )
 
 # The rest of the game the registry reads (companion.games.base.Game), written beside it:
@@ -145,6 +147,7 @@ from companion.games.whitechapel.state import NAME as NAME
 from companion.games.whitechapel.summary import ENDING_WORDS as ENDING_WORDS
 from companion.games.whitechapel.summary import result as result
 from companion.games.whitechapel.views import view as view
+from companion.words import Text, _, ngettext
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -154,7 +157,6 @@ FIXED_SEATS: frozenset[int] = frozenset({JACK})
 FIRST_CIRCLE, LAST_CIRCLE = 1, 195
 """Setup, 1: "195 numbered circles"."""
 
-ORDINALS = {1: "the first", 2: "the second", 3: "the third", 4: "the fourth"}
 
 LETTER_SHEETS = 4
 DEFAULT_LETTERS = tuple(f"Jack's letter {n}" for n in range(1, LETTER_SHEETS + 1))
@@ -164,7 +166,10 @@ DEFAULT_LETTERS = tuple(f"Jack's letter {n}" for n in range(1, LETTER_SHEETS + 1
 FIRST_LETTER_NIGHT = 2
 
 MOVEMENTS = ("move", "coach", "alley")
-SPECIAL_NAMES = {"coach": "a Coach", "alley": "an Alley"}
+NIGHT_NAMES = {1: _("the first night"), 2: _("the second night"), 3: _("the third night"),
+               4: _("the fourth night")}
+
+SPECIAL_NAMES = {"coach": _("a Coach"), "alley": _("an Alley")}
 
 
 # --- setup -------------------------------------------------------------
@@ -186,10 +191,10 @@ def _valid_deal(deal: Any, count: int) -> bool:
 def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     """Jack, then each detective with the policemen he controls."""
     deal = _deal_for(options, count)
-    labels = ["Jack the Ripper"]
+    labels = [_("Jack the Ripper")]
     for seat in range(1, count):
-        colours = ", ".join(c for c in POLICEMEN if deal[c] == seat)
-        labels.append(f"Detective {seat} ({colours})")
+        colours = listed([COLOUR_NAMES[c] for c in POLICEMEN if deal[c] == seat], commas=True)
+        labels.append(_("Detective %(seat)s (%(colours)s)", seat=seat, colours=colours))
     return labels
 
 
@@ -215,19 +220,21 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     (checkbox: with a board that has crossings, the detectives enter where each
     policeman stands) and ``board`` (a loaded board's name, optional)."""
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
-            f"Letters from Whitechapel is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+            _("Letters from Whitechapel is for %(low)s to %(high)s players.", low=MIN_PLAYERS,
+              high=MAX_PLAYERS))
     given = {c: str(form.get(f"policeman_{c}", "") or "").strip() for c in POLICEMEN}
     if not any(given.values()):
         deal = {}  # dealt evenly at setup, for however many seats remain by then
     else:
         missing = [c for c in POLICEMEN if not given[c]]
-        require(not missing, "Please give every policeman to a detective "
-                f"(missing: {', '.join(missing)}), or leave all blank to deal them evenly.")
+        require(not missing, _("Please give every policeman to a detective (missing: "
+                               "%(colours)s), or leave all blank to deal them evenly.",
+                               colours=listed([COLOUR_NAMES[c] for c in missing], commas=True)))
         deal = {c: parse_int(given[c], 1, count - 1, f"detective of the {c} policeman")
                 for c in POLICEMEN}
         for seat in range(1, count):
-            require(seat in deal.values(), f"Detective {seat} has no policeman: "
-                    "every detective needs at least one.")
+            require(seat in deal.values(), _("Detective %(seat)s has no policeman: every "
+                                             "detective needs at least one.", seat=seat))
     letter_text = str(form.get("letter_names", "") or "")
     letters = (parse_names(letter_text, LETTER_SHEETS, "letter names")
                if letter_text.strip() else list(DEFAULT_LETTERS))
@@ -241,12 +248,12 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     }
     board = str(form.get("board", "") or "").strip()
     if board:
-        require(len(board) <= 60, "The board name must be at most 60 characters long.")
+        require(len(board) <= 60, _("The board name must be at most 60 characters long."))
         options["board"] = board
-    require(board or not options["police_map"], "Police on the map needs a board: "
-            "choose one under Board, or untick Police on the map.")
-    require(board or not options["deduction_map"], "The deduction map needs a board: "
-            "choose one under Board, or untick Deduction map.")
+    require(board or not options["police_map"], _("Police on the map needs a board: "
+            "choose one under Board, or untick Police on the map."))
+    require(board or not options["deduction_map"], _("The deduction map needs a board: "
+            "choose one under Board, or untick Deduction map."))
     return options
 
 
@@ -268,8 +275,8 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
     board = _board_graph(options)
     if options.get("police_map"):
         require(board is not None and board_from_graph(board).has_crossings,
-                "Police on the map needs a board with its police crossings: choose the "
-                "board shipped with the companion, or untick Police on the map.")
+                _("Police on the map needs a board with its police crossings: choose the "
+                  "board shipped with the companion, or untick Police on the map."))
     letters = options.get("letter_names")
     if not (isinstance(letters, list) and len(letters) == LETTER_SHEETS
             and all(isinstance(n, str) and n for n in letters)):
@@ -302,8 +309,8 @@ def _board_graph(options: Mapping[str, Any]) -> dict[str, str] | None:
     try:
         board_from_graph(graph)
     except BoardError as error:
-        raise RuleError(f"The board's data is damaged ({error}): create the table "
-                        "again, or choose no board.") from None
+        raise RuleError(_("The board's data is damaged (%(error)s): create the table "
+                          "again, or choose no board.", error=str(error))) from None
     return {key: graph[key] for key in (*GRAPH_KEYS, *CROSSING_GRAPH_KEYS) if key in graph}
 
 
@@ -348,12 +355,9 @@ def _board_circle(state: State, value: Any, what: str) -> int:
     circle = check_circle(value, what)
     board = board_of(state)
     require(board is None or board.has_circle(circle),
-            f"There is no circle {circle} on the board{_board_name(board)}.")
+            _("There is no circle %(circle)s on the board (%(board)s).", circle=circle,
+              board=board.name) if board is not None else "")
     return circle
-
-
-def _board_name(board: Board | None) -> str:
-    return f" ({board.name})" if board is not None else ""
 
 
 def check_move(state: State, kind: str, circles: Sequence[int]) -> None:
@@ -365,36 +369,39 @@ def check_move(state: State, kind: str, circles: Sequence[int]) -> None:
     """
     night = _night(state)
     start = _location(night)
-    require(kind in MOVEMENTS, "That is not a movement.")
+    require(kind in MOVEMENTS, _("That is not a movement."))
     require(len(circles) == (2 if kind == "coach" else 1),
-            "A Coach is two circles." if kind == "coach" else "A move is one circle.")
+            _("A Coach is two circles.") if kind == "coach" else _("A move is one circle."))
     require(all(isinstance(c, int) and FIRST_CIRCLE <= c <= LAST_CIRCLE for c in circles),
-            f"Circles are numbered {FIRST_CIRCLE} to {LAST_CIRCLE}.")
+            _("Circles are numbered %(first)s to %(last)s.", first=FIRST_CIRCLE,
+              last=LAST_CIRCLE))
     if kind == "coach":
         require(circles[0] != circles[1],
-                "The two circles of a Coach must be different from each other.")
+                _("The two circles of a Coach must be different from each other."))
         require(start not in circles,
-                f"The two circles of a Coach must be different from your start, {start}.")
+                _("The two circles of a Coach must be different from your start, %(start)s.",
+                  start=start))
     else:
-        require(circles[0] != start, f"You are on {start}: move to another circle.")
+        require(circles[0] != start,
+                _("You are on %(start)s: move to another circle.", start=start))
     left = LAST_SQUARE - _filled(night)
     require(len(circles) <= left,
-            "A Coach fills two squares and only one is left on your row.")
+            _("A Coach fills two squares and only one is left on your row."))
     board = board_of(state)
     if board is not None and start is not None:
         problem = board.move_problem(start, kind, circles, _closed_roads(state))
-        require(problem is None, str(problem))
+        require(problem is None, problem or "")
 
 
-def _special_movement_possible(state: State, board: Board) -> str | None:
+def _special_movement_possible(state: State, board: Board) -> Text | None:
     """A Coach or an Alley Jack could still make: policemen never stop those."""
     night = _night(state)
     here = _location(night)
     actions = _jack_actions(state)
     if "coach" in actions and board.coach_routes(here):
-        return "a Coach (it passes policemen)"
+        return _("a Coach (it passes policemen)")
     if "alley" in actions and board.alley_moves(here):
-        return "an Alley (it crosses a block of houses, never a crossing)"
+        return _("an Alley (it crosses a block of houses, never a crossing)")
     return None
 
 
@@ -404,7 +411,7 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
     """Validate one action and return the new state (never mutates ``state``)."""
     check_call(actor, action, len(state["players"]))
-    require(not is_over(state), "The game is over.")
+    require(not is_over(state), _("The game is over."))
     kind = require_type(action, actions(state, actor) + _explained(state, actor))
     state = evolve(state)
     # A search or an arrest sets it: its answer stands until the next action.
@@ -432,7 +439,8 @@ def _hideout(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     hideout = _board_circle(state, action.get("circle"), "hideout circle")
     board = board_of(state)
     require(board is None or board.is_legal_hideout(hideout),
-            f"Circle {hideout} is a red circle: your hideout may be any circle but a red one.")
+            _("Circle %(circle)s is a red circle: your hideout may be any circle but a red "
+              "one.", circle=hideout))
     state["hideout"] = hideout
     state["phase"] = "women"
 
@@ -444,19 +452,22 @@ def _women(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     text = str(action.get("circles", "") or "").strip() or " ".join(
         str(action.get(f"woman{n}", "") or "") for n in range(1, marked + 1))
     fields = [f for f in re.split(r"[\s,;]+", text) if f]
-    noun = "circle" if marked == 1 else "circles"
     require(len(fields) == marked,
-            f"Please enter the {marked} {noun} of the marked women ({len(fields)} given).")
+            ngettext("Please enter the %(n)s circle of the marked women (%(given)s given).",
+                     "Please enter the %(n)s circles of the marked women (%(given)s given).",
+                     marked, given=len(fields)))
     circles = [_board_circle(state, f, "circle of a marked woman") for f in fields]
-    require(len(set(circles)) == len(circles), "Each marked woman is on a different circle.")
+    require(len(set(circles)) == len(circles), _("Each marked woman is on a different circle."))
     board = board_of(state)
     for circle in circles:
         require(board is None or circle in board.red,
-                f"Circle {circle} is not a red circle: the women tokens go on red circles.")
+                _("Circle %(circle)s is not a red circle: the women tokens go on red circles.",
+                  circle=circle))
     scenes = set(_crime_scenes(state))
     for circle in circles:
         require(circle not in scenes,
-                f"Circle {circle} holds a crime scene marker: no woman may be placed there.")
+                _("Circle %(circle)s holds a crime scene marker: no woman may be placed there.",
+                  circle=circle))
     _night(state)["women"] = circles
     state["phase"] = "patrols"
 
@@ -493,7 +504,7 @@ def _wait(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Hell 5-6: waiting moves the time of the crime on (not possible at V)."""
     night = _night(state)
     require(night["time"] < len(ROMAN),
-            "The time of the crime is on V: Jack can no longer wait and must kill.")
+            _("The time of the crime is on V: Jack can no longer wait and must kill."))
     night["time"] += 1
     state["phase"] = "suspense"
 
@@ -510,16 +521,18 @@ def _kill(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     fields = ["circle", "circle2"] if state["night"] == DOUBLE_EVENT else ["circle"]
     crimes = [_board_circle(state, action.get(f), "crime scene circle") for f in fields]
     require(len(set(crimes)) == len(crimes),
-            "The double event needs two different victims: two different circles.")
+            _("The double event needs two different victims: two different circles."))
     scenes = set(_crime_scenes(state))
     for circle in crimes:
-        require(circle not in scenes, f"Circle {circle} is already a crime scene.")
+        require(circle not in scenes,
+                _("Circle %(circle)s is already a crime scene.", circle=circle))
     women = ", ".join(map(str, sorted(night["women"])))
     if night["time"] == 1:
         # Nobody has moved the wretched yet: they stand where the marked women were.
         for circle in crimes:
             require(circle in night["women"],
-                    f"No wretched stands on {circle}: at time I the wretched are on {women}.")
+                    _("No wretched stands on %(circle)s: at time I the wretched are on "
+                      "%(women)s.", circle=circle, women=women))
     board = board_of(state)
     if board is not None and night["time"] > 1:
         # Each wait moved each wretched one road at most (Hell 6), so a victim
@@ -529,10 +542,13 @@ def _kill(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
         reach = board.circles_within(night["women"], waits)
         for circle in crimes:
             require(circle in reach,
-                    f"No wretched can be on {circle}: after {waits} wait"
-                    f"{'s' if waits > 1 else ''} each wretched has moved at most {waits} "
-                    f"circle{'s' if waits > 1 else ''} along the dotted lines from the marked "
-                    f"women's circles ({women}), and {circle} is further.")
+                    ngettext("No wretched can be on %(circle)s: after %(n)s wait each wretched "
+                             "has moved at most %(n)s circle along the dotted lines from the "
+                             "marked women's circles (%(women)s), and %(circle)s is further.",
+                             "No wretched can be on %(circle)s: after %(n)s waits each "
+                             "wretched has moved at most %(n)s circles along the dotted lines "
+                             "from the marked women's circles (%(women)s), and %(circle)s is "
+                             "further.", waits, circle=circle, women=women))
     night["crimes"] = crimes
     cops = state.get("cops")
     if cops is not None:
@@ -559,10 +575,7 @@ def _movement(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     if kind != "move":
         allowed = NIGHTS[state["night"]][TOKEN_KEYS[kind]]
         used = sum(1 for m in night["moves"] if m["kind"] == kind)
-        token = f"{kind.capitalize()} token"
-        require(used < allowed, f"No {token} left: {ORDINALS[state['night']]} night allows "
-                f"{allowed} {token}{'s' if allowed > 1 else ''}, and you have used "
-                f"{'it' if allowed == 1 else f'all {allowed}'}.")
+        require(used < allowed, _token_refusal(kind, state["night"], allowed))
     check_move(state, kind, circles)
     _record_police(state)
     night["moves"].append({"kind": kind, "circles": circles})
@@ -573,6 +586,20 @@ def _movement(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
         _start_hunting_turn(state, "police")
 
 
+def _token_refusal(kind: str, night: int, allowed: int) -> Text:
+    """No Coach or Alley token left tonight (Hell 1), in one sentence per token."""
+    said = {"night": NIGHT_NAMES[night]}
+    if kind == "coach":
+        return ngettext("No Coach token left: %(night)s allows %(n)s Coach token, and you "
+                        "have used it.",
+                        "No Coach token left: %(night)s allows %(n)s Coach tokens, and you "
+                        "have used all %(n)s.", allowed, **said)
+    return ngettext("No Alley token left: %(night)s allows %(n)s Alley token, and you have "
+                    "used it.",
+                    "No Alley token left: %(night)s allows %(n)s Alley tokens, and you have "
+                    "used all %(n)s.", allowed, **said)
+
+
 def _escape(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """The End of the Hunting: a normal move onto the hideout, declared as the
     escape (Special Movements: "the last move ... must always be a normal move")."""
@@ -581,14 +608,16 @@ def _escape(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     given = str(action.get("circle", "") or "").strip()
     circle = check_circle(given, "hideout circle") if given else hideout
     require(circle == hideout,
-            f"You can only escape on your hideout, {hideout}; {circle} is not it.")
+            _("You can only escape on your hideout, %(hideout)s; %(circle)s is not it.",
+              hideout=hideout, circle=circle))
     if _location(night) == hideout:
         last = night["moves"][-1]["kind"] if night["moves"] else "crime"
         if last in ("coach", "alley"):
-            raise RuleError(f"You reached your hideout with {SPECIAL_NAMES[last]}: you can "
-                            "escape only with a normal move into it. Move on first.")
-        raise RuleError("You are already on your hideout: the escape is declared with the "
-                        "normal move that enters it.")
+            raise RuleError(_("You reached your hideout with %(movement)s: you can escape "
+                              "only with a normal move into it. Move on first.",
+                              movement=SPECIAL_NAMES[last]))
+        raise RuleError(_("You are already on your hideout: the escape is declared with the "
+                          "normal move that enters it."))
     check_move(state, "move", [hideout])
     _record_police(state)
     night["moves"].append({"kind": "move", "circles": [hideout]})
@@ -614,10 +643,10 @@ def _trapped(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     loses the game!" In board mode Jack says so himself: the policemen are on
     the real board, but a Coach or an Alley left is always a legal move."""
     board = board_of(state)
-    require(board is not None, "Without a board file the detectives declare that Jack "
-            "has no legal move, and Jack confirms it.")
+    require(board is not None, _("Without a board file the detectives declare that Jack "
+                                 "has no legal move, and Jack confirms it."))
     possible = _legal_move_left(state, board)
-    require(possible is None, f"You still have a legal move: {possible}.")
+    require(possible is None, _("You still have a legal move: %(move)s.", move=possible))
     _end_game(state, "detectives", "no_legal_move")
 
 
@@ -636,11 +665,11 @@ MAX_CLOSED_ROADS = 40
 def _road(state: State, action: Mapping[str, str]) -> list[int]:
     """The road (two circles) a policeman closes, as the detectives mark it."""
     board = board_of(state)
-    require(board is not None, "Closed roads are marked only with a board file.")
+    require(board is not None, _("Closed roads are marked only with a board file."))
     a = _board_circle(state, action.get("circle"), "circle at one end of the road")
     b = _board_circle(state, action.get("circle2"), "circle at the other end of the road")
-    require(board.is_road(a, b), f"No road joins {a} and {b}: mark the two circles at "
-            "the ends of the road the policeman stands on.")
+    require(board.is_road(a, b), _("No road joins %(a)s and %(b)s: mark the two circles at "
+                                   "the ends of the road the policeman stands on.", a=a, b=b))
     return sorted((a, b))
 
 
@@ -652,8 +681,8 @@ def _block(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     night = _night(state)
     road = _road(state, action)
     require(road not in _marked_roads(night),
-            f"The road {road[0]}-{road[1]} is already marked closed.")
-    require(len(_marked_roads(night)) < MAX_CLOSED_ROADS, "That is enough closed roads.")
+            _("The road %(a)s-%(b)s is already marked closed.", a=road[0], b=road[1]))
+    require(len(_marked_roads(night)) < MAX_CLOSED_ROADS, _("That is enough closed roads."))
     # setdefault: a night saved before marks existed has no list yet.
     night.setdefault("blocked", []).append({"road": road, "move": len(night["moves"]) + 1})
 
@@ -663,7 +692,8 @@ def _unblock(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     night = _night(state)
     road = _road(state, action)
     coming = len(night["moves"]) + 1
-    require(road in _marked_roads(night), f"The road {road[0]}-{road[1]} is not marked closed.")
+    require(road in _marked_roads(night),
+            _("The road %(a)s-%(b)s is not marked closed.", a=road[0], b=road[1]))
     night["blocked"] = [mark for mark in night.get("blocked", [])
                         if not (mark["road"] == road and mark["move"] == coming)]
 
@@ -679,11 +709,12 @@ def _crossing(state: State, value: Any) -> int:
     board = board_of(state)
     crossing = parse_int(value, 1, 10**6, "crossing")
     require(board is not None and crossing in board.crossing_ids,
-            f"That crossing is not on the board{_board_name(board)}.")
+            _("That crossing is not on the board (%(board)s).", board=board.name)
+            if board is not None else _("That crossing is not on the board."))
     return crossing
 
 
-def _named(state: State, crossing: int) -> str:
+def _named(state: State, crossing: int) -> Text:
     """A crossing in a player's words: the real board prints no number on it ("the
     crossing between 29, 30 and 50", ``policemap.crossing_names``)."""
     return crossing_names(board_of(state))[crossing]
@@ -694,8 +725,8 @@ def _others_on(state: State, colour: str, crossing: int) -> None:
     Policeman pawn" (nor can two pawns replace tokens on one crossing)."""
     for other, at in state["cops"]["at"].items():
         require(other == colour or at != crossing,
-                f"The {other} policeman stands on {_named(state, crossing)}: two "
-                "policemen never share a crossing.")
+                _("The %(colour)s policeman stands on %(crossing)s: two policemen never share "
+                  "a crossing.", colour=COLOUR_NAMES[other], crossing=_named(state, crossing)))
 
 
 def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -705,17 +736,21 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     placed again until all five stand; then the hunt begins."""
     colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
     require(colour in _movable(state, actor),
-            f"The {colour} policeman is not yours to place: each detective places his own.")
+            _("The %(colour)s policeman is not yours to place: each detective places his own.",
+              colour=COLOUR_NAMES[colour]))
     crossing = _crossing(state, action.get("crossing"))
     board = board_of(state)
     cops = state["cops"]
     starts = board.police_starts | set(cops["before"])
     if crossing not in starts:
-        where = ("the yellow-bordered crossings" if not cops["before"] else
-                 "where the policemen stood at the end of last night or on the "
-                 "yellow-bordered crossings")
-        raise RuleError(f"No patrol token can be on {_named(state, crossing)}: tonight "
-                        f"they stand on {where} (the ones the map offers).")
+        named = _named(state, crossing)
+        raise RuleError(
+            _("No patrol token can be on %(crossing)s: tonight they stand on the "
+              "yellow-bordered crossings (the ones the map offers).", crossing=named)
+            if not cops["before"] else
+            _("No patrol token can be on %(crossing)s: tonight they stand on where the "
+              "policemen stood at the end of last night or on the yellow-bordered crossings "
+              "(the ones the map offers).", crossing=named))
     _others_on(state, colour, crossing)
     cops["at"][colour] = crossing
     if all(x is not None for x in cops["at"].values()):
@@ -730,15 +765,16 @@ def _move_policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> N
     if colour not in _movable(state, actor):
         turn = state["police"]
         require(not (turn["done"] or turn["searching"]),
-                "The policemen have moved: once one looks for clues or makes an arrest, "
-                "none moves until Jack has moved again (Hunting 2, then 3).")
-        raise RuleError(f"The {colour} policeman is not yours to move: each detective moves "
-                        "his own.")
+                _("The policemen have moved: once one looks for clues or makes an arrest, "
+                  "none moves until Jack has moved again (Hunting 2, then 3)."))
+        raise RuleError(_("The %(colour)s policeman is not yours to move: each detective "
+                          "moves his own.", colour=COLOUR_NAMES[colour]))
     crossing = _crossing(state, action.get("crossing"))
     start = state["cops"]["from"][colour]
     require(crossing in board_of(state).police_moves(start),
-            f"The {colour} policeman started on {_named(state, start)}: he moves up to "
-            f"two crossings (0, 1 or 2), and {_named(state, crossing)} is further.")
+            _("The %(colour)s policeman started on %(start)s: he moves up to two crossings "
+              "(0, 1 or 2), and %(crossing)s is further.", colour=COLOUR_NAMES[colour],
+              start=_named(state, start), crossing=_named(state, crossing)))
     _others_on(state, colour, crossing)
     state["cops"]["at"][colour] = crossing
 
@@ -751,8 +787,10 @@ def _next_to(state: State, colour: str, circle: int) -> None:
         return
     crossing = cops["at"][colour]
     near = sorted(board_of(state).circles_next_to(crossing))
-    require(circle in near, f"The {colour} policeman stands on {_named(state, crossing)}: he can "
-            f"look for clues or arrest only on {', '.join(map(str, near))}.")
+    require(circle in near, _("The %(colour)s policeman stands on %(crossing)s: he can look "
+                              "for clues or arrest only on %(circles)s.",
+                              colour=COLOUR_NAMES[colour], crossing=_named(state, crossing),
+                              circles=", ".join(map(str, near))))
 
 
 def commutes(seen: State, state: State, actor: Viewer, action: Mapping[str, str]) -> bool:
@@ -791,11 +829,12 @@ def _false_clue(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     if _false_clues_left(state) <= 0:
         real = sum(1 for clue in night["clues"] if not clue["false"])
         placed = sum(1 for clue in night["clues"] if clue["false"])
-        raise RuleError(f"No False clue left: you earn one for every {CLUES_PER_FALSE_CLUE} "
-                        f"clues found in a night; {real} found tonight, {placed} placed.")
+        raise RuleError(_("No False clue left: you earn one for every %(every)s clues found "
+                          "in a night; %(real)s found tonight, %(placed)s placed.",
+                          every=CLUES_PER_FALSE_CLUE, real=real, placed=placed))
     circle = _board_circle(state, action.get("circle"), "circle for the false clue")
     require(circle not in {c["circle"] for c in night["clues"]},
-            f"There is already a clue marker on {circle}.")
+            _("There is already a clue marker on %(circle)s.", circle=circle))
     night["clues"].append({"circle": circle, "after_move": len(night["moves"]), "false": True})
 
 
@@ -803,14 +842,17 @@ def _policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> str:
     """The acting policeman: controlled by ``actor`` and not yet done this turn."""
     colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
     require(_controls(state, actor, colour),
-            f"The {colour} policeman is not yours to move.")
+            _("The %(colour)s policeman is not yours to move.", colour=COLOUR_NAMES[colour]))
     require(colour not in state["police"]["done"],
-            f"The {colour} policeman has already acted this turn.")
+            _("The %(colour)s policeman has already acted this turn.",
+              colour=COLOUR_NAMES[colour]))
     if not _may_speak(state, actor):
         speaker = _speaking(state)
-        raise RuleError(f"{state['players'][state['policemen'][speaker]]} speaks first, for "
-                        f"the {speaker} policeman: the detectives look for clues or arrest "
-                        "from the Head of the Investigation clockwise (Hunting 3).")
+        raise RuleError(_("%(player)s speaks first, for the %(colour)s policeman: the "
+                          "detectives look for clues or arrest from the Head of the "
+                          "Investigation clockwise (Hunting 3).",
+                          player=state["players"][state["policemen"][speaker]],
+                          colour=COLOUR_NAMES[speaker]))
     turn = state["police"]
     if turn["searching"] not in (None, colour):
         # Another policeman speaking up ends the previous one's search.
@@ -828,9 +870,10 @@ def _search(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     _next_to(state, colour, circle)
     turn = state["police"]
     require(circle not in {c["circle"] for c in night["clues"]},
-            f"There is already a clue marker on {circle} tonight.")
+            _("There is already a clue marker on %(circle)s tonight.", circle=circle))
     require(circle not in turn["searched"],
-            f"The {colour} policeman has already searched {circle} this turn.")
+            _("The %(colour)s policeman has already searched %(circle)s this turn.",
+              colour=COLOUR_NAMES[colour], circle=circle))
     after = len(night["moves"])
     found = circle in _path(night)
     night["log"].append({"policeman": colour, "action": "search", "circle": circle,
@@ -849,7 +892,8 @@ def _arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     night = _night(state)
     colour = _policeman(state, actor, action)
     require(state["police"]["searching"] != colour,
-            f"The {colour} policeman is looking for clues: he cannot also make an arrest.")
+            _("The %(colour)s policeman is looking for clues: he cannot also make an arrest.",
+              colour=COLOUR_NAMES[colour]))
     circle = _board_circle(state, action.get("circle"), "circle for the arrest")
     _next_to(state, colour, circle)
     caught = circle == _location(night)
@@ -931,7 +975,7 @@ HANDLERS = {
 }
 
 
-def _legal_move_left(state: State, board: Board) -> str | None:
+def _legal_move_left(state: State, board: Board) -> Text | None:
     """A movement Jack can still make, in words; None when he has none that the
     companion knows of (the policemen's crossings only with police on the map)."""
     special = _special_movement_possible(state, board)
@@ -939,8 +983,8 @@ def _legal_move_left(state: State, board: Board) -> str | None:
         return special
     ends = board.normal_moves(_location(_night(state)), _closed_roads(state))
     if ends:
-        return (f"a normal move to {', '.join(map(str, sorted(ends)))} "
-                "(no policeman closes that road)")
+        return _("a normal move to %(circles)s (no policeman closes that road)",
+                 circles=", ".join(map(str, sorted(ends))))
     return None
 
 

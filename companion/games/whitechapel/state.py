@@ -20,9 +20,10 @@ from typing import Any
 
 from companion.games.base import TABLE, State, Viewer, seat_order
 from companion.games.whitechapel.board import Board, board_from_graph
+from companion.words import Text, _
 
 NAME = "whitechapel"
-TITLE = "Letters from Whitechapel"
+TITLE = _("Letters from Whitechapel")
 JACK = 0
 
 LAST_SQUARE = 15
@@ -35,11 +36,35 @@ ROMAN = ("I", "II", "III", "IV", "V")
 POLICEMEN = ("blue", "yellow", "brown", "red", "green")
 """Components: "1 each of blue, yellow, brown, red, and green"."""
 
+COLOUR_NAMES: dict[str, Text] = {
+    "blue": _("blue"), "yellow": _("yellow"), "brown": _("brown"), "red": _("red"),
+    "green": _("green"),
+}
+"""Each policeman as a page names him: the colour stays the state's key, the word is
+the reader's."""
+
+COLOUR_TITLES: dict[str, Text] = {
+    "blue": _("Blue"), "yellow": _("Yellow"), "brown": _("Brown"), "red": _("Red"),
+    "green": _("Green"),
+}
+"""A policeman's name at the start of a line or a button ("Blue does nothing")."""
+
+RESULTS: dict[str, Text] = {
+    "clue": _("clue"), "no clue": _("no clue"), "arrested": _("arrested"),
+    "not here": _("not here"),
+}
+"""The answer to a search or an arrest, by its key (a log line keeps the key)."""
+
+KIND_NAMES: dict[str, Text] = {
+    "move": _("move"), "coach": _("coach"), "alley": _("alley"), "crime": _("crime"),
+}
+"""A square of Jack's row or a movement, by its kind."""
+
 NIGHTS: dict[int, dict[str, Any]] = {
-    1: {"date": "August 31st, 1888", "coaches": 3, "alleys": 2, "women": 8, "marked": 5},
-    2: {"date": "September 8th, 1888", "coaches": 2, "alleys": 2, "women": 7, "marked": 4},
-    3: {"date": "September 30th, 1888", "coaches": 2, "alleys": 1, "women": 6, "marked": 3},
-    4: {"date": "November 9th, 1888", "coaches": 1, "alleys": 1, "women": 4, "marked": 1},
+    1: {"date": _("August 31st, 1888"), "coaches": 3, "alleys": 2, "women": 8, "marked": 5},
+    2: {"date": _("September 8th, 1888"), "coaches": 2, "alleys": 2, "women": 7, "marked": 4},
+    3: {"date": _("September 30th, 1888"), "coaches": 2, "alleys": 1, "women": 6, "marked": 3},
+    4: {"date": _("November 9th, 1888"), "coaches": 1, "alleys": 1, "women": 4, "marked": 1},
 }
 """Hell 1-2: special movement tokens and woman tokens per night."""
 
@@ -49,21 +74,38 @@ DOUBLE_EVENT = 3
 CLUES_PER_FALSE_CLUE = 5
 """Optional rule: a False clue for every five clue markers revealed in a night."""
 
-PHASES: dict[str, str] = {
-    "hideout": "Setup: Jack's hideout",
-    "women": "Hell: the targets are identified",
-    "patrols": "Hell: patrolling the streets",
-    "letter": "Hell: Jack's letter",
-    "blood": "Hell: blood on the streets",
-    "suspense": "Hell: suspense grows",
-    "alarm": "Hell: alarm whistles",
-    "jack": "Hunting: escape in the night",
-    "police": "Hunting: the police hunt the monster",
-    "over": "The end of the game",
+PHASES: dict[str, Text] = {
+    "hideout": _("Setup: Jack's hideout"),
+    "women": _("Hell: the targets are identified"),
+    "patrols": _("Hell: patrolling the streets"),
+    "letter": _("Hell: Jack's letter"),
+    "blood": _("Hell: blood on the streets"),
+    "suspense": _("Hell: suspense grows"),
+    "alarm": _("Hell: alarm whistles"),
+    "jack": _("Hunting: escape in the night"),
+    "police": _("Hunting: the police hunt the monster"),
+    "over": _("The end of the game"),
 }
 
 TOKEN_KEYS = {"coach": "coaches", "alley": "alleys"}
 POLICE_ACTIONS = ("search", "arrest", "done", "end_turn")
+
+
+def listed(items: list[Any], semicolons: bool = False, commas: bool = False) -> Any:
+    """``items`` as one phrase, "a, b and c" (or "a; b; c", or "a, b, c"): each joint a
+    sentence of its own for the translator, never words glued together. "" for no item."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    if semicolons:
+        return _("%(first)s; %(rest)s", first=items[0], rest=listed(items[1:], True))
+    if commas:
+        return _("%(first)s, %(rest)s", first=items[0],
+                 rest=listed(items[1:], commas=True))
+    if len(items) == 2:
+        return _("%(first)s and %(last)s", first=items[0], last=items[1])
+    return _("%(first)s, %(rest)s", first=items[0], rest=listed(items[1:]))
 
 
 # --- reading the state ---------------------------------------------------

@@ -36,11 +36,13 @@ deduction can use them: ``companion/games/whitechapel/deduction.py`` reads both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import TABLE, State, Viewer
 from companion.games.whitechapel.state import (
+    COLOUR_NAMES,
     DOUBLE_EVENT,
     JACK,
     LAST_SQUARE,
@@ -48,6 +50,7 @@ from companion.games.whitechapel.state import (
     NIGHTS,
     PHASES,
     POLICEMEN,
+    RESULTS,
     ROMAN,
     TITLE,
     _board_label,
@@ -67,7 +70,9 @@ from companion.games.whitechapel.state import (
     actions,
     board_of,
     is_over,
+    listed,
 )
+from companion.words import Text, _
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -114,28 +119,25 @@ REFRESH_KEEPS = ("cop", "to", "speak", "arrest")
 public, like everything on his phone."""
 
 WAIT_FOR_JACK = {
-    "hideout": "Jack chooses his hideout: wait",
-    "women": "Jack places the women: wait",
-    "letter": "Jack may send a letter: wait",
-    "blood": "Jack kills or waits: wait",
-    "jack": "Jack is moving: wait",
+    "hideout": _("Jack chooses his hideout: wait"),
+    "women": _("Jack places the women: wait"),
+    "letter": _("Jack may send a letter: wait"),
+    "blood": _("Jack kills or waits: wait"),
+    "jack": _("Jack is moving: wait"),
 }
 """What a detective's phone says while only Jack acts."""
 
 JACK_NOW = {
-    "hideout": "Your turn: your hideout",
-    "women": "Your turn: mark the women",
-    "letter": "Your turn: a letter?",
-    "jack": "Your turn: move",
-    "patrols": "Wait: the patrols are placed",
-    "suspense": "Wait: the wretched move",
-    "alarm": "Wait: the police take their places",
-    "police": "Wait: the police are hunting",
+    "hideout": _("Your turn: your hideout"),
+    "women": _("Your turn: mark the women"),
+    "letter": _("Your turn: a letter?"),
+    "jack": _("Your turn: move"),
+    "patrols": _("Wait: the patrols are placed"),
+    "suspense": _("Wait: the wretched move"),
+    "alarm": _("Wait: the police take their places"),
+    "police": _("Wait: the police are hunting"),
 }
 """What Jack's phone says first, by phase (the kill has its own line: see _jack_now)."""
-
-HEAD = "Head of the Investigation"
-
 
 def _jack_now(state: State) -> dict[str, Any]:
     """The first line of Jack's phone: the same for every Jack at this point of the game,
@@ -143,15 +145,16 @@ def _jack_now(state: State) -> dict[str, Any]:
     (all public), so a neighbour's glance learns nothing from it."""
     phase = state["phase"]
     if phase == "over":
-        return {"text": "The game is over", "detail": _outcome(state)["text"], "mine": False}
+        return {"text": _("The game is over"), "detail": _outcome(state)["text"],
+                "mine": False}
     if phase == "blood":
         # At the last hour (V) only the kill is left (Rulebook, "Jack's turn").
-        text = ("Your turn: kill or wait" if _night(state)["time"] < len(ROMAN)
-                else "Your turn: kill")
+        text = (_("Your turn: kill or wait") if _night(state)["time"] < len(ROMAN)
+                else _("Your turn: kill"))
+    elif phase == "jack" and state["trapped_claim"]:
+        text = _("Your turn: move: the detectives say you cannot move")
     else:
         text = JACK_NOW[phase]
-    if phase == "jack" and state["trapped_claim"]:
-        text += ": the detectives say you cannot move"
     return {"text": text, "detail": "", "mine": phase in WAIT_FOR_JACK}
 
 
@@ -164,59 +167,87 @@ def _detective_now(state: State, seat: int) -> dict[str, Any]:
     phase = state["phase"]
     players = state["players"]
     if phase == "over":
-        return {"text": "The game is over", "detail": _outcome(state)["text"], "mine": False}
+        return {"text": _("The game is over"), "detail": _outcome(state)["text"],
+                "mine": False}
     if phase == "jack" and state["trapped_claim"]:
-        return {"text": "Jack says if he is trapped: wait", "detail": "", "mine": False}
+        return {"text": _("Jack says if he is trapped: wait"), "detail": "", "mine": False}
     if phase in WAIT_FOR_JACK:
         return {"text": WAIT_FOR_JACK[phase], "detail": "", "mine": False}
     head = _head_colour(state)
     head_seat = state["policemen"][head]
     if phase in ("patrols", "suspense"):
-        task, does = (("place the patrol tokens", "places the patrol tokens")
-                      if phase == "patrols" else ("move the wretched", "moves the wretched"))
         if head_seat == seat:
-            return {"text": f"Your turn: {task}", "detail": f"You are the {HEAD}.",
+            task = (_("Your turn: place the patrol tokens") if phase == "patrols"
+                    else _("Your turn: move the wretched"))
+            return {"text": task, "detail": _("You are the Head of the Investigation."),
                     "mine": True}
-        return {"text": f"{players[head_seat]} {does}", "detail": f"{HEAD}: {head}.",
+        does = (_("%(player)s places the patrol tokens", player=players[head_seat])
+                if phase == "patrols"
+                else _("%(player)s moves the wretched", player=players[head_seat]))
+        return {"text": does, "detail": _("Head of the Investigation: %(colour)s.",
+                                          colour=COLOUR_NAMES[head]),
                 "mine": False}
     if phase == "alarm":
         mine = [c for c in _movable(state, seat) if state["cops"]["at"][c] is None]
         waiting = {state["policemen"][c] for c in POLICEMEN
                    if state["cops"]["at"][c] is None} - {seat}
-        others = "; ".join(f"{players[s]} places "
-                           + _colours([c for c in POLICEMEN if state["policemen"][c] == s
-                                       and state["cops"]["at"][c] is None])
-                           for s in sorted(waiting))
+        others = listed([_("%(player)s places %(colours)s", player=players[s],
+                           colours=_colours([c for c in POLICEMEN
+                                             if state["policemen"][c] == s
+                                             and state["cops"]["at"][c] is None]))
+                         for s in sorted(waiting)], semicolons=True)
         if mine:
             # The one his phone has picked first; the rest follow in the detail line.
-            then = f"Then {_colours(mine[1:])}. " if mine[1:] else ""
-            return {"text": f"Your turn: place {mine[0]}", "detail": then + others,
-                    "mine": True}
-        return {"text": f"Wait for {_colours([players[s] for s in sorted(waiting)])}",
+            detail = (_("Then %(colours)s. %(others)s", colours=_colours(mine[1:]),
+                        others=others) if mine[1:] else others)
+            return {"text": _("Your turn: place %(colour)s", colour=COLOUR_NAMES[mine[0]]),
+                    "detail": detail, "mine": True}
+        return {"text": _("Wait for %(players)s",
+                          players=listed([players[s] for s in sorted(waiting)])),
                 "detail": others, "mine": False}
     # The police's turn: Hunting 2 (each moves his own, at the same time), then 3.
     speaker = _speaking(state)
     moving = _movable(state, seat)
     if speaker is None:
-        return {"text": "The police are done", "detail": "Jack moves next.", "mine": False}
+        return {"text": _("The police are done"), "detail": _("Jack moves next."),
+                "mine": False}
     speaker_seat = state["policemen"][speaker]
-    role = f" ({HEAD})" if speaker == head else ""
     if speaker_seat == seat:
         mine = _policemen_to_act(state, seat)
         if state["police"]["searching"] == speaker:
-            return {"text": f"Your turn: {speaker} searches on", "detail": "",
-                    "mine": True}
-        how = "Move, then look for clues or arrest" if moving else "Look for clues or arrest"
-        return {"text": f"Your turn: {_colours(mine)}", "detail": f"{how}.", "mine": True}
-    verb = "moves" if moving else "searches with"
-    also = f" Meanwhile move {_colours(moving)}." if moving else ""
-    return {"text": f"{players[speaker_seat]} {verb} {speaker}",
-            "detail": f"Wait for {players[speaker_seat]}{role}.{also}",
-            "mine": bool(moving)}
+            return {"text": _("Your turn: %(colour)s searches on",
+                              colour=COLOUR_NAMES[speaker]),
+                    "detail": "", "mine": True}
+        how = (_("Move, then look for clues or arrest.") if moving
+               else _("Look for clues or arrest."))
+        return {"text": _("Your turn: %(colours)s", colours=_colours(mine)), "detail": how,
+                "mine": True}
+    name = players[speaker_seat]
+    colour = COLOUR_NAMES[speaker]
+    text = (_("%(player)s moves %(colour)s", player=name, colour=colour) if moving
+            else _("%(player)s searches with %(colour)s", player=name, colour=colour))
+    if speaker == head:
+        wait = _("Wait for %(player)s (Head of the Investigation).", player=name)
+    else:
+        wait = _("Wait for %(player)s.", player=name)
+    if moving:
+        wait = _("%(wait)s Meanwhile move %(colours)s.", wait=wait, colours=_colours(moving))
+    return {"text": text, "detail": wait, "mine": bool(moving)}
 
 
-def _colours(colours: list[str]) -> str:
-    return colours[0] if len(colours) == 1 else ", ".join(colours[:-1]) + f" and {colours[-1]}"
+DEFAULT_LETTER = re.compile(r"Jack's letter (\d)")
+"""The name ``rules`` gives a letter sheet nobody named (rules.DEFAULT_LETTERS)."""
+
+
+def letter_words(name: str) -> Text | str:
+    """A letter's name as a page shows it: a default name in the reader's words, a name
+    the table typed as it was typed."""
+    default = DEFAULT_LETTER.fullmatch(name)
+    return _("Jack's letter %(n)s", n=int(default[1])) if default else name
+
+
+def _colours(colours: list[str]) -> Text | str:
+    return listed([COLOUR_NAMES[c] for c in colours])
 
 
 def _public_view(state: State) -> dict[str, Any]:
@@ -261,7 +292,7 @@ def _public_view(state: State) -> dict[str, Any]:
         # The answer to the last action, if it was a search or an arrest.
         "answer": (_log_line(state, night["log"][-1])
                    if state.get("answered") and night["log"] else None),
-        "letters": [{"night": n["number"], "letter": n["letter"]}
+        "letters": [{"night": n["number"], "letter": letter_words(n["letter"])}
                     for n in state["nights"] if n["letter"]],
         "options": {"false_clues": state["options"]["false_clues"],
                     "letters": state["options"]["letters"],
@@ -277,7 +308,19 @@ def _public_view(state: State) -> dict[str, Any]:
         "events": _events(state),
         "reveal": _sheet(state) if is_over(state) else None,
         "public_facts": public_facts(state),
+        "seat_labels": _seat_labels(state),
     }
+
+
+def _seat_labels(state: State) -> list[Text]:
+    """The seats as the deal names them, in the reader's words (the platform shows these
+    rather than the English it kept when the table was made): public, like the deal."""
+    labels = [_("Jack the Ripper")]
+    for seat in range(1, len(state["players"])):
+        colours = listed([COLOUR_NAMES[c] for c in POLICEMEN if state["policemen"][c] == seat],
+                         commas=True)
+        labels.append(_("Detective %(seat)s (%(colours)s)", seat=seat, colours=colours))
+    return labels
 
 
 def _night_end(night: Mapping[str, Any]) -> dict[str, Any]:
@@ -294,23 +337,28 @@ EVENTS_SHOWN = 12
 """The table screen's "Table events" lists this many of the game's latest events."""
 
 
-def _events(state: State) -> list[str]:
+def _events(state: State) -> list[Text]:
     """The game's public events, newest first: each night's crime, every search and
     arrest with its answer, and the escape (as a square)."""
     events = []
     for night in state["nights"]:
         number = night["number"]
         if night["crimes"]:
-            scenes = " and ".join(map(str, sorted(night["crimes"])))
-            events.append(f"Night {number}: a crime on {scenes}")
+            scenes = listed([str(c) for c in sorted(night["crimes"])])
+            events.append(_("Night %(night)s: a crime on %(circles)s", night=number,
+                            circles=scenes))
         for entry in night["log"]:
             line = _log_line(state, entry)
-            verb = "searches" if line["action"] == "search" else "tries an arrest on"
-            events.append(f"Night {number}: the {line['policeman']} policeman {verb} "
-                          f"{line['circle']}: {line['result']}")
+            said = {"night": number, "colour": COLOUR_NAMES[line["policeman"]],
+                    "circle": line["circle"], "result": RESULTS[line["result"]]}
+            events.append(
+                _("Night %(night)s: the %(colour)s policeman searches %(circle)s: %(result)s",
+                  **said) if line["action"] == "search" else
+                _("Night %(night)s: the %(colour)s policeman tries an arrest on %(circle)s: "
+                  "%(result)s", **said))
         if night["escaped"]:
-            events.append(f"Night {number}: Jack reached his hideout on square "
-                          f"{_filled(night)}")
+            events.append(_("Night %(night)s: Jack reached his hideout on square %(square)s",
+                            night=number, square=_filled(night)))
     return events[::-1][:EVENTS_SHOWN]
 
 
@@ -378,75 +426,89 @@ def _log_line(state: State, entry: Mapping[str, Any]) -> dict[str, Any]:
             "circle": entry["circle"], "result": result, "after_move": entry["after_move"]}
 
 
-def _prompt(state: State) -> tuple[str | None, str]:
+def _prompt(state: State) -> tuple[str | None, Any]:
     """Who acts now, and what to do on the real board, in one line."""
     phase = state["phase"]
     number = state["night"]
     rules = NIGHTS[number]
     night = _night(state)
     head = _head_colour(state)
-    head_name = (f"Head of the Investigation ({state['players'][state['policemen'][head]]}, "
-                 f"{head} policeman)") if head else ""
+    head_name = (_("Head of the Investigation (%(player)s, %(colour)s policeman)",
+                   player=state["players"][state["policemen"][head]],
+                   colour=COLOUR_NAMES[head]) if head else "")
     if phase == "hideout":
-        return "Jack", "Jack: choose your hideout (any circle but a red one) on your phone."
+        return "Jack", _("Jack: choose your hideout (any circle but a red one) on your phone.")
     if phase == "women":
-        dawn = ("Dawn: remove the clue markers and the Coach and Alley tokens; "
-                "Jack's pawn to the next night. " if number > 1 else "")
-        scene = ", not on crime scenes" if number > 1 else ""
-        return "Jack", (f"{dawn}Jack: take {rules['coaches']} Coach and {rules['alleys']} "
-                        f"Alley tokens, place {rules['women']} woman tokens facedown on red "
-                        f"circles{scene} ({rules['marked']} marked).")
+        tokens = {"coaches": rules["coaches"], "alleys": rules["alleys"],
+                  "women": rules["women"], "marked": rules["marked"]}
+        if number == 1:
+            return "Jack", _("Jack: take %(coaches)s Coach and %(alleys)s Alley tokens, place "
+                             "%(women)s woman tokens facedown on red circles (%(marked)s "
+                             "marked).", **tokens)
+        return "Jack", _("Dawn: remove the clue markers and the Coach and Alley tokens; "
+                         "Jack's pawn to the next night. Jack: take %(coaches)s Coach and "
+                         "%(alleys)s Alley tokens, place %(women)s woman tokens facedown on "
+                         "red circles, not on crime scenes (%(marked)s marked).", **tokens)
     if phase == "patrols":
-        where = ("place the 7 police patrol tokens on yellow-bordered crossings"
-                 if number == 1 else
-                 "place 5 patrol tokens where the policemen stood at the end of last night "
-                 "and 2 on free yellow-bordered crossings")
-        return "Head of the Investigation", f"{head_name}: {where}."
+        if number == 1:
+            return "Head of the Investigation", _(
+                "%(head)s: place the 7 police patrol tokens on yellow-bordered crossings.",
+                head=head_name)
+        return "Head of the Investigation", _(
+            "%(head)s: place 5 patrol tokens where the policemen stood at the end of last "
+            "night and 2 on free yellow-bordered crossings.", head=head_name)
     if phase == "letter":
-        return "Jack", "Jack may send one of Jack's letters."
+        return "Jack", _("Jack may send one of Jack's letters.")
     if phase == "blood":
         if night["time"] == 1:
-            first = (f"Turn the women face up: wretched pawns on "
-                     f"{', '.join(map(str, sorted(night['women'])))}; the others leave. "
-                     "Time of the crime on I. ")
+            first = _("Turn the women face up: wretched pawns on %(circles)s; the others "
+                      "leave. Time of the crime on I.",
+                      circles=", ".join(map(str, sorted(night["women"]))))
         else:
-            first = "Jack: turn over one police patrol token of your choice. "
-        victims = "two victims" if number == DOUBLE_EVENT else "a victim"
+            first = _("Jack: turn over one police patrol token of your choice.")
+        double = number == DOUBLE_EVENT
         if night["time"] == len(ROMAN):
-            return "Jack", f"{first}It is V: Jack must kill {victims} now."
-        return "Jack", f"{first}Jack: kill {victims} or wait."
+            then = (_("It is V: Jack must kill two victims now.") if double
+                    else _("It is V: Jack must kill a victim now."))
+        else:
+            then = (_("Jack: kill two victims or wait.") if double
+                    else _("Jack: kill a victim or wait."))
+        return "Jack", _sentences(first, then)
     if phase == "suspense":
-        return "Head of the Investigation", (
-            f"Time of the crime to {ROMAN[night['time'] - 1]}. {head_name}: move every "
-            "wretched pawn to an adjacent free circle (not next to or past a patrol token, "
-            "not onto a crime scene).")
-    alarm = ("Alarm whistles! Police: turn over all patrol tokens, put each policeman on "
-             "his token, remove the fake patrols and the wretched pawns. ")
+        return "Head of the Investigation", _(
+            "Time of the crime to %(time)s. %(head)s: move every wretched pawn to an adjacent "
+            "free circle (not next to or past a patrol token, not onto a crime scene).",
+            time=ROMAN[night["time"] - 1], head=head_name)
+    alarm = _("Alarm whistles! Police: turn over all patrol tokens, put each policeman on "
+              "his token, remove the fake patrols and the wretched pawns.")
     if phase == "alarm":
-        return "Police", (f"{alarm}Then tap each policeman's crossing on the police map.")
-    if night["moves"] or state.get("cops") is not None:
-        alarm = ""
+        return "Police", _sentences(
+            alarm, _("Then tap each policeman's crossing on the police map."))
+    first_move = not (night["moves"] or state.get("cops") is not None)
     if phase == "jack":
         if state["trapped_claim"]:
-            return "Jack", "The detectives say Jack has no legal move: Jack confirms or denies."
-        square = _filled(night) + 1
-        return "Jack", f"{alarm}Jack: make your move (square {square} of {LAST_SQUARE})."
+            return "Jack", _("The detectives say Jack has no legal move: Jack confirms or "
+                             "denies.")
+        move = _("Jack: make your move (square %(square)s of %(last)s).",
+                 square=_filled(night) + 1, last=LAST_SQUARE)
+        return "Jack", _sentences(alarm, move) if first_move else move
     if phase == "police":
-        order = ", ".join(_police_order(state))
-        tap = (" and tap his new crossing on the police map"
-               if state.get("cops") is not None else "")
-        return "Police", (f"{alarm}Police, from the Head of the Investigation clockwise "
-                          f"({order}): move each policeman 0-2 crossings{tap}, then each "
-                          "looks for clues or makes an arrest.")
+        order = listed([COLOUR_NAMES[c] for c in _police_order(state)], commas=True)
+        if state.get("cops") is not None:
+            hunt = _("Police, from the Head of the Investigation clockwise (%(order)s): move "
+                     "each policeman 0-2 crossings and tap his new crossing on the police "
+                     "map, then each looks for clues or makes an arrest.", order=order)
+        else:
+            hunt = _("Police, from the Head of the Investigation clockwise (%(order)s): move "
+                     "each policeman 0-2 crossings, then each looks for clues or makes an "
+                     "arrest.", order=order)
+        return "Police", _sentences(alarm, hunt) if first_move else hunt
     return None, _outcome(state)["text"]
 
 
-OUTCOMES = {
-    "arrest": "The detectives arrested Jack the Ripper on {circle}!",
-    "square15": "Jack did not reach his hideout by square 15: the detectives win.",
-    "no_legal_move": "Jack had no legal move: the detectives win.",
-    "escape": "Jack the Ripper escaped on the fourth night: Jack wins.",
-}
+def _sentences(first: Any, then: Any) -> Text:
+    """Two whole sentences, one after the other."""
+    return _("%(first)s %(then)s", first=first, then=then)
 
 
 def _outcome(state: State) -> dict[str, Any] | None:
@@ -454,7 +516,13 @@ def _outcome(state: State) -> dict[str, Any] | None:
     if outcome is None:
         return None
     circle = _location(state["nights"][outcome["night"] - 1])
-    return dict(outcome, text=OUTCOMES[outcome["reason"]].format(circle=circle))
+    texts = {
+        "arrest": _("The detectives arrested Jack the Ripper on %(circle)s!", circle=circle),
+        "square15": _("Jack did not reach his hideout by square 15: the detectives win."),
+        "no_legal_move": _("Jack had no legal move: the detectives win."),
+        "escape": _("Jack the Ripper escaped on the fourth night: Jack wins."),
+    }
+    return dict(outcome, text=texts[outcome["reason"]])
 
 
 def _sheet(state: State) -> dict[str, Any]:
@@ -493,6 +561,8 @@ def _jack_private(state: State) -> dict[str, Any]:
         "marked_count": NIGHTS[state["night"]]["marked"],
         "false_clues_left": _false_clues_left(state),
         "letters_left": _letters_left(state) if state["options"]["letters"] else [],
+        # Each letter's name as his phone shows it; the form sends the name kept.
+        "letter_words": {name: letter_words(name) for name in _letters_left(state)},
         "questions": questions,
         "crimes_in_order": list(night["crimes"]),
     }
