@@ -939,9 +939,10 @@ def _outcome_view(state: State) -> dict[str, Any] | None:
 def _played(picks: Sequence[Mapping[str, Any]]) -> Text:
     if not picks:
         return _("Played: nothing yet.")
-    return _("Played: %(picks)s.", picks=_listed(
-        [_("%(character)s (%(who)s)", character=CHARACTERS[pick["character"]],
-           who=WHO[pick["seat"]]) for pick in picks], "comma"))
+    # Made apart: pybabel does not extract a _() nested in another's arguments.
+    played = [_("%(character)s (%(who)s)", character=CHARACTERS[pick["character"]],
+                who=WHO[pick["seat"]]) for pick in picks]
+    return _("Played: %(picks)s.", picks=_listed(played, "comma"))
 
 
 def _drawn(entry: Mapping[str, Any]) -> Text:
@@ -960,7 +961,9 @@ def _reveal(state: State) -> dict[str, Any]:
     steps = []
     for call in state.get("calls", []):
         steps.append(reveal_step(
-            _("Turn %(turn)s", turn=call["turn"]),
+            # Mr. Jack's own words for a turn (not the shared "Turn %(turn)s"): its German
+            # edition counts the eight turns in Runden.
+            _("Turn %(number)s", number=call["turn"]),
             _("%(answer)s: %(cleared)s cleared.", answer=ANSWERS[call["answer"]],
               cleared=_names(call["cleared"]) or NOBODY),
             call["answer"],
@@ -971,7 +974,7 @@ def _reveal(state: State) -> dict[str, Any]:
     last = [] if state["turn"] in called or state["round"] is None else [
         _played(state["round"]["picks"]),
         *(_drawn(entry) for entry in draws if entry["turn"] == state["turn"])]
-    steps.append(reveal_step(_("Turn %(turn)s", turn=state["turn"]),
+    steps.append(reveal_step(_("Turn %(number)s", number=state["turn"]),
                              _outcome_text(state["outcome"]), "end", last))
     # Jack's character: the outcome above the reveal says it (the view's ``alibi``).
     drawn: Words = ""
