@@ -20,8 +20,10 @@ Seat 0 plays Jack, seat 1 the detective. A game runs through these phases:
 
 from __future__ import annotations
 
+import functools
+import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import (
@@ -42,7 +44,7 @@ from companion.games.base import (
     reveal_view,
     shuffled,
 )
-from companion.words import Text, _, from_data
+from companion.words import Text, _
 
 # A sentence as shown: a Text, or a plain line kept in English by a state saved before
 # the words were kept.
@@ -213,19 +215,15 @@ def _deal_draft(state: State, rng: random.Random) -> None:
         hands[dealt % 2] += draw(pool)
     state["phase"] = "draft"
     state["draft"] = {"hands": hands, "kept": [None, None]}
-    _log(state, _("The 4 basic characters are set aside; the 10 additional characters are "
-                  "dealt one by one, 5 to each player."),
-         {seat: _("%(who)s was dealt %(characters)s.", who=_who(seat, True),
-                  characters=_names(hands[seat]))
-          for seat in (JACK, DETECTIVE)})
+    _log(state, ("draft_dealt", {}),
+         {seat: ("dealt", {"seat": seat, "cards": hands[seat]}) for seat in (JACK, DETECTIVE)})
 
 
 def _deal_alibi(state: State, rng: random.Random) -> None:
     """Setup: the alibi cards are shuffled; Jack draws one in secret: who he is all game."""
     state["alibi_deck"] = shuffled(state["characters"], rng)
     state["alibi"] = draw(state["alibi_deck"])[0]
-    _log(state, _("The alibi cards are shuffled. Jack draws his alibi card in secret."),
-         {JACK: _("Jack's alibi card: %(character)s.", character=CHARACTERS[state["alibi"]])})
+    _log(state, ("alibi_shuffled", {}), {JACK: ("alibi_card", {"card": state["alibi"]})})
 
 
 def _start_round(state: State, order: Sequence[int]) -> None:
@@ -241,8 +239,7 @@ def _start_turn(state: State) -> None:
     state["marks"] = None
     odd = state["turn"] % 2 == 1
     _start_round(state, ODD_ORDER if odd else EVEN_ORDER)
-    _log(state, _("Turn %(turn)s: %(characters)s are face up.", turn=state["turn"],
-                  characters=_names(state["round"]["cards"])))
+    _log(state, ("face_up", {"turn": state["turn"], "cards": state["round"]["cards"]}))
 
 
 # --- apply ---------------------------------------------------------------
@@ -271,9 +268,7 @@ def _keep(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
             _("Keep exactly %(keep)s of your %(hand)s characters (%(chosen)s chosen).",
               keep=DRAFT_KEEP, hand=DRAFT_HAND, chosen=len(kept)))
     draft["kept"][seat] = kept
-    _log(state, _("%(who)s has chosen 2 characters.", who=_who(seat, True)),
-         {seat: _("%(who)s kept %(characters)s.", who=_who(seat, True),
-                  characters=_names(kept))})
+    _log(state, ("has_chosen", {"seat": seat}), {seat: ("kept", {"seat": seat, "cards": kept})})
     if all(draft["kept"]):
         _reveal_draft(state, rng)
 
@@ -284,10 +279,8 @@ def _reveal_draft(state: State, rng: random.Random) -> None:
     chosen = set(jack_kept) | set(detective_kept)
     state["characters"] = [card for card in CHARACTERS
                            if card in chosen or card in LONDON_BASIC]
-    _log(state, _("Both reveal their choice: Jack %(jack)s, the detective %(detective)s. "
-                  "The 8 characters of this game: %(characters)s.",
-                  jack=_names(jack_kept), detective=_names(detective_kept),
-                  characters=_names(state["characters"])))
+    _log(state, ("draft_revealed", {"jack": jack_kept, "detective": detective_kept,
+                                    "cards": state["characters"]}))
     if "moriarty" in chosen:
         state["moriarty"] = {"row": [card for card in LONDON_ADDITIONAL if card not in chosen],
                              "current": None, "removed": [], "pending": None}
@@ -301,12 +294,7 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str], rng: random.R
     seat = _due(state)
     card = _card_of_round(state, action.get("character"), "placed")
     state["round"]["picks"].append({"character": card, "seat": seat})
-    if card == "lane":
-        _log(state, _("%(who)s places %(character)s and the Barricade between two street "
-                      "hexes.", who=_who(seat, True), character=CHARACTERS[card]))
-    else:
-        _log(state, _("%(who)s places %(character)s.", who=_who(seat, True),
-                      character=CHARACTERS[card]))
+    _log(state, ("places_lane" if card == "lane" else "places", {"seat": seat, "card": card}))
     if len(state["round"]["picks"]) < CARDS_PER_TURN:
         return
     if state["deck"]:
@@ -324,8 +312,7 @@ def _pick(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
     seat = int(actor)
     card = _card_of_round(state, action.get("character"), "played")
     state["round"]["picks"].append({"character": card, "seat": seat})
-    _log(state, _("%(who)s plays %(character)s.", who=_who(seat, True),
-                  character=CHARACTERS[card]))
+    _log(state, ("plays", {"seat": seat, "card": card}))
     if card == "moriarty":
         moriarty = state["moriarty"]
         # Extension, Professor Moriarty: a new activation removes the previous impersonation.
@@ -335,12 +322,8 @@ def _pick(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
             moriarty["removed"].append(previous)
             moriarty["current"] = None
             # Extension FAQ: the Barricade stays where it is when Joseph Lane's card goes.
-            if previous == "lane":
-                _log(state, _("%(character)s's card leaves the game. The Barricade stays "
-                              "where it is.", character=CHARACTERS[previous]))
-            else:
-                _log(state, _("%(character)s's card leaves the game.",
-                              character=CHARACTERS[previous]))
+            _log(state, ("leaves_lane" if previous == "lane" else "leaves",
+                         {"card": previous}))
         moriarty["pending"] = seat
 
 
@@ -352,8 +335,7 @@ def _impersonate(state: State, actor: Viewer, action: Mapping[str, str],
                         _("character for Professor Moriarty to impersonate"))
     moriarty["current"] = card
     moriarty["pending"] = None
-    _log(state, _("Professor Moriarty impersonates %(character)s.",
-                  character=CHARACTERS[card]))
+    _log(state, ("impersonates", {"card": card}))
 
 
 def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
@@ -364,9 +346,8 @@ def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
     card = draw(state["alibi_deck"])[0]
     state["alibi_draws"].append({"seat": seat, "character": card, "turn": state["turn"],
                                  "published": False})
-    _log(state, _("%(who)s draws an alibi card in secret.", who=_who(seat, True)),
-         {seat: _("%(who)s drew the alibi card of %(character)s.", who=_who(seat, True),
-                  character=CHARACTERS[card])})
+    _log(state, ("draws_alibi", {"seat": seat}),
+         {seat: ("drew_alibi", {"seat": seat, "card": card})})
 
 
 def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
@@ -380,8 +361,7 @@ def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
                         _("drawn alibi card"))
     next(entry for entry in mine if entry["character"] == card)["published"] = True
     _clear(state, [card])
-    _log(state, _("%(who)s shows the alibi card of %(character)s: %(character)s is innocent.",
-                  who=_who(seat, True), character=CHARACTERS[card]))
+    _log(state, ("shows_alibi", {"seat": seat, "card": card}))
 
 
 def _accuse(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
@@ -389,14 +369,9 @@ def _accuse(state: State, actor: Viewer, action: Mapping[str, str], rng: random.
     card = parse_choice(action.get("character"), state["characters"],
                         _("character to accuse"))
     if card == state["alibi"]:
-        _finish(state, DETECTIVE, "accused",
-                _("The detective accuses %(character)s: %(character)s is Jack! The detective "
-                  "wins.", character=CHARACTERS[card]))
+        _finish(state, DETECTIVE, "accused", {"card": card})
     else:
-        _finish(state, JACK, "wrong_accusation",
-                _("The detective accuses %(character)s, but Jack is %(alibi)s: Jack escapes "
-                  "in the confusion and wins.", character=CHARACTERS[card],
-                  alibi=CHARACTERS[state["alibi"]]))
+        _finish(state, JACK, "wrong_accusation", {"card": card, "alibi": state["alibi"]})
 
 
 def _escape(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
@@ -419,9 +394,7 @@ def _escape(state: State, actor: Viewer, action: Mapping[str, str], rng: random.
             _("You can leave the district only in a turn in which you play your own "
               "character (your alibi card) and move it out (“Jack succeeds in moving his "
               "character out of the district”)."))
-    _finish(state, JACK, "escaped",
-            _("Jack (%(alibi)s) leaves the district and wins.",
-              alibi=CHARACTERS[state["alibi"]]))
+    _finish(state, JACK, "escaped", {"alibi": state["alibi"]})
 
 
 def _witness(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
@@ -429,7 +402,7 @@ def _witness(state: State, actor: Viewer, action: Mapping[str, str], rng: random
     answer = parse_choice(action.get("answer"), tuple(ANSWERS), _("witness answer"))
     state["answer"] = answer
     state["witness"] = answer
-    _log(state, _("Call for witnesses: %(answer)s.", answer=ANSWERS[answer]))
+    _log(state, ("call", {"answer": answer}))
 
 
 def _mark_seen(state: State, actor: Viewer, action: Mapping[str, str],
@@ -439,8 +412,7 @@ def _mark_seen(state: State, actor: Viewer, action: Mapping[str, str],
     "Witness call")."""
     seen = [card for card in _suspects(state) if parse_bool(action.get(f"seen_{card}"))]
     state["marks"] = {"seen": seen, "returned": False}
-    _log(state, _("The detective marks as seen: %(seen)s. Jack checks the marks against the "
-                  "board.", seen=_names(seen) or NOBODY))
+    _log(state, ("marks", {"seen": seen}))
 
 
 def _confirm_marks(state: State, actor: Viewer, action: Mapping[str, str],
@@ -462,9 +434,7 @@ def _confirm_marks(state: State, actor: Viewer, action: Mapping[str, str],
     state.setdefault("calls", []).append({
         "turn": state["turn"], "picks": list(state["round"]["picks"]),
         "answer": state["answer"], "seen": list(seen), "cleared": innocent})
-    _log(state, _("Jack checks the marks against the board. Seen: %(seen)s. Cleared: "
-                  "%(cleared)s.", seen=_names(seen) or NOBODY,
-                  cleared=_names(innocent) or NOBODY))
+    _log(state, ("checked", {"seen": seen, "cleared": innocent}))
     _end_turn(state, rng)
 
 
@@ -473,8 +443,7 @@ def _return_marks(state: State, actor: Viewer, action: Mapping[str, str],
     """Jack says the marks are not what the board shows: the detective marks again, his
     ticks kept for him to mend."""
     state["marks"]["returned"] = True
-    _log(state, _("Jack says the marks are not what the board shows: look at the board "
-                  "together; the detective marks again."))
+    _log(state, ("returned", {}))
 
 
 def _correct_answer(state: State, actor: Viewer, action: Mapping[str, str],
@@ -486,14 +455,12 @@ def _correct_answer(state: State, actor: Viewer, action: Mapping[str, str],
     state["witness"] = answer
     if state["marks"]:
         state["marks"]["returned"] = True
-    _log(state, _("Jack corrects his answer: %(answer)s.", answer=ANSWERS[answer]))
+    _log(state, ("corrected", {"answer": answer}))
 
 
 def _dawn(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
     """End of the Game 3.: Jack has not been caught at the end of the eighth turn."""
-    _finish(state, JACK, "dawn",
-            _("Dawn after turn %(turn)s: Jack (%(alibi)s) has not been caught and wins.",
-              turn=LAST_TURN, alibi=CHARACTERS[state["alibi"]]))
+    _finish(state, JACK, "dawn", {"turn": LAST_TURN, "alibi": state["alibi"]})
 
 
 HANDLERS = {
@@ -509,21 +476,21 @@ def _end_turn(state: State, rng: random.Random) -> None:
     """Game Play III. and IV.: a gaslight goes out (turns 1-4); reshuffle after even turns."""
     turn = state["turn"]
     if turn in NUMBERED_GASLIGHTS:
-        _log(state, _("End of turn %(turn)s: gaslight %(turn)s goes out.", turn=turn))
+        _log(state, ("gaslight_out", {"turn": turn}))
     if turn % 2 == 0:
         state["deck"] = shuffled(state["characters"], rng)
-        _log(state, _("End of turn %(turn)s: the 8 character cards are reshuffled.",
-                      turn=turn))
+        _log(state, ("reshuffled", {"turn": turn}))
     _start_turn(state)
 
 
-def _finish(state: State, winner: int, ending: str, text: Text) -> None:
+def _finish(state: State, winner: int, ending: str, params: dict[str, Any]) -> None:
     """Every end reveals the alibi and the whole history (views read ``outcome``). The
-    outcome keeps its ending's key (``result``) and its words, beside its English."""
+    outcome keeps its ending's key (``result``, and its line in LINES) and the line's
+    cards, beside its English."""
     state["phase"] = "over"
-    state["outcome"] = {"winner": winner, "text": str(text), "ending": ending,
-                        "words": text.as_data()}
-    _log(state, text)
+    state["outcome"] = {"winner": winner, "text": str(_say(ending, params)),
+                        "ending": ending, "say": _kept_line((ending, params))}
+    _log(state, (ending, params))
 
 
 def _innocent(state: State, seen: Sequence[str]) -> list[str]:
@@ -924,9 +891,8 @@ def _alibi_draw(entry: Mapping[str, Any], seat: int | None, over: bool) -> dict[
 
 
 def _outcome_text(outcome: Mapping[str, Any]) -> Words:
-    """The end in words: kept as words since they were kept, else its English."""
-    words = outcome.get("words")
-    return from_data(words) if isinstance(words, dict) else outcome["text"]
+    """The end in words: made again from its key since it is kept, else its English."""
+    return _kept(outcome.get("say"), outcome["text"])
 
 
 def _outcome_view(state: State) -> dict[str, Any] | None:
@@ -988,33 +954,141 @@ def _reveal(state: State) -> dict[str, Any]:
 
 def _log_view(state: State, seat: int | None, over: bool) -> list[dict[str, Any]]:
     """The history: public lines, plus the secret lines this viewer may read, each in the
-    reader's language where its words were kept (English for states saved before)."""
+    reader's language where its key was kept (English for states saved before)."""
     lines = []
     for entry in state["log"]:
-        lines.append({"turn": entry["turn"], "text": _kept(entry.get("words"), entry["text"]),
+        lines.append({"turn": entry["turn"], "text": _kept(entry.get("say"), entry["text"]),
                       "secret": False})
-        secret_words = entry.get("secret_words")
-        if not isinstance(secret_words, dict):
-            secret_words = {}
+        secret_say = entry.get("secret_say")
+        if not isinstance(secret_say, dict):
+            secret_say = {}
         for owner, text in entry["secrets"].items():
             if over or owner == str(seat):
-                lines.append({"turn": entry["turn"], "text": _kept(secret_words.get(owner), text),
+                lines.append({"turn": entry["turn"], "text": _kept(secret_say.get(owner), text),
                               "secret": True})
     return lines
 
 
-def _kept(words: Any, english: str) -> Words:
-    return from_data(words) if isinstance(words, dict) else english
+# Each line of the history by its key: the state keeps the key and its cards, seats and
+# numbers (small, and never a sentence), the line is made in the reader's language when
+# shown. ``who`` is a seat, ``card`` a character, ``cards`` a list of them, ``answer`` a
+# witness answer.
+LINES: dict[str, Callable[[Mapping[str, Any]], Text]] = {
+    "draft_dealt": lambda p: _(
+        "The 4 basic characters are set aside; the 10 additional characters are dealt one "
+        "by one, 5 to each player."),
+    "dealt": lambda p: _("%(who)s was dealt %(characters)s.", who=_who(p["seat"], True),
+                         characters=_names(p["cards"])),
+    "alibi_shuffled": lambda p: _(
+        "The alibi cards are shuffled. Jack draws his alibi card in secret."),
+    "alibi_card": lambda p: _("Jack's alibi card: %(character)s.",
+                              character=CHARACTERS[p["card"]]),
+    "face_up": lambda p: _("Turn %(turn)s: %(characters)s are face up.", turn=p["turn"],
+                           characters=_names(p["cards"])),
+    "has_chosen": lambda p: _("%(who)s has chosen 2 characters.", who=_who(p["seat"], True)),
+    "kept": lambda p: _("%(who)s kept %(characters)s.", who=_who(p["seat"], True),
+                        characters=_names(p["cards"])),
+    "draft_revealed": lambda p: _(
+        "Both reveal their choice: Jack %(jack)s, the detective %(detective)s. The 8 "
+        "characters of this game: %(characters)s.", jack=_names(p["jack"]),
+        detective=_names(p["detective"]), characters=_names(p["cards"])),
+    "places_lane": lambda p: _(
+        "%(who)s places %(character)s and the Barricade between two street hexes.",
+        who=_who(p["seat"], True), character=CHARACTERS[p["card"]]),
+    "places": lambda p: _("%(who)s places %(character)s.", who=_who(p["seat"], True),
+                          character=CHARACTERS[p["card"]]),
+    "plays": lambda p: _("%(who)s plays %(character)s.", who=_who(p["seat"], True),
+                         character=CHARACTERS[p["card"]]),
+    # Extension FAQ: the Barricade stays where it is when Joseph Lane's card goes.
+    "leaves_lane": lambda p: _(
+        "%(character)s's card leaves the game. The Barricade stays where it is.",
+        character=CHARACTERS[p["card"]]),
+    "leaves": lambda p: _("%(character)s's card leaves the game.",
+                          character=CHARACTERS[p["card"]]),
+    "impersonates": lambda p: _("Professor Moriarty impersonates %(character)s.",
+                                character=CHARACTERS[p["card"]]),
+    "draws_alibi": lambda p: _("%(who)s draws an alibi card in secret.",
+                               who=_who(p["seat"], True)),
+    "drew_alibi": lambda p: _("%(who)s drew the alibi card of %(character)s.",
+                              who=_who(p["seat"], True), character=CHARACTERS[p["card"]]),
+    "shows_alibi": lambda p: _(
+        "%(who)s shows the alibi card of %(character)s: %(character)s is innocent.",
+        who=_who(p["seat"], True), character=CHARACTERS[p["card"]]),
+    "call": lambda p: _("Call for witnesses: %(answer)s.", answer=ANSWERS[p["answer"]]),
+    "marks": lambda p: _(
+        "The detective marks as seen: %(seen)s. Jack checks the marks against the board.",
+        seen=_names(p["seen"]) or NOBODY),
+    "checked": lambda p: _(
+        "Jack checks the marks against the board. Seen: %(seen)s. Cleared: %(cleared)s.",
+        seen=_names(p["seen"]) or NOBODY, cleared=_names(p["cleared"]) or NOBODY),
+    "returned": lambda p: _(
+        "Jack says the marks are not what the board shows: look at the board together; the "
+        "detective marks again."),
+    "corrected": lambda p: _("Jack corrects his answer: %(answer)s.",
+                             answer=ANSWERS[p["answer"]]),
+    "gaslight_out": lambda p: _("End of turn %(turn)s: gaslight %(turn)s goes out.",
+                                turn=p["turn"]),
+    "reshuffled": lambda p: _("End of turn %(turn)s: the 8 character cards are reshuffled.",
+                              turn=p["turn"]),
+    # The four ends (``_finish``; ENDING_WORDS has the same keys).
+    "accused": lambda p: _(
+        "The detective accuses %(character)s: %(character)s is Jack! The detective wins.",
+        character=CHARACTERS[p["card"]]),
+    "wrong_accusation": lambda p: _(
+        "The detective accuses %(character)s, but Jack is %(alibi)s: Jack escapes in the "
+        "confusion and wins.", character=CHARACTERS[p["card"]],
+        alibi=CHARACTERS[p["alibi"]]),
+    "escaped": lambda p: _("Jack (%(alibi)s) leaves the district and wins.",
+                           alibi=CHARACTERS[p["alibi"]]),
+    "dawn": lambda p: _(
+        "Dawn after turn %(turn)s: Jack (%(alibi)s) has not been caught and wins.",
+        turn=p["turn"], alibi=CHARACTERS[p["alibi"]]),
+}
+# What a kept line's cards and seats may be that LINES cannot read: an imported file's.
+_UNREADABLE = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
-def _log(state: State, text: Text, secrets: Mapping[int, Text] | None = None) -> None:
-    """A line of the history: its English (as every state before kept it) and its words
-    (``words``, ``secret_words``), so that each phone reads it in its own language."""
-    secrets = secrets or {}
-    state["log"].append({
-        "turn": state["turn"], "text": str(text), "words": text.as_data(),
-        "secrets": {str(seat): str(line) for seat, line in secrets.items()},
-        "secret_words": {str(seat): line.as_data() for seat, line in secrets.items()}})
+def _say(key: str, params: Mapping[str, Any]) -> Text:
+    return LINES[key](params)
+
+
+def _kept(say: Any, english: str) -> Words:
+    """A kept line made again in the reader's language; its English where none was kept
+    (a state saved before) or the kept one cannot be read."""
+    return (_said(say) if isinstance(say, str) else None) or english
+
+
+@functools.lru_cache(maxsize=4096)
+def _said(kept: str) -> Text | None:
+    """A kept line's Text (None if it makes none), made once: every view of every phone
+    shows the whole history, and a Text is never changed once made."""
+    try:
+        key, params = json.loads(kept)
+        if key not in LINES or not isinstance(params, dict):
+            return None
+        return _say(key, params)
+    except _UNREADABLE:
+        return None
+
+
+Line = tuple[str, dict[str, Any]]
+
+
+def _kept_line(line: Line) -> str:
+    """A line as the state keeps it: its key and what it reads, in one JSON string (one
+    value for every copy of the state to copy, and the key of ``_said``'s cache)."""
+    return json.dumps(list(line), sort_keys=True, separators=(",", ":"))
+
+
+def _log(state: State, line: Line, secrets: Mapping[int, Line] | None = None) -> None:
+    """A line of the history: its English (as every state before kept it) and its key
+    with its cards (``say``, ``secret_say``), so that each phone reads it in its own
+    language."""
+    entry = {"turn": state["turn"], "text": str(_say(*line)), "say": _kept_line(line),
+             "secrets": {str(seat): str(_say(*said)) for seat, said in (secrets or {}).items()}}
+    if secrets:
+        entry["secret_say"] = {str(seat): _kept_line(said) for seat, said in secrets.items()}
+    state["log"].append(entry)
 
 
 def _setup_steps(state: State) -> list[Text]:
@@ -1304,23 +1378,28 @@ def check_state(state: Any) -> None:
         require(isinstance(secrets, dict) and all(
             key in ("0", "1") and isinstance(text, str) for key, text in secrets.items()),
             "a log line's secrets are not texts for the two players.")
-        # The lines' words, kept since phones read the history in their own language;
-        # only their shape: words.from_data shows any junk as English.
-        check_shape(entry.get("words"), (None, {"msgid": str}), "a log line's words")
-        secret_words = entry.get("secret_words", {})
-        require(isinstance(secret_words, dict) and all(
-            key in ("0", "1") and isinstance(words, dict) and isinstance(words.get("msgid"), str)
-            for key, words in secret_words.items()),
-            "a log line's secret words are not words for the two players.")
+        # The lines' keys, kept since phones read the history in their own language: each
+        # must make its line (else an imported file's junk would show as English).
+        _check_said(entry.get("say"), "a log line")
+        secret_say = entry.get("secret_say", {})
+        require(isinstance(secret_say, dict) and all(key in ("0", "1") for key in secret_say),
+                "a log line's secret lines are not for the two players.")
+        for said in secret_say.values():
+            _check_said(said, "a log line's secret")
     if state["phase"] == "over":
         check_seat(state["outcome"] and state["outcome"]["winner"], 2, "the winner")
         # Kept since the history reads a key; states saved before have neither.
         check_shape(state["outcome"].get("ending"), (None, frozenset(ENDING_WORDS)),
                     "the outcome's ending")
-        check_shape(state["outcome"].get("words"), (None, {"msgid": str}),
-                    "the outcome's words")
+        _check_said(state["outcome"].get("say"), "the outcome")
     # The witness calls kept for the reveal; states saved before they were kept have none.
     calls = state.get("calls", [])
     check_shape(calls, CALLS_SHAPE, "the state.calls")
     require(all(1 <= call["turn"] <= state["turn"] for call in calls),
             "a witness call comes after the game's turn.")
+
+
+def _check_said(said: Any, where: str) -> None:
+    """A kept line (``_log``): none (a state saved before), or one that makes its line."""
+    require(said is None or (isinstance(said, str) and _said(said) is not None),
+            f"{where} is not one of the game's lines.")
