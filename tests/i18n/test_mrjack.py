@@ -191,3 +191,17 @@ def _finish_turn(app, laptop, jack, detective) -> dict:
 def _mrjack_part(page: str) -> str:
     start = page.index('<div class="mj ')
     return page[start:page.index("</details>", page.index("data-history", start))]
+
+
+def test_a_refusal_reads_in_the_phones_language(app):
+    laptop, (jack, detective) = seated_table(app, "mrjack", PLAYERS)
+    answer = laptop.post(f"/t/{laptop.code}/act", {"type": "dawn", "version": laptop.version()},
+                         headers={"Accept-Language": "de"})
+    assert answer.status_code == 422
+    assert "Der Morgen graut, wenn die vier Figuren von Runde 8 gespielt sind." in answer.text
+    answer = jack.post(f"/t/{laptop.code}/me/act", {"type": "witness", "answer": "seen",
+                                                    "version": laptop.version()},
+                       headers={"Accept-Language": "fr"})
+    assert answer.status_code == 422
+    assert "Seul l&#39;enquêteur" not in answer.text
+    assert "L&#39;appel à témoin a lieu quand les quatre personnages ont été joués." in answer.text
