@@ -1360,46 +1360,46 @@ def check_state(state: Any) -> None:
     one of the game's characters once play begins and never cleared,
     the detective's marks only after Jack's answer."""
     check_shape(state, STATE_SHAPE)
-    require(len(state["players"]) == 2, "Mr. Jack has exactly 2 players.")
-    require(0 <= state["turn"] <= LAST_TURN, "the turn is not one of the game's 8.")
+    require(len(state["players"]) == 2, _("Mr. Jack has exactly 2 players."))
+    require(0 <= state["turn"] <= LAST_TURN, _("the turn is not one of the game's 8."))
     require(state["phase"] in ("draft", "over") or state["alibi"] in state["characters"],
-            "Jack's alibi is not one of the game's characters.")
-    require(state["alibi"] not in state["cleared"], "Jack's own character is marked innocent.")
+            _("Jack's alibi is not one of the game's characters."))
+    require(state["alibi"] not in state["cleared"], _("Jack's own character is marked innocent."))
     require(state["marks"] is None or state["answer"] is not None,
-            "the detective's marks come before Jack's answer.")
-    require(state["phase"] != "draft" or state["draft"] is not None, "the draft has no hands.")
+            _("the detective's marks come before Jack's answer."))
+    require(state["phase"] != "draft" or state["draft"] is not None, _("the draft has no hands."))
     if state["draft"] is not None:
         require(len(state["draft"]["hands"]) == len(state["draft"]["kept"]) == 2,
-                "the draft is not between two players.")
+                _("the draft is not between two players."))
     if state["round"] is not None:
-        require(len(state["round"]["cards"]) <= CARDS_PER_TURN, "a turn lays out 4 cards.")
+        require(len(state["round"]["cards"]) <= CARDS_PER_TURN, _("a turn lays out 4 cards."))
     for entry in state["log"]:
         secrets = entry.get("secrets", {})
         require(isinstance(secrets, dict) and all(
             key in ("0", "1") and isinstance(text, str) for key, text in secrets.items()),
-            "a log line's secrets are not texts for the two players.")
+            _("a log line's secrets are not texts for the two players."))
         # The lines' keys, kept since phones read the history in their own language: each
         # must make its line (else an imported file's junk would show as English).
-        _check_said(entry.get("say"), "a log line")
+        _check_said(entry.get("say"), _("a log line"))
         secret_say = entry.get("secret_say", {})
         require(isinstance(secret_say, dict) and all(key in ("0", "1") for key in secret_say),
-                "a log line's secret lines are not for the two players.")
+                _("a log line's secret lines are not for the two players."))
         for said in secret_say.values():
-            _check_said(said, "a log line's secret")
+            _check_said(said, _("a log line's secret line"))
     if state["phase"] == "over":
         check_seat(state["outcome"] and state["outcome"]["winner"], 2, "the winner")
         # Kept since the history reads a key; states saved before have neither.
         check_shape(state["outcome"].get("ending"), (None, frozenset(ENDING_WORDS)),
                     "the outcome's ending")
-        _check_said(state["outcome"].get("say"), "the outcome")
+        _check_said(state["outcome"].get("say"), _("the outcome"))
     # The witness calls kept for the reveal; states saved before they were kept have none.
     calls = state.get("calls", [])
     check_shape(calls, CALLS_SHAPE, "the state.calls")
     require(all(1 <= call["turn"] <= state["turn"] for call in calls),
-            "a witness call comes after the game's turn.")
+            _("a witness call comes after the game's turn."))
 
 
-def _check_said(said: Any, where: str) -> None:
+def _check_said(said: Any, where: Text) -> None:
     """A kept line (``_log``): none (a state saved before), or one that makes its line."""
     require(said is None or (isinstance(said, str) and _said(said) is not None),
-            f"{where} is not one of the game's lines.")
+            _("%(where)s is not one of the game's lines.", where=where))
