@@ -20,8 +20,10 @@ Seat 0 plays Jack, seat 1 the detective. A game runs through these phases:
 
 from __future__ import annotations
 
+import functools
+import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import (
@@ -42,6 +44,11 @@ from companion.games.base import (
     reveal_view,
     shuffled,
 )
+from companion.words import Text, _
+
+# A sentence as shown: a Text, or a plain line kept in English by a state saved before
+# the words were kept.
+Words = Text | str
 
 NAME = "mrjack"
 TITLE = "Mr. Jack"
@@ -52,26 +59,29 @@ JACK = 0
 DETECTIVE = 1
 FIXED_SEATS = frozenset({JACK, DETECTIVE})
 ROLES = ("Jack", "Detective")
-# How the rulebook names the two players in a sentence.
-WHO = ("Jack", "the detective")
+"""The two seats' keys (pages' data attributes, the views' dicts); ROLE_NAMES shows them."""
+ROLE_NAMES = {"Jack": _("Jack"), "Detective": _("Detective")}
+# How the rulebook names the two players in a sentence, and at its start.
+WHO = (_("Jack"), _("the detective"))
+WHO_CAPITAL = (_("Jack"), _("The detective"))
 
 # Every character of the base game and the extension, in the order of
 # docs/RULINGS.md#mr-jack, "Characters".
 CHARACTERS = {
-    "holmes": "Sherlock Holmes",
-    "watson": "John H. Watson",
-    "smith": "John Smith",
-    "lestrade": "Inspector Lestrade",
-    "stealthy": "Miss Stealthy",
-    "goodley": "Sergeant Goodley",
-    "gull": "Sir William Gull",
-    "bert": "Jeremy Bert",
-    "madame": "Madame",
-    "pizer": "John Pizer",
-    "lane": "Joseph Lane",
-    "abberline": "Inspector Abberline",
-    "spring": "Spring-Heeled Man",
-    "moriarty": "Professor Moriarty",
+    "holmes": _("Sherlock Holmes"),
+    "watson": _("John H. Watson"),
+    "smith": _("John Smith"),
+    "lestrade": _("Inspector Lestrade"),
+    "stealthy": _("Miss Stealthy"),
+    "goodley": _("Sergeant Goodley"),
+    "gull": _("Sir William Gull"),
+    "bert": _("Jeremy Bert"),
+    "madame": _("Madame"),
+    "pizer": _("John Pizer"),
+    "lane": _("Joseph Lane"),
+    "abberline": _("Inspector Abberline"),
+    "spring": _("Spring-Heeled Man"),
+    "moriarty": _("Professor Moriarty"),
 }
 # Base game: the eight characters of the box (docs/RULINGS.md#mr-jack, "Characters").
 BASE_CHARACTERS = ("holmes", "watson", "smith", "lestrade", "stealthy", "goodley", "gull", "bert")
@@ -87,17 +97,17 @@ DRAFT_KEEP = 2
 # not in them, so for those the table is told to read the card (docs/RULINGS.md#mr-jack,
 # "Abilities shown"). Sherlock Holmes's alibi draw is the one the companion runs.
 ABILITIES = {
-    "holmes": "After moving, draw an alibi card in secret on your phone.",
-    "madame": "Moves 1 to 6 hexes and never uses the sewers.",
-    "spring": "Moves 1 to 3 hexes and may jump over a structure or a character "
-              "(1 movement point per jump).",
-    "pizer": "Moves 1 to 3 hexes, then every adjacent character flees 3 hexes "
-             "(no sewers, not through his hex).",
-    "abberline": "Moves 1 to 3 hexes. A character on a street hex next to him has only "
-                 "1 movement point.",
-    "lane": "Moves 1 to 3 hexes and moves the Barricade between two street hexes "
-            "(never across an exit), before or after moving.",
-    "moriarty": "Has the movement and ability of the character he impersonates.",
+    "holmes": _("After moving, draw an alibi card in secret on your phone."),
+    "madame": _("Moves 1 to 6 hexes and never uses the sewers."),
+    "spring": _("Moves 1 to 3 hexes and may jump over a structure or a character "
+                "(1 movement point per jump)."),
+    "pizer": _("Moves 1 to 3 hexes, then every adjacent character flees 3 hexes "
+               "(no sewers, not through his hex)."),
+    "abberline": _("Moves 1 to 3 hexes. A character on a street hex next to him has "
+                   "only 1 movement point."),
+    "lane": _("Moves 1 to 3 hexes and moves the Barricade between two street hexes "
+              "(never across an exit), before or after moving."),
+    "moriarty": _("Has the movement and ability of the character he impersonates."),
 }
 ALIBI_DRAWER = "holmes"
 
@@ -110,36 +120,38 @@ LAST_TURN = 8
 NUMBERED_GASLIGHTS = (1, 2, 3, 4)
 
 # The double-sided Witness card (Setup: "Jack seen" side up for the first round).
-WITNESS_SIDES = {"seen": "Jack seen", "not_seen": "Jack not seen (no witnesses)"}
-ANSWERS = {"seen": "Jack is seen", "not_seen": "Jack is not seen"}
+WITNESS_SIDES = {"seen": _("Jack seen"), "not_seen": _("Jack not seen (no witnesses)")}
+ANSWERS = {"seen": _("Jack is seen"), "not_seen": _("Jack is not seen")}
 
 ACTION_TYPES = ("keep", "place", "pick", "impersonate", "draw_alibi", "publish_alibi",
                 "accuse", "escape", "witness", "mark_seen", "confirm_marks", "return_marks",
                 "correct_answer", "dawn")
 
 BASE_SETUP_STEPS = (
-    "The detective sits at the yellow edge of the board, Jack at the grey edge.",
-    "Set the 8 character tokens (suspect side up), the 2 covered manhole tiles, the 6 lit "
-    "gaslight tiles and the 2 police cordons as in the rulebook's setup picture.",
-    "Witness card: 'Jack seen' side up. Turn counter on Turn 1.",
-    "The companion has shuffled the character cards and the alibi cards.",
-    "Jack: hold to peek at your alibi card on your phone. That is who you are all game.",
+    _("The detective sits at the yellow edge of the board, Jack at the grey edge."),
+    _("Set the 8 character tokens (suspect side up), the 2 covered manhole tiles, the 6 lit "
+      "gaslight tiles and the 2 police cordons as in the rulebook's setup picture."),
+    _("Witness card: 'Jack seen' side up. Turn counter on Turn 1."),
+    _("The companion has shuffled the character cards and the alibi cards."),
+    _("Jack: hold to peek at your alibi card on your phone. That is who you are all game."),
 )
 LONDON_SETUP_STEPS = (
-    "The detective sits at the yellow edge of the board, Jack at the grey edge.",
-    "Place the Witness card ('Jack seen' side up), the turn counter on Turn 1, the manhole "
-    "covers and the lit gaslight tiles as in the base game.",
-    "Draft: each player keeps 2 of the 5 characters dealt to his phone.",
-    "Then place the 8 character tokens, suspect side up, on street hexes in the order "
-    "the table screen shows.",
+    _("The detective sits at the yellow edge of the board, Jack at the grey edge."),
+    _("Place the Witness card ('Jack seen' side up), the turn counter on Turn 1, the manhole "
+      "covers and the lit gaslight tiles as in the base game."),
+    _("Draft: each player keeps 2 of the 5 characters dealt to his phone."),
+    _("Then place the 8 character tokens, suspect side up, on street hexes in the order "
+      "the table screen shows."),
 )
+NOBODY = _("nobody")
+EXACTLY_TWO = _("Mr. Jack is a game for exactly 2 players: Jack and the detective.")
 
 
 # --- the setup form -------------------------------------------------------
 
 def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     """Seat 0 plays Jack, seat 1 the detective (Setup: "who is to play Jack")."""
-    return list(ROLES[:count])
+    return [ROLE_NAMES[role] for role in ROLES[:count]]
 
 
 def default_options() -> dict[str, Any]:
@@ -149,7 +161,7 @@ def default_options() -> dict[str, Any]:
 
 def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     """The one option: play with the Mr. Jack London extension (draft, new characters)."""
-    require(count == 2, "Mr. Jack is a game for exactly 2 players: Jack and the detective.")
+    require(count == 2, EXACTLY_TWO)
     return {"london": parse_bool(form.get("london"))}
 
 
@@ -162,7 +174,7 @@ def form_from(options: Mapping[str, Any]) -> dict[str, str]:
 
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
     """Base game Setup, or Extension Setup I. (the draft deal) with the London option."""
-    require(len(players) == 2, "Mr. Jack is a game for exactly 2 players: Jack and the detective.")
+    require(len(players) == 2, EXACTLY_TWO)
     london = bool(options.get("london", False))
     state: State = {
         "players": [str(name) for name in players],
@@ -203,18 +215,15 @@ def _deal_draft(state: State, rng: random.Random) -> None:
         hands[dealt % 2] += draw(pool)
     state["phase"] = "draft"
     state["draft"] = {"hands": hands, "kept": [None, None]}
-    _log(state, "The 4 basic characters are set aside; the 10 additional characters are "
-                "dealt one by one, 5 to each player.",
-         {seat: f"{_who(seat, True)} was dealt {_names(hands[seat])}."
-          for seat in (JACK, DETECTIVE)})
+    _log(state, ("draft_dealt", {}),
+         {seat: ("dealt", {"seat": seat, "cards": hands[seat]}) for seat in (JACK, DETECTIVE)})
 
 
 def _deal_alibi(state: State, rng: random.Random) -> None:
     """Setup: the alibi cards are shuffled; Jack draws one in secret: who he is all game."""
     state["alibi_deck"] = shuffled(state["characters"], rng)
     state["alibi"] = draw(state["alibi_deck"])[0]
-    _log(state, "The alibi cards are shuffled. Jack draws his alibi card in secret.",
-         {JACK: f"Jack's alibi card: {CHARACTERS[state['alibi']]}."})
+    _log(state, ("alibi_shuffled", {}), {JACK: ("alibi_card", {"card": state["alibi"]})})
 
 
 def _start_round(state: State, order: Sequence[int]) -> None:
@@ -230,7 +239,7 @@ def _start_turn(state: State) -> None:
     state["marks"] = None
     odd = state["turn"] % 2 == 1
     _start_round(state, ODD_ORDER if odd else EVEN_ORDER)
-    _log(state, f"Turn {state['turn']}: {_names(state['round']['cards'])} are face up.")
+    _log(state, ("face_up", {"turn": state["turn"], "cards": state["round"]["cards"]}))
 
 
 # --- apply ---------------------------------------------------------------
@@ -240,7 +249,7 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
     check_call(actor, action, len(ROLES))
     kind = str(action.get("type", ""))
     if kind not in ACTION_TYPES:
-        raise RuleError("That is not something you can do in Mr. Jack.")
+        raise RuleError(_("That is not something you can do in Mr. Jack."))
     refusal = _refusal(state, actor, kind)
     if refusal:
         raise RuleError(refusal)
@@ -256,11 +265,10 @@ def _keep(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
     hand = draft["hands"][seat]
     kept = [card for card in hand if parse_bool(action.get(f"keep_{card}"))]
     require(len(kept) == DRAFT_KEEP,
-            f"Keep exactly {DRAFT_KEEP} of your {DRAFT_HAND} characters "
-            f"({len(kept)} chosen).")
+            _("Keep exactly %(keep)s of your %(hand)s characters (%(chosen)s chosen).",
+              keep=DRAFT_KEEP, hand=DRAFT_HAND, chosen=len(kept)))
     draft["kept"][seat] = kept
-    _log(state, f"{_who(seat, True)} has chosen 2 characters.",
-         {seat: f"{_who(seat, True)} kept {_names(kept)}."})
+    _log(state, ("has_chosen", {"seat": seat}), {seat: ("kept", {"seat": seat, "cards": kept})})
     if all(draft["kept"]):
         _reveal_draft(state, rng)
 
@@ -271,9 +279,8 @@ def _reveal_draft(state: State, rng: random.Random) -> None:
     chosen = set(jack_kept) | set(detective_kept)
     state["characters"] = [card for card in CHARACTERS
                            if card in chosen or card in LONDON_BASIC]
-    _log(state, f"Both reveal their choice: Jack {_names(jack_kept)}, the detective "
-                f"{_names(detective_kept)}. The 8 characters of this game: "
-                f"{_names(state['characters'])}.")
+    _log(state, ("draft_revealed", {"jack": jack_kept, "detective": detective_kept,
+                                    "cards": state["characters"]}))
     if "moriarty" in chosen:
         state["moriarty"] = {"row": [card for card in LONDON_ADDITIONAL if card not in chosen],
                              "current": None, "removed": [], "pending": None}
@@ -287,8 +294,7 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str], rng: random.R
     seat = _due(state)
     card = _card_of_round(state, action.get("character"), "placed")
     state["round"]["picks"].append({"character": card, "seat": seat})
-    note = " and the Barricade between two street hexes" if card == "lane" else ""
-    _log(state, f"{_who(seat, True)} places {CHARACTERS[card]}{note}.")
+    _log(state, ("places_lane" if card == "lane" else "places", {"seat": seat, "card": card}))
     if len(state["round"]["picks"]) < CARDS_PER_TURN:
         return
     if state["deck"]:
@@ -306,7 +312,7 @@ def _pick(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
     seat = int(actor)
     card = _card_of_round(state, action.get("character"), "played")
     state["round"]["picks"].append({"character": card, "seat": seat})
-    _log(state, f"{_who(seat, True)} plays {CHARACTERS[card]}.")
+    _log(state, ("plays", {"seat": seat, "card": card}))
     if card == "moriarty":
         moriarty = state["moriarty"]
         # Extension, Professor Moriarty: a new activation removes the previous impersonation.
@@ -316,8 +322,8 @@ def _pick(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Ra
             moriarty["removed"].append(previous)
             moriarty["current"] = None
             # Extension FAQ: the Barricade stays where it is when Joseph Lane's card goes.
-            barricade = " The Barricade stays where it is." if previous == "lane" else ""
-            _log(state, f"{CHARACTERS[previous]}'s card leaves the game.{barricade}")
+            _log(state, ("leaves_lane" if previous == "lane" else "leaves",
+                         {"card": previous}))
         moriarty["pending"] = seat
 
 
@@ -326,10 +332,10 @@ def _impersonate(state: State, actor: Viewer, action: Mapping[str, str],
     """Extension, Professor Moriarty: the "?" token goes under one card of the row."""
     moriarty = state["moriarty"]
     card = parse_choice(action.get("character"), moriarty["row"],
-                        "character for Professor Moriarty to impersonate")
+                        _("character for Professor Moriarty to impersonate"))
     moriarty["current"] = card
     moriarty["pending"] = None
-    _log(state, f"Professor Moriarty impersonates {CHARACTERS[card]}.")
+    _log(state, ("impersonates", {"card": card}))
 
 
 def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
@@ -340,8 +346,8 @@ def _draw_alibi(state: State, actor: Viewer, action: Mapping[str, str],
     card = draw(state["alibi_deck"])[0]
     state["alibi_draws"].append({"seat": seat, "character": card, "turn": state["turn"],
                                  "published": False})
-    _log(state, f"{_who(seat, True)} draws an alibi card in secret.",
-         {seat: f"{_who(seat, True)} drew the alibi card of {CHARACTERS[card]}."})
+    _log(state, ("draws_alibi", {"seat": seat}),
+         {seat: ("drew_alibi", {"seat": seat, "card": card})})
 
 
 def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
@@ -352,23 +358,20 @@ def _publish_alibi(state: State, actor: Viewer, action: Mapping[str, str],
     mine = [entry for entry in state["alibi_draws"]
             if entry["seat"] == seat and not entry["published"]]
     card = parse_choice(action.get("character"), [entry["character"] for entry in mine],
-                        "drawn alibi card")
+                        _("drawn alibi card"))
     next(entry for entry in mine if entry["character"] == card)["published"] = True
     _clear(state, [card])
-    _log(state, f"{_who(seat, True)} shows the alibi card of {CHARACTERS[card]}: "
-                f"{CHARACTERS[card]} is innocent.")
+    _log(state, ("shows_alibi", {"seat": seat, "card": card}))
 
 
 def _accuse(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
     """End of the Game 2.: the detective confronts a character; the alibi answers at once."""
-    card = parse_choice(action.get("character"), state["characters"], "character to accuse")
+    card = parse_choice(action.get("character"), state["characters"],
+                        _("character to accuse"))
     if card == state["alibi"]:
-        _finish(state, DETECTIVE, f"The detective accuses {CHARACTERS[card]}: "
-                                  f"{CHARACTERS[card]} is Jack! The detective wins.")
+        _finish(state, DETECTIVE, "accused", {"card": card})
     else:
-        _finish(state, JACK, f"The detective accuses {CHARACTERS[card]}, but Jack is "
-                             f"{CHARACTERS[state['alibi']]}: Jack escapes in the confusion "
-                             f"and wins.")
+        _finish(state, JACK, "wrong_accusation", {"card": card, "alibi": state["alibi"]})
 
 
 def _escape(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
@@ -384,20 +387,22 @@ def _escape(state: State, actor: Viewer, action: Mapping[str, str], rng: random.
     if moriarty and moriarty["current"] == "pizer":
         pushers.append("moriarty")
     require(any(card in pushers for card in played),
-            "You can leave the district only in a turn in which you play your own character "
-            "(your alibi card) and move it out (“Jack succeeds in moving his character out of "
-            "the district”)" + (", or play John Pizer to push it out." if state["london"]
-                                else "."))
-    _finish(state, JACK, f"Jack ({CHARACTERS[state['alibi']]}) leaves the district "
-                         f"and wins.")
+            _("You can leave the district only in a turn in which you play your own "
+              "character (your alibi card) and move it out (“Jack succeeds in moving his "
+              "character out of the district”), or play John Pizer to push it out.")
+            if state["london"] else
+            _("You can leave the district only in a turn in which you play your own "
+              "character (your alibi card) and move it out (“Jack succeeds in moving his "
+              "character out of the district”)."))
+    _finish(state, JACK, "escaped", {"alibi": state["alibi"]})
 
 
 def _witness(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
     """Game Play II.: Jack announces whether his character is seen; the card turns."""
-    answer = parse_choice(action.get("answer"), tuple(ANSWERS), "witness answer")
+    answer = parse_choice(action.get("answer"), tuple(ANSWERS), _("witness answer"))
     state["answer"] = answer
     state["witness"] = answer
-    _log(state, f"Call for witnesses: {ANSWERS[answer]}.")
+    _log(state, ("call", {"answer": answer}))
 
 
 def _mark_seen(state: State, actor: Viewer, action: Mapping[str, str],
@@ -407,8 +412,7 @@ def _mark_seen(state: State, actor: Viewer, action: Mapping[str, str],
     "Witness call")."""
     seen = [card for card in _suspects(state) if parse_bool(action.get(f"seen_{card}"))]
     state["marks"] = {"seen": seen, "returned": False}
-    _log(state, f"The detective marks as seen: {_names(seen) or 'nobody'}. "
-                f"Jack checks the marks against the board.")
+    _log(state, ("marks", {"seen": seen}))
 
 
 def _confirm_marks(state: State, actor: Viewer, action: Mapping[str, str],
@@ -419,10 +423,10 @@ def _confirm_marks(state: State, actor: Viewer, action: Mapping[str, str],
     detective's phone and the table screen stay as they were."""
     innocent = _innocent(state, state["marks"]["seen"])
     require(state["alibi"] not in innocent,
-            f"These marks clear your own character, {CHARACTERS[state['alibi']]}, which "
-            f"contradicts your answer ({ANSWERS[state['answer']]}). Look at the board with "
-            f"the detective: if a mark is wrong, send the marks back; if your answer was "
-            f"wrong, correct it.")
+            _("These marks clear your own character, %(alibi)s, which contradicts your "
+              "answer (%(answer)s). Look at the board with the detective: if a mark is "
+              "wrong, send the marks back; if your answer was wrong, correct it.",
+              alibi=CHARACTERS[state["alibi"]], answer=ANSWERS[state["answer"]]))
     _clear(state, innocent)
     seen = state["marks"]["seen"]
     state["marks"] = None
@@ -430,8 +434,7 @@ def _confirm_marks(state: State, actor: Viewer, action: Mapping[str, str],
     state.setdefault("calls", []).append({
         "turn": state["turn"], "picks": list(state["round"]["picks"]),
         "answer": state["answer"], "seen": list(seen), "cleared": innocent})
-    _log(state, f"Jack checks the marks against the board. Seen: {_names(seen) or 'nobody'}. "
-                f"Cleared: {_names(innocent) or 'nobody'}.")
+    _log(state, ("checked", {"seen": seen, "cleared": innocent}))
     _end_turn(state, rng)
 
 
@@ -440,8 +443,7 @@ def _return_marks(state: State, actor: Viewer, action: Mapping[str, str],
     """Jack says the marks are not what the board shows: the detective marks again, his
     ticks kept for him to mend."""
     state["marks"]["returned"] = True
-    _log(state, "Jack says the marks are not what the board shows: look at the board "
-                "together; the detective marks again.")
+    _log(state, ("returned", {}))
 
 
 def _correct_answer(state: State, actor: Viewer, action: Mapping[str, str],
@@ -453,13 +455,12 @@ def _correct_answer(state: State, actor: Viewer, action: Mapping[str, str],
     state["witness"] = answer
     if state["marks"]:
         state["marks"]["returned"] = True
-    _log(state, f"Jack corrects his answer: {ANSWERS[answer]}.")
+    _log(state, ("corrected", {"answer": answer}))
 
 
 def _dawn(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> None:
     """End of the Game 3.: Jack has not been caught at the end of the eighth turn."""
-    _finish(state, JACK, f"Dawn after turn {LAST_TURN}: Jack "
-                         f"({CHARACTERS[state['alibi']]}) has not been caught and wins.")
+    _finish(state, JACK, "dawn", {"turn": LAST_TURN, "alibi": state["alibi"]})
 
 
 HANDLERS = {
@@ -475,18 +476,21 @@ def _end_turn(state: State, rng: random.Random) -> None:
     """Game Play III. and IV.: a gaslight goes out (turns 1-4); reshuffle after even turns."""
     turn = state["turn"]
     if turn in NUMBERED_GASLIGHTS:
-        _log(state, f"End of turn {turn}: gaslight {turn} goes out.")
+        _log(state, ("gaslight_out", {"turn": turn}))
     if turn % 2 == 0:
         state["deck"] = shuffled(state["characters"], rng)
-        _log(state, f"End of turn {turn}: the 8 character cards are reshuffled.")
+        _log(state, ("reshuffled", {"turn": turn}))
     _start_turn(state)
 
 
-def _finish(state: State, winner: int, text: str) -> None:
-    """Every end reveals the alibi and the whole history (views read ``outcome``)."""
+def _finish(state: State, winner: int, ending: str, params: dict[str, Any]) -> None:
+    """Every end reveals the alibi and the whole history (views read ``outcome``). The
+    outcome keeps its ending's key (``result``, and its line in LINES) and the line's
+    cards, beside its English."""
     state["phase"] = "over"
-    state["outcome"] = {"winner": winner, "text": text}
-    _log(state, text)
+    state["outcome"] = {"winner": winner, "text": str(_say(ending, params)),
+                        "ending": ending, "say": _kept_line((ending, params))}
+    _log(state, (ending, params))
 
 
 def _innocent(state: State, seen: Sequence[str]) -> list[str]:
@@ -508,120 +512,130 @@ def _card_of_round(state: State, value: Any, done: str) -> str:
     cards = state["round"]["cards"]
     taken = [pick["character"] for pick in state["round"]["picks"]]
     if text in CHARACTERS and text not in cards:
-        raise RuleError(f"{CHARACTERS[text]} is not one of the four face-up characters.")
+        raise RuleError(_("%(character)s is not one of the four face-up characters.",
+                          character=CHARACTERS[text]))
     if text in taken:
-        raise RuleError(f"{CHARACTERS[text]} has already been {done}.")
-    return parse_choice(text, [card for card in cards if card not in taken], "character")
+        raise RuleError(_("%(character)s has already been placed.", character=CHARACTERS[text])
+                        if done == "placed" else
+                        _("%(character)s has already been played.", character=CHARACTERS[text]))
+    return parse_choice(text, [card for card in cards if card not in taken], _("character"))
 
 
 # --- what may happen now ---------------------------------------------------
 
-def _refusal(state: State, actor: Viewer, kind: str) -> str | None:
+def _refusal(state: State, actor: Viewer, kind: str) -> Text | None:
     """Why ``actor`` may not submit ``kind`` now, or None when it may."""
     phase = state["phase"]
     if phase == "over":
-        return "The game is over."
+        return _("The game is over.")
     if kind == "keep":
         return _keep_refusal(state, actor)
     if kind == "place":
         if phase != "placement":
-            return "The characters are not being placed now."
+            return _("The characters are not being placed now.")
         if actor not in (TABLE, _due(state)):
-            return f"It is {_who(_due(state))}'s turn to place a character."
+            return _("It is %(who)s's turn to place a character.", who=_who(_due(state)))
         return None
     if phase != "play":
-        return ("Finish the draft first." if phase == "draft"
-                else "Finish placing the characters first.")
+        return (_("Finish the draft first.") if phase == "draft"
+                else _("Finish placing the characters first."))
     if kind == "publish_alibi":
         if not any(entry["seat"] == actor and not entry["published"]
                    for entry in state["alibi_draws"]):
-            return "You hold no unpublished alibi card."
+            return _("You hold no unpublished alibi card.")
         return None
     moriarty = state["moriarty"]
     if moriarty and moriarty["pending"] is not None:
         if kind == "impersonate" and actor == moriarty["pending"]:
             return None
-        return (f"Professor Moriarty is activated: {_who(moriarty['pending'])} "
-                f"first chooses whom he impersonates.")
+        return _("Professor Moriarty is activated: %(who)s first chooses whom he "
+                 "impersonates.", who=_who(moriarty["pending"]))
     if kind == "impersonate":
-        return "Professor Moriarty is not being activated now."
+        return _("Professor Moriarty is not being activated now.")
     return ROUND_REFUSALS[kind](state, actor)
 
 
-def _keep_refusal(state: State, actor: Viewer) -> str | None:
+def _keep_refusal(state: State, actor: Viewer) -> Text | None:
     if state["draft"] is None:
-        return "There is no draft without the Mr. Jack London extension."
+        return _("There is no draft without the Mr. Jack London extension.")
     if state["phase"] != "draft":
-        return "The draft is over."
+        return _("The draft is over.")
     if actor not in (JACK, DETECTIVE):
-        return "The players choose their characters on their phones."
+        return _("The players choose their characters on their phones.")
     if state["draft"]["kept"][int(actor)]:
-        return "You have already chosen your 2 characters."
+        return _("You have already chosen your 2 characters.")
     return None
 
 
-def _pick_refusal(state: State, actor: Viewer) -> str | None:
+def _pick_refusal(state: State, actor: Viewer) -> Text | None:
     due = _due(state)
     if due is None:
-        return "All four characters of this turn have been played."
+        return _("All four characters of this turn have been played.")
     if actor != due:
-        return f"It is {_who(due)}'s turn to choose a character."
+        return _("It is %(who)s's turn to choose a character.", who=_who(due))
     return None
 
 
-def _activation_refusal(state: State, actor: Viewer, role: int, what: str) -> str | None:
+def _activation_refusal(state: State, actor: Viewer, role: int, only: Text,
+                        first: Text) -> Text | None:
     """Accusations and escapes happen while that player plays one of his characters."""
     if actor != role:
-        return f"Only {'Jack' if role == JACK else 'the detective'} can {what}."
+        return only
     if state["answer"] is not None:
-        return "The call for witnesses has been made: this turn's characters have all moved."
+        return _("The call for witnesses has been made: this turn's characters have all "
+                 "moved.")
     last = _last_pick(state)
     if last is None or last["seat"] != role:
-        return f"Choose the character you play first: you can only {what} with it."
+        return first
     return None
 
 
-def _accuse_refusal(state: State, actor: Viewer) -> str | None:
-    return _activation_refusal(state, actor, DETECTIVE, "accuse a character")
+def _accuse_refusal(state: State, actor: Viewer) -> Text | None:
+    return _activation_refusal(
+        state, actor, DETECTIVE, _("Only the detective can accuse a character."),
+        _("Choose the character you play first: you can only accuse a character with it."))
 
 
-def _escape_refusal(state: State, actor: Viewer) -> str | None:
+def _escape_refusal(state: State, actor: Viewer) -> Text | None:
     if actor == JACK and state["witness"] == "seen":
-        return ("Jack can only leave the district in a turn after a 'not seen' call: "
-                "the Witness card shows 'Jack seen'.")
-    return _activation_refusal(state, actor, JACK, "leave the district")
+        return _("Jack can only leave the district in a turn after a 'not seen' call: "
+                 "the Witness card shows 'Jack seen'.")
+    return _activation_refusal(
+        state, actor, JACK, _("Only Jack can leave the district."),
+        _("Choose the character you play first: you can only leave the district with it."))
 
 
-def _draw_alibi_refusal(state: State, actor: Viewer) -> str | None:
+def _draw_alibi_refusal(state: State, actor: Viewer) -> Text | None:
     last = _last_pick(state)
     if last is None or last["character"] != ALIBI_DRAWER or last["seat"] != actor:
-        return "Only the player who has just played Sherlock Holmes draws an alibi card."
+        return _("Only the player who has just played Sherlock Holmes draws an alibi card.")
     if any(entry["turn"] == state["turn"] for entry in state["alibi_draws"]):
-        return "Sherlock Holmes has already drawn his alibi card this turn."
+        return _("Sherlock Holmes has already drawn his alibi card this turn.")
     if not state["alibi_deck"]:
-        return "The alibi deck is empty."
+        return _("The alibi deck is empty.")
     return None
 
 
-def _witness_refusal(state: State, actor: Viewer) -> str | None:
+def _witness_refusal(state: State, actor: Viewer) -> Text | None:
     if actor != JACK:
-        return "Only Jack answers the call for witnesses."
+        return _("Only Jack answers the call for witnesses.")
     if _due(state) is not None:
-        return "The call for witnesses comes when all four characters have been played."
+        return _("The call for witnesses comes when all four characters have been played.")
     if state["turn"] == LAST_TURN:
-        return f"Turn {LAST_TURN} is the last: no call for witnesses, dawn breaks."
+        return _("Turn %(turn)s is the last: no call for witnesses, dawn breaks.",
+                 turn=LAST_TURN)
     if state["answer"] is not None:
-        return "Jack has already answered the call for witnesses this turn."
+        return _("Jack has already answered the call for witnesses this turn.")
     return None
 
 
-def _mark_seen_refusal(state: State, actor: Viewer) -> str | None:
+def _mark_seen_refusal(state: State, actor: Viewer) -> Text | None:
     if actor != DETECTIVE:
-        return "Only the detective marks which characters are seen."
+        return _("Only the detective marks which characters are seen.")
     if state["answer"] is None:
-        return "Wait for Jack to answer the call for witnesses."
+        return _("Wait for Jack to answer the call for witnesses.")
     if _marks_checked(state):
-        return "Jack is checking your marks against the board."
+        return _("Jack is checking your marks against the board.")
     return None
 
 
@@ -630,27 +644,28 @@ def _marks_checked(state: State) -> bool:
     return bool(state["marks"]) and not state["marks"]["returned"]
 
 
-def _check_marks_refusal(state: State, actor: Viewer) -> str | None:
+def _check_marks_refusal(state: State, actor: Viewer) -> Text | None:
     if actor != JACK:
-        return "Only Jack checks the detective's marks against the board."
+        return _("Only Jack checks the detective's marks against the board.")
     if not _marks_checked(state):
-        return "The detective has not sent his marks yet."
+        return _("The detective has not sent his marks yet.")
     return None
 
 
-def _correct_answer_refusal(state: State, actor: Viewer) -> str | None:
+def _correct_answer_refusal(state: State, actor: Viewer) -> Text | None:
     if actor != JACK:
-        return "Only Jack answers the call for witnesses."
+        return _("Only Jack answers the call for witnesses.")
     if state["answer"] is None:
-        return "Answer the call for witnesses first."
+        return _("Answer the call for witnesses first.")
     return None
 
 
-def _dawn_refusal(state: State, actor: Viewer) -> str | None:
+def _dawn_refusal(state: State, actor: Viewer) -> Text | None:
     if actor not in (JACK, TABLE):
-        return "Jack or the table screen ends the last turn."
+        return _("Jack or the table screen ends the last turn.")
     if state["turn"] != LAST_TURN or _due(state) is not None:
-        return f"Dawn breaks when the four characters of turn {LAST_TURN} have been played."
+        return _("Dawn breaks when the four characters of turn %(turn)s have been played.",
+                 turn=LAST_TURN)
     return None
 
 
@@ -699,6 +714,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "viewer": ROLES[seat] if seat is not None else "Table",
         "players": {ROLES[index]: name for index, name in enumerate(state["players"])},
         "who": dict(zip(ROLES, WHO, strict=True)),
+        "who_capital": dict(zip(ROLES, WHO_CAPITAL, strict=True)),
+        "roles": dict(ROLE_NAMES),
         "turn": state["turn"],
         "last_turn": LAST_TURN,
         "status": _status(state),
@@ -733,7 +750,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             state, state["marks"]["seen"]):
         # Shown only behind hold-to-peek, with the alibi: open, it would tell a glance
         # that Jack is among the marks.
-        result["marks_warning"] = (
+        result["marks_warning"] = _(
             "These marks would clear you: they contradict your answer. Look at the board "
             "with the detective: send the marks back if one is wrong, or correct your "
             "answer if it was wrong.")
@@ -746,17 +763,16 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 def _check_viewer(viewer: Any) -> None:
     if viewer != TABLE and not is_seat(viewer, len(ROLES)):
-        raise RuleError("Mr. Jack has only two seats: Jack and the detective.")
+        raise RuleError(_("Mr. Jack has only two seats: Jack and the detective."))
 
 
-def _card(card: str) -> dict[str, str | None]:
+def _card(card: str) -> dict[str, Any]:
     """A character card; ``ability`` is None where the table reads the physical card."""
     return {"id": card, "name": CHARACTERS[card], "ability": ABILITIES.get(card)}
 
 
-def _who(seat: int, capital: bool = False) -> str:
-    who = WHO[seat]
-    return who[0].upper() + who[1:] if capital else who
+def _who(seat: int, capital: bool = False) -> Text:
+    return WHO_CAPITAL[seat] if capital else WHO[seat]
 
 
 def _character(state: State, card: str) -> dict[str, Any]:
@@ -767,11 +783,26 @@ def _suspects(state: State) -> list[str]:
     return [card for card in state["characters"] if card not in state["cleared"]]
 
 
-def _names(cards: Sequence[str]) -> str:
-    names = [CHARACTERS[card] for card in cards]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _listed(names: Sequence[Words], last: str = "and") -> Words:
+    """Names in one sentence part, "A, B and C" (``last`` "comma": "A, B, C"), each name
+    translated where shown; "" for none (the caller says "nobody" where it is right)."""
+    if not names:
+        return ""
+    text: Words = names[0]
+    for index, name in enumerate(names[1:], start=2):
+        if index == len(names) and last == "and":
+            text = _("%(list)s and %(name)s", list=text, name=name)
+        else:
+            text = _("%(list)s, %(name)s", list=text, name=name)
+    return text
+
+
+def _names(cards: Sequence[str]) -> Words:
+    return _listed([CHARACTERS[card] for card in cards])
+
+
+def _commas(cards: Sequence[str]) -> Words:
+    return _listed([CHARACTERS[card] for card in cards], "comma")
 
 
 def _due(state: State) -> int | None:
@@ -806,8 +837,11 @@ def _marks_view(state: State) -> dict[str, Any] | None:
     marks = state["marks"]
     if not marks:
         return None
+    cleared = _innocent(state, marks["seen"])
     return {"seen": [_card(card) for card in marks["seen"]],
-            "cleared": [_card(card) for card in _innocent(state, marks["seen"])],
+            "cleared": [_card(card) for card in cleared],
+            "seen_names": _commas(marks["seen"]) or NOBODY,
+            "cleared_names": _commas(cleared) or NOBODY,
             "returned": marks["returned"]}
 
 
@@ -820,6 +854,7 @@ def _moriarty_view(state: State) -> dict[str, Any] | None:
     return {
         "row": [_card(card) for card in moriarty["row"] if card != current],
         "removed": [_card(card) for card in moriarty["removed"]],
+        "removed_names": _commas(moriarty["removed"]),
         "impersonates": _card(current) if current else None,
         "choosing": ROLES[pending] if pending is not None else None,
     }
@@ -831,15 +866,20 @@ def _draft_view(state: State, seat: int | None, over: bool) -> dict[str, Any] | 
     if not draft:
         return None
     revealed = all(draft["kept"])
+    kept = draft["kept"][seat] or [] if seat is not None else []
     return {
         "hand": [_card(card) for card in draft["hands"][seat]] if seat is not None else [],
-        "kept": ([_card(card) for card in draft["kept"][seat] or []]
-                 if seat is not None else []),
+        "kept": [_card(card) for card in kept],
+        "kept_names": _names(kept),
         "chosen": {ROLES[index]: bool(kept) for index, kept in enumerate(draft["kept"])},
         "revealed": ({ROLES[index]: [_card(card) for card in kept]
                       for index, kept in enumerate(draft["kept"])} if revealed else None),
+        "revealed_names": ({ROLES[index]: _names(kept)
+                            for index, kept in enumerate(draft["kept"])} if revealed else None),
         "hands": ({ROLES[index]: [_card(card) for card in hand]
                    for index, hand in enumerate(draft["hands"])} if over else None),
+        "hands_names": ({ROLES[index]: _commas(hand)
+                         for index, hand in enumerate(draft["hands"])} if over else None),
         "keep_count": DRAFT_KEEP,
     }
 
@@ -850,22 +890,33 @@ def _alibi_draw(entry: Mapping[str, Any], seat: int | None, over: bool) -> dict[
             "card": _card(entry["character"]) if shown else None}
 
 
+def _outcome_text(outcome: Mapping[str, Any]) -> Words:
+    """The end in words: made again from its key since it is kept, else its English."""
+    return _kept(outcome.get("say"), outcome["text"])
+
+
 def _outcome_view(state: State) -> dict[str, Any] | None:
     outcome = state["outcome"]
     if not outcome:
         return None
-    return {"winner": ROLES[outcome["winner"]], "text": outcome["text"]}
+    return {"winner": ROLES[outcome["winner"]], "text": _outcome_text(outcome)}
 
 
-def _played(picks: Sequence[Mapping[str, Any]]) -> str:
-    return "Played: " + (", ".join(f"{CHARACTERS[pick['character']]} ({WHO[pick['seat']]})"
-                                   for pick in picks) or "nothing yet") + "."
+def _played(picks: Sequence[Mapping[str, Any]]) -> Text:
+    if not picks:
+        return _("Played: nothing yet.")
+    # Made apart: pybabel does not extract a _() nested in another's arguments.
+    played = [_("%(character)s (%(who)s)", character=CHARACTERS[pick["character"]],
+                who=WHO[pick["seat"]]) for pick in picks]
+    return _("Played: %(picks)s.", picks=_listed(played, "comma"))
 
 
-def _drawn(entry: Mapping[str, Any]) -> str:
-    shown = " (shown to the table)" if entry["published"] else ""
-    return (f"{_who(entry['seat'], True)} drew the alibi card of "
-            f"{CHARACTERS[entry['character']]}{shown}.")
+def _drawn(entry: Mapping[str, Any]) -> Text:
+    if entry["published"]:
+        return _("%(who)s drew the alibi card of %(character)s (shown to the table).",
+                 who=_who(entry["seat"], True), character=CHARACTERS[entry["character"]])
+    return _("%(who)s drew the alibi card of %(character)s.", who=_who(entry["seat"], True),
+             character=CHARACTERS[entry["character"]])
 
 
 def _reveal(state: State) -> dict[str, Any]:
@@ -876,79 +927,209 @@ def _reveal(state: State) -> dict[str, Any]:
     steps = []
     for call in state.get("calls", []):
         steps.append(reveal_step(
-            f"Turn {call['turn']}",
-            f"{ANSWERS[call['answer']]}: {_names(call['cleared']) or 'nobody'} cleared.",
+            # Mr. Jack's own words for a turn (not the shared "Turn %(turn)s"): its German
+            # edition counts the eight turns in Runden.
+            _("Turn %(number)s", number=call["turn"]),
+            _("%(answer)s: %(cleared)s cleared.", answer=ANSWERS[call["answer"]],
+              cleared=_names(call["cleared"]) or NOBODY),
             call["answer"],
             [_played(call["picks"]),
-             f"Marked seen: {_names(call['seen']) or 'nobody'}.",
+             _("Marked seen: %(seen)s.", seen=_names(call["seen"]) or NOBODY),
              *(_drawn(entry) for entry in draws if entry["turn"] == call["turn"])]))
     called = {call["turn"] for call in state.get("calls", [])}
     last = [] if state["turn"] in called or state["round"] is None else [
         _played(state["round"]["picks"]),
         *(_drawn(entry) for entry in draws if entry["turn"] == state["turn"])]
-    steps.append(reveal_step(f"Turn {state['turn']}", state["outcome"]["text"], "end", last))
+    steps.append(reveal_step(_("Turn %(number)s", number=state["turn"]),
+                             _outcome_text(state["outcome"]), "end", last))
     # Jack's character: the outcome above the reveal says it (the view's ``alibi``).
-    facts = [("Alibi cards drawn", " ".join(f"Turn {entry['turn']}: {_drawn(entry)}"
-                                             for entry in draws) or "none"),
-             ("Never cleared", _names(_suspects(state)))]
-    return reveal_view(facts, "Turn by turn", steps)
+    drawn: Words = ""
+    for entry in draws:
+        line = _("Turn %(turn)s: %(drawn)s", turn=entry["turn"], drawn=_drawn(entry))
+        drawn = _("%(lines)s %(line)s", lines=drawn, line=line) if drawn else line
+    facts = [(_("Alibi cards drawn"), drawn or _("none")),
+             (_("Never cleared"), _names(_suspects(state)))]
+    return reveal_view(facts, _("Turn by turn"), steps)
 
 
 def _log_view(state: State, seat: int | None, over: bool) -> list[dict[str, Any]]:
-    """The history: public lines, plus the secret lines this viewer may read."""
+    """The history: public lines, plus the secret lines this viewer may read, each in the
+    reader's language where its key was kept (English for states saved before)."""
     lines = []
     for entry in state["log"]:
-        lines.append({"turn": entry["turn"], "text": entry["text"], "secret": False})
+        lines.append({"turn": entry["turn"], "text": _kept(entry.get("say"), entry["text"]),
+                      "secret": False})
+        secret_say = entry.get("secret_say")
+        if not isinstance(secret_say, dict):
+            secret_say = {}
         for owner, text in entry["secrets"].items():
             if over or owner == str(seat):
-                lines.append({"turn": entry["turn"], "text": text, "secret": True})
+                lines.append({"turn": entry["turn"], "text": _kept(secret_say.get(owner), text),
+                              "secret": True})
     return lines
 
 
-def _log(state: State, text: str, secrets: Mapping[int, str] | None = None) -> None:
-    state["log"].append({"turn": state["turn"], "text": text,
-                         "secrets": {str(seat): line for seat, line in (secrets or {}).items()}})
+# Each line of the history by its key: the state keeps the key and its cards, seats and
+# numbers (small, and never a sentence), the line is made in the reader's language when
+# shown. ``who`` is a seat, ``card`` a character, ``cards`` a list of them, ``answer`` a
+# witness answer.
+LINES: dict[str, Callable[[Mapping[str, Any]], Text]] = {
+    "draft_dealt": lambda p: _(
+        "The 4 basic characters are set aside; the 10 additional characters are dealt one "
+        "by one, 5 to each player."),
+    "dealt": lambda p: _("%(who)s was dealt %(characters)s.", who=_who(p["seat"], True),
+                         characters=_names(p["cards"])),
+    "alibi_shuffled": lambda p: _(
+        "The alibi cards are shuffled. Jack draws his alibi card in secret."),
+    "alibi_card": lambda p: _("Jack's alibi card: %(character)s.",
+                              character=CHARACTERS[p["card"]]),
+    "face_up": lambda p: _("Turn %(turn)s: %(characters)s are face up.", turn=p["turn"],
+                           characters=_names(p["cards"])),
+    "has_chosen": lambda p: _("%(who)s has chosen 2 characters.", who=_who(p["seat"], True)),
+    "kept": lambda p: _("%(who)s kept %(characters)s.", who=_who(p["seat"], True),
+                        characters=_names(p["cards"])),
+    "draft_revealed": lambda p: _(
+        "Both reveal their choice: Jack %(jack)s, the detective %(detective)s. The 8 "
+        "characters of this game: %(characters)s.", jack=_names(p["jack"]),
+        detective=_names(p["detective"]), characters=_names(p["cards"])),
+    "places_lane": lambda p: _(
+        "%(who)s places %(character)s and the Barricade between two street hexes.",
+        who=_who(p["seat"], True), character=CHARACTERS[p["card"]]),
+    "places": lambda p: _("%(who)s places %(character)s.", who=_who(p["seat"], True),
+                          character=CHARACTERS[p["card"]]),
+    "plays": lambda p: _("%(who)s plays %(character)s.", who=_who(p["seat"], True),
+                         character=CHARACTERS[p["card"]]),
+    # Extension FAQ: the Barricade stays where it is when Joseph Lane's card goes.
+    "leaves_lane": lambda p: _(
+        "%(character)s's card leaves the game. The Barricade stays where it is.",
+        character=CHARACTERS[p["card"]]),
+    "leaves": lambda p: _("%(character)s's card leaves the game.",
+                          character=CHARACTERS[p["card"]]),
+    "impersonates": lambda p: _("Professor Moriarty impersonates %(character)s.",
+                                character=CHARACTERS[p["card"]]),
+    "draws_alibi": lambda p: _("%(who)s draws an alibi card in secret.",
+                               who=_who(p["seat"], True)),
+    "drew_alibi": lambda p: _("%(who)s drew the alibi card of %(character)s.",
+                              who=_who(p["seat"], True), character=CHARACTERS[p["card"]]),
+    "shows_alibi": lambda p: _(
+        "%(who)s shows the alibi card of %(character)s: %(character)s is innocent.",
+        who=_who(p["seat"], True), character=CHARACTERS[p["card"]]),
+    "call": lambda p: _("Call for witnesses: %(answer)s.", answer=ANSWERS[p["answer"]]),
+    "marks": lambda p: _(
+        "The detective marks as seen: %(seen)s. Jack checks the marks against the board.",
+        seen=_names(p["seen"]) or NOBODY),
+    "checked": lambda p: _(
+        "Jack checks the marks against the board. Seen: %(seen)s. Cleared: %(cleared)s.",
+        seen=_names(p["seen"]) or NOBODY, cleared=_names(p["cleared"]) or NOBODY),
+    "returned": lambda p: _(
+        "Jack says the marks are not what the board shows: look at the board together; the "
+        "detective marks again."),
+    "corrected": lambda p: _("Jack corrects his answer: %(answer)s.",
+                             answer=ANSWERS[p["answer"]]),
+    "gaslight_out": lambda p: _("End of turn %(turn)s: gaslight %(turn)s goes out.",
+                                turn=p["turn"]),
+    "reshuffled": lambda p: _("End of turn %(turn)s: the 8 character cards are reshuffled.",
+                              turn=p["turn"]),
+    # The four ends (``_finish``; ENDING_WORDS has the same keys).
+    "accused": lambda p: _(
+        "The detective accuses %(character)s: %(character)s is Jack! The detective wins.",
+        character=CHARACTERS[p["card"]]),
+    "wrong_accusation": lambda p: _(
+        "The detective accuses %(character)s, but Jack is %(alibi)s: Jack escapes in the "
+        "confusion and wins.", character=CHARACTERS[p["card"]],
+        alibi=CHARACTERS[p["alibi"]]),
+    "escaped": lambda p: _("Jack (%(alibi)s) leaves the district and wins.",
+                           alibi=CHARACTERS[p["alibi"]]),
+    "dawn": lambda p: _(
+        "Dawn after turn %(turn)s: Jack (%(alibi)s) has not been caught and wins.",
+        turn=p["turn"], alibi=CHARACTERS[p["alibi"]]),
+}
+# What a kept line's cards and seats may be that LINES cannot read: an imported file's.
+_UNREADABLE = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
-def _setup_steps(state: State) -> list[str]:
+def _say(key: str, params: Mapping[str, Any]) -> Text:
+    return LINES[key](params)
+
+
+def _kept(say: Any, english: str) -> Words:
+    """A kept line made again in the reader's language; its English where none was kept
+    (a state saved before) or the kept one cannot be read."""
+    return (_said(say) if isinstance(say, str) else None) or english
+
+
+@functools.lru_cache(maxsize=4096)
+def _said(kept: str) -> Text | None:
+    """A kept line's Text (None if it makes none), made once: every view of every phone
+    shows the whole history, and a Text is never changed once made."""
+    try:
+        key, params = json.loads(kept)
+        if key not in LINES or not isinstance(params, dict):
+            return None
+        return _say(key, params)
+    except _UNREADABLE:
+        return None
+
+
+Line = tuple[str, dict[str, Any]]
+
+
+def _kept_line(line: Line) -> str:
+    """A line as the state keeps it: its key and what it reads, in one JSON string (one
+    value for every copy of the state to copy, and the key of ``_said``'s cache)."""
+    return json.dumps(list(line), sort_keys=True, separators=(",", ":"))
+
+
+def _log(state: State, line: Line, secrets: Mapping[int, Line] | None = None) -> None:
+    """A line of the history: its English (as every state before kept it) and its key
+    with its cards (``say``, ``secret_say``), so that each phone reads it in its own
+    language."""
+    entry = {"turn": state["turn"], "text": str(_say(*line)), "say": _kept_line(line),
+             "secrets": {str(seat): str(_say(*said)) for seat, said in (secrets or {}).items()}}
+    if secrets:
+        entry["secret_say"] = {str(seat): _kept_line(said) for seat, said in secrets.items()}
+    state["log"].append(entry)
+
+
+def _setup_steps(state: State) -> list[Text]:
     """The physical setup checklist, shown until the first card of turn 1 is played."""
     if state["phase"] in ("draft", "placement"):
         return list(LONDON_SETUP_STEPS)
     if state["phase"] == "play" and state["turn"] == 1 and not state["round"]["picks"]:
         if not state["london"]:
             return list(BASE_SETUP_STEPS)
-        return ["Jack: hold to peek at your alibi card on your phone. "
-                "That is who you are all game."]
+        return [BASE_SETUP_STEPS[-1]]
     return []
 
 
-def _reminders(state: State) -> list[str]:
+def _reminders(state: State) -> list[Text]:
     """Game Play III. and IV. on the table: what to do with the physical pieces now."""
     if state["phase"] == "placement":
         if state["moriarty"]:
-            notes = ["Professor Moriarty is in play: lay the 6 unused character cards "
-                     "face up in a row and the '?' token by the deck."]
+            notes = [_("Professor Moriarty is in play: lay the 6 unused character cards "
+                       "face up in a row and the '?' token by the deck.")]
         else:
-            notes = ["Put the cards and tokens of the 6 unused characters back in the box."]
+            notes = [_("Put the cards and tokens of the 6 unused characters back in the box.")]
         if "lane" in state["characters"]:
-            notes.append("Joseph Lane is in play: place the Barricade with his token.")
+            notes.append(_("Joseph Lane is in play: place the Barricade with his token."))
         return notes
     if state["phase"] != "play":
         return []
     turn = state["turn"]
     if _due(state) is None:
         if turn in NUMBERED_GASLIGHTS:
-            return [f"After the call for witnesses, gaslight {turn} goes out."]
+            return [_("After the call for witnesses, gaslight %(turn)s goes out.", turn=turn)]
         return []
     if state["round"]["picks"] or turn == 1:
         return []
     ended = turn - 1
     notes = []
     if ended in NUMBERED_GASLIGHTS:
-        notes.append(f"Turn {ended} is over: remove the lit gaslight tile numbered {ended}.")
-    notes.append(f"Move the turn counter to Turn {turn}.")
+        notes.append(_("Turn %(turn)s is over: remove the lit gaslight tile numbered "
+                       "%(turn)s.", turn=ended))
+    notes.append(_("Move the turn counter to Turn %(turn)s.", turn=turn))
     if ended % 2 == 0:
-        notes.append("The character cards have been reshuffled.")
+        notes.append(_("The character cards have been reshuffled."))
     return notes
 
 
@@ -957,72 +1138,92 @@ def _escape_open(state: State) -> bool:
     return state["phase"] == "play" and state["answer"] is None and state["witness"] == "not_seen"
 
 
-def _escape_note(state: State) -> str | None:
+def _escape_note(state: State) -> Text | None:
     if state["phase"] != "play":
         return None
     if state["answer"] is not None:
-        chance = "may" if state["answer"] == "not_seen" else "cannot"
-        return f"Jack {chance} try to leave the district next turn."
+        if state["answer"] == "not_seen":
+            return _("Jack may try to leave the district next turn.")
+        return _("Jack cannot try to leave the district next turn.")
     if _escape_open(state):
-        return ("The Witness card shows 'Jack not seen': Jack may try to leave the district "
-                "this turn.")
-    return "The Witness card shows 'Jack seen': Jack cannot leave the district this turn."
+        return _("The Witness card shows 'Jack not seen': Jack may try to leave the district "
+                 "this turn.")
+    return _("The Witness card shows 'Jack seen': Jack cannot leave the district this turn.")
 
 
-def _status(state: State) -> str:
+def _status(state: State) -> Words:
     """One public line: what the table is waiting for."""
     phase = state["phase"]
+    turn = state["turn"]
     if phase == "over":
-        return state["outcome"]["text"]
+        return _outcome_text(state["outcome"])
     if phase == "draft":
-        waiting = [_who(seat) for seat in (JACK, DETECTIVE) if not state["draft"]["kept"][seat]]
-        return f"Draft: waiting for {' and '.join(waiting)} to keep 2 characters."
+        waiting = [seat for seat in (JACK, DETECTIVE) if not state["draft"]["kept"][seat]]
+        if len(waiting) == 2:
+            return _("Draft: waiting for Jack and the detective to keep 2 characters.")
+        return _("Draft: waiting for %(who)s to keep 2 characters.", who=_who(waiting[0]))
     due = _due(state)
     if phase == "placement":
-        return f"Placement: {_who(due)} places a character token."
+        return _("Placement: %(who)s places a character token.", who=_who(due))
     moriarty = state["moriarty"]
     if moriarty and moriarty["pending"] is not None:
-        return (f"Turn {state['turn']}: {_who(moriarty['pending'])} chooses whom "
-                f"Professor Moriarty impersonates.")
+        return _("Turn %(turn)s: %(who)s chooses whom Professor Moriarty impersonates.",
+                 turn=turn, who=_who(moriarty["pending"]))
     if due is not None:
-        number = len(state["round"]["picks"]) + 1
-        return (f"Turn {state['turn']}: {_who(due)} chooses a character "
-                f"({number} of {CARDS_PER_TURN}).")
-    if state["turn"] == LAST_TURN:
-        return f"Turn {LAST_TURN}: when Jack's last character has moved, dawn breaks."
+        return _("Turn %(turn)s: %(who)s chooses a character (%(number)s of %(count)s).",
+                 turn=turn, who=_who(due), number=len(state["round"]["picks"]) + 1,
+                 count=CARDS_PER_TURN)
+    if turn == LAST_TURN:
+        return _("Turn %(turn)s: when Jack's last character has moved, dawn breaks.",
+                 turn=LAST_TURN)
     if state["answer"] is None:
-        return f"Turn {state['turn']}: call for witnesses. Jack, are you seen?"
+        return _("Turn %(turn)s: call for witnesses. Jack, are you seen?", turn=turn)
     if _marks_checked(state):
-        return (f"Turn {state['turn']}: Jack checks the detective's marks against the "
-                f"board.")
-    again = " again" if state["marks"] else ""
-    return (f"Turn {state['turn']}: {ANSWERS[state['answer']]}. The detective marks{again} "
-            f"which characters are seen on the board.")
+        return _("Turn %(turn)s: Jack checks the detective's marks against the board.",
+                 turn=turn)
+    if state["marks"]:
+        return _("Turn %(turn)s: %(answer)s. The detective marks again which characters are "
+                 "seen on the board.", turn=turn, answer=ANSWERS[state["answer"]])
+    return _("Turn %(turn)s: %(answer)s. The detective marks which characters are seen on "
+             "the board.", turn=turn, answer=ANSWERS[state["answer"]])
 
 
-def _task(state: State) -> tuple[list[int], str, str]:
-    """Who the table waits for now, and the task in the second and the third person."""
+def _task(state: State) -> tuple[list[int], Text, Text]:
+    """Who the table waits for now, and the task as the acting phone's first line ("Your
+    turn: ...") and as the other phone's ("... : wait")."""
     phase = state["phase"]
     if phase == "draft":
-        return ([seat for seat in (JACK, DETECTIVE) if not state["draft"]["kept"][seat]],
-                "keep 2 characters", "keeps 2 characters")
+        acting = [seat for seat in (JACK, DETECTIVE) if not state["draft"]["kept"][seat]]
+        return (acting, _("Your turn: keep 2 characters"),
+                _("%(who)s keeps 2 characters: wait", who=_who(acting[0], True)))
     due = _due(state)
     if phase == "placement":
-        return [due], "place a character", "places a character"
+        return ([due], _("Your turn: place a character"),
+                _("%(who)s places a character: wait", who=_who(due, True)))
     moriarty = state["moriarty"]
     if moriarty and moriarty["pending"] is not None:
-        return ([moriarty["pending"]], "choose whom Moriarty impersonates",
-                "chooses whom Moriarty impersonates")
+        pending = moriarty["pending"]
+        return ([pending], _("Your turn: choose whom Moriarty impersonates"),
+                _("%(who)s chooses whom Moriarty impersonates: wait",
+                  who=_who(pending, True)))
     if due is not None:
-        number = f"({len(state['round']['picks']) + 1} of {CARDS_PER_TURN})"
-        return [due], f"play a character {number}", f"plays a character {number}"
+        number, count = len(state["round"]["picks"]) + 1, CARDS_PER_TURN
+        return ([due], _("Your turn: play a character (%(number)s of %(count)s)",
+                         number=number, count=count),
+                _("%(who)s plays a character (%(number)s of %(count)s): wait",
+                  who=_who(due, True), number=number, count=count))
+    jack = _who(JACK, True)
     if state["turn"] == LAST_TURN:
-        return [JACK], "end the game at dawn", "ends the game at dawn"
+        return ([JACK], _("Your turn: end the game at dawn"),
+                _("%(who)s ends the game at dawn: wait", who=jack))
     if state["answer"] is None:
-        return [JACK], "answer the call for witnesses", "answers the call for witnesses"
+        return ([JACK], _("Your turn: answer the call for witnesses"),
+                _("%(who)s answers the call for witnesses: wait", who=jack))
     if _marks_checked(state):
-        return [JACK], "check the marks on the board", "checks the marks on the board"
-    return [DETECTIVE], "mark who is seen", "marks who is seen"
+        return ([JACK], _("Your turn: check the marks on the board"),
+                _("%(who)s checks the marks on the board: wait", who=jack))
+    return ([DETECTIVE], _("Your turn: mark who is seen"),
+            _("%(who)s marks who is seen: wait", who=_who(DETECTIVE, True)))
 
 
 def _now(state: State, seat: int) -> dict[str, Any]:
@@ -1031,83 +1232,100 @@ def _now(state: State, seat: int) -> dict[str, Any]:
     "Jack checks the marks on the board: wait"), then this phone's task in a sentence.
     Public facts only, so it reads the same whatever the seat's secrets."""
     if state["phase"] == "over":
-        return {"text": "The game is over", "detail": "", "mine": False}
+        return {"text": _("The game is over"), "detail": "", "mine": False}
     acting, mine, theirs = _task(state)
     prompt = _prompt(state, seat)
     detail = prompt if prompt != _status(state) else ""
     if seat in acting:
-        return {"text": f"Your turn: {mine}", "detail": detail, "mine": True}
-    return {"text": f"{_who(acting[0], True)} {theirs}: wait", "detail": detail,
-            "mine": False}
+        return {"text": mine, "detail": detail, "mine": True}
+    return {"text": theirs, "detail": detail, "mine": False}
 
 
-def _prompt(state: State, viewer: Viewer) -> str:
+def _prompt(state: State, viewer: Viewer) -> Words:
     """What this viewer should do now, in a sentence."""
     mine = actions(state, viewer)
     if viewer == TABLE:
         if "place" in mine:
-            return (f"Tap the character {_who(_due(state))} places "
-                    f"(on any street hex).")
+            return _("Tap the character %(who)s places (on any street hex).",
+                     who=_who(_due(state)))
         return _status(state)
     if "keep" in mine:
-        return f"Keep {DRAFT_KEEP} of your {DRAFT_HAND} characters. Nobody sees your hand."
+        return _("Keep %(keep)s of your %(hand)s characters. Nobody sees your hand.",
+                 keep=DRAFT_KEEP, hand=DRAFT_HAND)
     if "impersonate" in mine:
-        return "Professor Moriarty: choose the character he impersonates."
+        return _("Professor Moriarty: choose the character he impersonates.")
     if "place" in mine:
-        return "Place a character token on any street hex, then tap it here."
+        return _("Place a character token on any street hex, then tap it here.")
     if "pick" in mine:
-        return "Choose the character you play."
+        return _("Choose the character you play.")
     if "witness" in mine:
         last = _last_pick(state)
-        wait = ("" if last["seat"] == JACK else
-                f"When the detective has moved {CHARACTERS[last['character']]}: ")
-        return f"{wait}Call for witnesses: is your character seen (lit or next to another)?"
+        if last["seat"] == JACK:
+            return _("Call for witnesses: is your character seen (lit or next to another)?")
+        return _("When the detective has moved %(character)s: Call for witnesses: is your "
+                 "character seen (lit or next to another)?",
+                 character=CHARACTERS[last["character"]])
     if "mark_seen" in mine:
-        rule = ("not seen are innocent" if state["answer"] == "seen"
-                else "seen are innocent")
-        again = ("Jack sent your marks back: look at the board together. "
-                 if state["marks"] else "")
-        return (f"{again}{ANSWERS[state['answer']]}: tick every suspect that is seen on the "
-                f"board (lit or next to another character). Those {rule}; Jack checks "
-                f"your marks.")
+        answer = ANSWERS[state["answer"]]
+        if state["answer"] == "seen":
+            if state["marks"]:
+                return _("Jack sent your marks back: look at the board together. %(answer)s: "
+                         "tick every suspect that is seen on the board (lit or next to another "
+                         "character). Those not seen are innocent; Jack checks your marks.",
+                         answer=answer)
+            return _("%(answer)s: tick every suspect that is seen on the board (lit or next "
+                     "to another character). Those not seen are innocent; Jack checks your "
+                     "marks.", answer=answer)
+        if state["marks"]:
+            return _("Jack sent your marks back: look at the board together. %(answer)s: "
+                     "tick every suspect that is seen on the board (lit or next to another "
+                     "character). Those seen are innocent; Jack checks your marks.",
+                     answer=answer)
+        return _("%(answer)s: tick every suspect that is seen on the board (lit or next to "
+                 "another character). Those seen are innocent; Jack checks your marks.",
+                 answer=answer)
     if "confirm_marks" in mine:
-        return "Look at the board: do the detective's marks show who is seen?"
+        return _("Look at the board: do the detective's marks show who is seen?")
     if "draw_alibi" in mine:
-        return "Sherlock Holmes: after moving him, draw an alibi card."
+        return _("Sherlock Holmes: after moving him, draw an alibi card.")
     last = _last_pick(state) if state["phase"] == "play" else None
     if last and last["seat"] == viewer and state["answer"] is None:
-        return f"Move {CHARACTERS[last['character']]} on the board."
+        return _("Move %(character)s on the board.", character=CHARACTERS[last["character"]])
     return _status(state)
 
 
 # --- the club's history (companion/history.py) -----------------------------------------
 
-ENDING_WORDS = {"accused": "The detective accused Jack",
-                "wrong_accusation": "The detective accused an innocent",
-                "escaped": "Jack left the district", "dawn": "Dawn after the eighth turn"}
+ENDING_WORDS = {"accused": _("The detective accused Jack"),
+                "wrong_accusation": _("The detective accused an innocent"),
+                "escaped": _("Jack left the district"),
+                "dawn": _("Dawn after the eighth turn")}
 """Each ending as the history's tally of endings names it."""
 
 
 def result(state: State) -> dict[str, Any]:
     """A finished game for the history (``companion/games/base.py``): the winner, Jack's
-    seat and which of the End of the Game's ways ended it, read from the words
-    ``_finish`` wrote (an accusation, Jack leaving the district, dawn)."""
-    require(is_over(state), "The game is not over.")
+    seat and which of the End of the Game's ways ended it, the key ``_finish`` kept (for
+    states saved before it was kept, read from the English it wrote)."""
+    require(is_over(state), _("The game is not over."))
     outcome = state["outcome"]
     text = outcome["text"]
-    if outcome["winner"] == DETECTIVE:
-        ending = "accused"
-    elif text.startswith("Dawn"):
-        ending = "dawn"
-    elif text.startswith("The detective accuses"):
-        ending = "wrong_accusation"
-    else:
-        ending = "escaped"
+    ending = outcome.get("ending")
+    if ending not in ENDING_WORDS:
+        if outcome["winner"] == DETECTIVE:
+            ending = "accused"
+        elif text.startswith("Dawn"):
+            ending = "dawn"
+        elif text.startswith("The detective accuses"):
+            ending = "wrong_accusation"
+        else:
+            ending = "escaped"
     jack_won = outcome["winner"] == JACK
     return {"side": "jack" if jack_won else "detectives",
-            "winner": "Jack" if jack_won else "the detective",
+            "winner": WHO[JACK] if jack_won else WHO[DETECTIVE],
             "winners": [outcome["winner"]], "jack": [JACK], "jack_side": [JACK],
-            "points": None, "ending": ending, "how": text}
+            "points": None, "ending": ending, "how": _outcome_text(outcome)}
+
 
 # --- an imported state ---------------------------------------------------------------
 
@@ -1142,28 +1360,46 @@ def check_state(state: Any) -> None:
     one of the game's characters once play begins and never cleared,
     the detective's marks only after Jack's answer."""
     check_shape(state, STATE_SHAPE)
-    require(len(state["players"]) == 2, "Mr. Jack has exactly 2 players.")
-    require(0 <= state["turn"] <= LAST_TURN, "the turn is not one of the game's 8.")
+    require(len(state["players"]) == 2, _("Mr. Jack has exactly 2 players."))
+    require(0 <= state["turn"] <= LAST_TURN, _("the turn is not one of the game's 8."))
     require(state["phase"] in ("draft", "over") or state["alibi"] in state["characters"],
-            "Jack's alibi is not one of the game's characters.")
-    require(state["alibi"] not in state["cleared"], "Jack's own character is marked innocent.")
+            _("Jack's alibi is not one of the game's characters."))
+    require(state["alibi"] not in state["cleared"], _("Jack's own character is marked innocent."))
     require(state["marks"] is None or state["answer"] is not None,
-            "the detective's marks come before Jack's answer.")
-    require(state["phase"] != "draft" or state["draft"] is not None, "the draft has no hands.")
+            _("the detective's marks come before Jack's answer."))
+    require(state["phase"] != "draft" or state["draft"] is not None, _("the draft has no hands."))
     if state["draft"] is not None:
         require(len(state["draft"]["hands"]) == len(state["draft"]["kept"]) == 2,
-                "the draft is not between two players.")
+                _("the draft is not between two players."))
     if state["round"] is not None:
-        require(len(state["round"]["cards"]) <= CARDS_PER_TURN, "a turn lays out 4 cards.")
+        require(len(state["round"]["cards"]) <= CARDS_PER_TURN, _("a turn lays out 4 cards."))
     for entry in state["log"]:
         secrets = entry.get("secrets", {})
         require(isinstance(secrets, dict) and all(
             key in ("0", "1") and isinstance(text, str) for key, text in secrets.items()),
-            "a log line's secrets are not texts for the two players.")
+            _("a log line's secrets are not texts for the two players."))
+        # The lines' keys, kept since phones read the history in their own language: each
+        # must make its line (else an imported file's junk would show as English).
+        _check_said(entry.get("say"), _("a log line"))
+        secret_say = entry.get("secret_say", {})
+        require(isinstance(secret_say, dict) and all(key in ("0", "1") for key in secret_say),
+                _("a log line's secret lines are not for the two players."))
+        for said in secret_say.values():
+            _check_said(said, _("a log line's secret line"))
     if state["phase"] == "over":
         check_seat(state["outcome"] and state["outcome"]["winner"], 2, "the winner")
+        # Kept since the history reads a key; states saved before have neither.
+        check_shape(state["outcome"].get("ending"), (None, frozenset(ENDING_WORDS)),
+                    "the outcome's ending")
+        _check_said(state["outcome"].get("say"), _("the outcome"))
     # The witness calls kept for the reveal; states saved before they were kept have none.
     calls = state.get("calls", [])
     check_shape(calls, CALLS_SHAPE, "the state.calls")
     require(all(1 <= call["turn"] <= state["turn"] for call in calls),
-            "a witness call comes after the game's turn.")
+            _("a witness call comes after the game's turn."))
+
+
+def _check_said(said: Any, where: Text) -> None:
+    """A kept line (``_log``): none (a state saved before), or one that makes its line."""
+    require(said is None or (isinstance(said, str) and _said(said) is not None),
+            _("%(where)s is not one of the game's lines.", where=where))
