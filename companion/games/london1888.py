@@ -1271,7 +1271,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "current_label": _who(state, current) if current is not None else None,
         "seats": seats,
         "murders": _murders(state), "murders_to_end": MURDERS_TO_END,
-        "events": events,
+        # Not "events": the platform lists a view's "events" as the table's event lines.
+        "event_cards": events,
         "latest_event": events[-1] if events else None,
         "cards_left": len(state["deck"]) - len(turned),
         "resigned": _resigned(state),

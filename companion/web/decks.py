@@ -11,6 +11,7 @@ from companion.db import get_db
 from companion.games.base import Game, RuleError
 from companion.net import is_this_laptop
 from companion.web import render
+from companion.web.i18n import in_english, in_reader_words
 from companion.words import _
 
 bp = Blueprint("decks", __name__)
@@ -47,7 +48,8 @@ def index() -> Response:
 def _page(game: Game, form: dict[str, str], status: int = 200, error: str | None = None,
           saved: bool = False) -> Response:
     return render("decks/deck.html", "decks/_deck.html", status=status, game=game,
-                  form=form, error=error, saved=saved,
+                  form=in_reader_words(game, form, game.DECK_FIELDS), error=error,
+                  saved=saved,
                   named=decks.named(get_db(), game.NAME) is not None)
 
 
@@ -66,7 +68,7 @@ def save(name: str) -> Response:
     game = _game(name)
     typed = {field: request.form.get(field, "") for field in game.DECK_FIELDS}
     try:
-        decks.save(get_db(), game, typed)
+        decks.save(get_db(), game, in_english(game, typed, game.DECK_FIELDS))
     except RuleError as error:
         # A list far too long is not sent back to the browser: the saved one is shown.
         kept = decks.fields(get_db(), game)

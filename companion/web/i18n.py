@@ -11,6 +11,7 @@ The catalogues are gettext's, under companion/translations (docs/TRANSLATING.md)
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from markupsafe import Markup
 from werkzeug import Response
 
 from companion import words
+from companion.terminal import catalogue
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
@@ -88,6 +90,47 @@ def in_language(value: Any) -> Any:
     """``value`` (a Text, or a plain string) as this request's reader reads it: for what
     leaves the app outside a template (a refusal's header, a file's name)."""
     return words.shown(value, translator()) if isinstance(value, words.Text) else value
+
+
+def _default_words(game: Any) -> dict[str, words.Text]:
+    """The Texts of a game's default options (card names, letter names): English -> Text."""
+    found: dict[str, words.Text] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, words.Text):
+            found[str(value)] = value
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+
+    walk(game.default_options())
+    return found
+
+
+def _each_line(form: dict[str, str], fields: Iterable[str],
+               change: Callable[[str], str]) -> dict[str, str]:
+    return {**form, **{field: "\n".join(change(line) for line in form[field].splitlines())
+                       for field in fields if isinstance(form.get(field), str)}}
+
+
+def in_reader_words(game: Any, form: dict[str, str], fields: Iterable[str]) -> dict[str, str]:
+    """A form's text ``fields`` (one name a line) with each of the game's default names in
+    the reader's language: a German laptop's box reads "Story 1 der Reihe", not the
+    English the default is kept as."""
+    names = _default_words(game)
+    return _each_line(form, fields,
+                      lambda line: in_language(names[line]) if line in names else line)
+
+
+def in_english(game: Any, typed: dict[str, str], fields: Iterable[str]) -> dict[str, str]:
+    """Typed ``fields`` with each default name, in whichever language it was shown, back
+    as the default it is: a deck saved untouched in German is still the default deck."""
+    back = {text.in_language(catalogue(language)): english
+            for english, text in _default_words(game).items() for language in LANGUAGES}
+    return _each_line(typed, fields, lambda line: back.get(line.strip(), line))
 
 
 @bp.get("/language/<code>")

@@ -10,6 +10,7 @@ from companion.games.base import Game, RuleError, int_or_none, parse_int
 from companion.web import render
 from companion.web.boards import with_board
 from companion.web.context import host_cookie, set_private_cookie
+from companion.web.i18n import in_english, in_reader_words
 from companion.web.limits import creation_refused
 from companion.web.pages import pages_draw
 from companion.words import _
@@ -61,8 +62,9 @@ def _new_page(game: Game, form: dict[str, str], count: int, status: int = 200,
     """The setup form, filled from ``form``: the remembered options, or what the
     player just typed when it was refused (nothing typed is lost)."""
     named = decks.has_deck(game) and decks.named(get_db(), game.NAME) is not None
+    form = decks.form_with(get_db(), game, form)
     return render("lobby/new.html", "lobby/_new.html", status=status, game=game,
-                  form=decks.form_with(get_db(), game, form), count=count, error=error,
+                  form=in_reader_words(game, form, form), count=count, error=error,
                   has_deck=decks.has_deck(game), deck_named=named)
 
 
@@ -78,11 +80,12 @@ def new(name: str) -> Response:
 def create(name: str) -> Response:
     game = _game(name)
     typed = {key: value for key, value in request.form.items() if key != "csrf"}
+    typed = in_english(game, typed, list(typed))
     try:
         count = parse_int(request.form.get("players"), game.MIN_PLAYERS, game.MAX_PLAYERS,
                           _("number of players"))
         options = with_board(game.parse_options(
-            decks.form_with(get_db(), game, request.form.to_dict()), count))
+            decks.form_with(get_db(), game, typed), count))
     except RuleError as error:
         count = int_or_none(typed.get("players"), game.MIN_PLAYERS,
                             game.MAX_PLAYERS) or game.DEFAULT_PLAYERS

@@ -327,7 +327,7 @@ def test_setup_checklist_lists_every_pawn_and_the_physical_steps():
 
 def test_round_one_turns_no_card_and_abberline_starts():
     table = game.view(new_game(5), TABLE)
-    assert table["round"] == 1 and table["events"] == [] and table["latest_event"] is None
+    assert table["round"] == 1 and table["event_cards"] == [] and table["latest_event"] is None
     assert table["holder"] == 0 and table["current"] == 0
     assert [entry["seat"] for entry in table["order"]] == [0, 1, 2, 3, 4]
     assert table["cards_left"] == 20 and table["murders"] == 0
@@ -1247,7 +1247,7 @@ def test_views_never_carry_the_deck_order_or_unrevealed_cards():
     for viewer in (TABLE, 0, 1, 2, 3, 4):
         seen = game.view(state, viewer)
         assert seen["deck"] is None
-        assert [e["name"] for e in seen["events"]] == [c["name"] for c in state["deck"][:2]]
+        assert [e["name"] for e in seen["event_cards"]] == [c["name"] for c in state["deck"][:2]]
         text = json.dumps(seen)
         assert "false_lead" not in text and "suspect" not in text
 

@@ -44,15 +44,16 @@ def links(html: str) -> Iterable[str]:
             yield form.action + "?" + "&".join(f"{k}={v}" for k, v in form.defaults().items())
 
 
-def crawl(browser: Browser, start: list[str]) -> list[tuple[str, str, str]]:
-    """(what, path, text) for every response reachable by GET from ``start``: the body, the
-    headers and any redirect."""
+def crawl(browser: Browser, start: list[str],
+          avoid: tuple[str, ...] = ("/static/",)) -> list[tuple[str, str, str]]:
+    """(what, path, text) for every response reachable by GET from ``start`` (but paths
+    starting with ``avoid``): the body, the headers and any redirect."""
     seen: set[str] = set()
     queue = list(start)
     found = []
     while queue and len(seen) < PAGE_LIMIT:
         path = queue.pop(0)
-        if path in seen or path.startswith("/static/"):
+        if path in seen or path.startswith(avoid):
             continue
         seen.add(path)
         for headers in ({}, {"HX-Request": "true"}):

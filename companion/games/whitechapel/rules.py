@@ -159,7 +159,8 @@ FIRST_CIRCLE, LAST_CIRCLE = 1, 195
 
 
 LETTER_SHEETS = 4
-DEFAULT_LETTERS = tuple(f"Jack's letter {n}" for n in range(1, LETTER_SHEETS + 1))
+# Texts: the setup form's box shows them in the reader's language (web/i18n.in_reader_words).
+DEFAULT_LETTERS = tuple(_("Jack's letter %(n)s", n=n) for n in range(1, LETTER_SHEETS + 1))
 """Components: "4 Jack's Letter sheets"; the text is on the sheet (docs/RULINGS.md#general,
 "Card texts")."""
 
