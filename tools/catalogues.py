@@ -1,6 +1,7 @@
-"""Build the catalogues: extract every marked string, update de and fr, fill them from
-the parts under companion/translations/parts/ (one file per area and language, while the
-areas are being translated), compile, and list what is still untranslated.
+"""Bring the catalogues up to date with the code (docs/TRANSLATING.md): extract every
+marked string (`pybabel extract`, babel.cfg), update each language's messages.po
+(`pybabel update`, or `init` for a new language), compile it (`pybabel compile`), and
+list the strings still untranslated.
 
     .venv/bin/python tools/catalogues.py [--only PATH_PREFIX ...]
 
@@ -17,19 +18,25 @@ from pathlib import Path
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-TRANSLATIONS = ROOT / "companion" / "translations"
-PARTS = TRANSLATIONS / "parts"
+sys.path.insert(0, str(ROOT))
+
+from companion.web.i18n import LANGUAGES, TRANSLATIONS  # noqa: E402
+
 POT = TRANSLATIONS / "messages.pot"
-LANGUAGES = ("de", "fr")
 PLURALS = {"de": (2, "(n != 1)"), "fr": (2, "(n > 1)")}
-"""gettext's two forms, as the parts write them. Babel's own rule for French has three
-(CLDR's "many" for millions, as the second), which would leave every ordinary French
-plural (msgstr[2]) empty, so English."""
+"""gettext's usual rules, as the catalogues are written. Babel's own French rule has a
+third form (CLDR's "many": a million and more), which would leave every ordinary French
+plural of 2 to 999,999 untranslated."""
 
 
 def pybabel(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", *args],
                    check=True, cwd=ROOT)
+
+
+def _untranslated(message) -> bool:
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return not all(strings) or message.fuzzy
 
 
 def main() -> int:
@@ -38,8 +45,8 @@ def main() -> int:
     args = parser.parse_args()
     pybabel("extract", "-F", "babel.cfg", "-k", "_", "-k", "ngettext:1,2", "--no-wrap",
             "--sort-by-file", "--project", "companion", "-o", str(POT), ".")
-    missing_total = 0
-    for language in LANGUAGES:
+    missing = 0
+    for language in sorted(set(LANGUAGES) - {"en"}):
         po = TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
         if po.exists():
             pybabel("update", "-i", str(POT), "-d", str(TRANSLATIONS), "-l", language,
@@ -47,32 +54,25 @@ def main() -> int:
         else:
             pybabel("init", "-i", str(POT), "-d", str(TRANSLATIONS), "-l", language,
                     "--no-wrap")
+            with po.open("rb") as file:
+                catalogue = read_po(file, locale=language)
+            if language in PLURALS:  # Babel keeps the header's rule in these (no setter)
+                catalogue._num_plurals, catalogue._plural_expr = PLURALS[language]
+            with po.open("wb") as file:
+                write_po(file, catalogue, width=0, sort_by_file=True)
+        pybabel("compile", "-d", str(TRANSLATIONS), "-l", language)
         with po.open("rb") as file:
             catalogue = read_po(file, locale=language)
-        # Babel keeps the header's rule in these two (no public setter).
-        catalogue._num_plurals, catalogue._plural_expr = PLURALS[language]
-        for part in sorted(PARTS.glob(f"*.{language}.po")):
-            with part.open("rb") as file:
-                for message in read_po(file, locale=language):
-                    if message.id and message.string and message.id in catalogue:
-                        string = message.string
-                        if isinstance(string, tuple):  # a part written with more forms
-                            string = string[:catalogue.num_plurals]
-                        catalogue[message.id].string = string
-        with po.open("wb") as file:
-            write_po(file, catalogue, width=0, sort_by_file=True, ignore_obsolete=True)
-        pybabel("compile", "-d", str(TRANSLATIONS), "-l", language)
         for message in catalogue:
-            if not message.id or (message.string and all(message.string)
-                                  if isinstance(message.string, tuple) else message.string):
+            if not message.id or not _untranslated(message):
                 continue
-            places = [path for path, _line in message.locations]
+            places = sorted({path for path, _line in message.locations})
             if args.only and not any(p.startswith(tuple(args.only)) for p in places):
                 continue
-            missing_total += 1
-            print(f"{language}: {message.id!r}  ({', '.join(sorted(set(places)))})")
-    print(f"{missing_total} untranslated", file=sys.stderr)
-    return 0
+            missing += 1
+            print(f"{language}: {message.id!r}  ({', '.join(places)})")
+    print(f"{missing} untranslated", file=sys.stderr)
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":
