@@ -131,16 +131,19 @@ def left_unmarked(app, states: list[dict], queries=("",)) -> list[tuple]:
     return sorted(set(found), key=repr)
 
 
+@pytest.mark.slow  # every phase, viewer and pick drawn: a campaign
 def test_every_page_of_a_numbers_only_game_is_marked(app):
     assert left_unmarked(app, numbers_games()) == []
 
 
+@pytest.mark.slow  # every phase, viewer and pick drawn: a campaign
 def test_every_page_of_a_board_game_is_marked(app):
     states = board_games()
     queries = ("", "?to=65", "?first=65", "?women=3.21")
     assert left_unmarked(app, states, queries) == []
 
 
+@pytest.mark.slow  # every phase, viewer and pick drawn: a campaign
 def test_every_page_with_police_on_the_map_is_marked(app):
     states = every_phase(police_walk(8) + police_walk(9))
     queries = ("", "?cop=blue", "?cop=blue&to=44", "?speak=blue&arrest=blue")
