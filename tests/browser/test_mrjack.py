@@ -8,13 +8,15 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.games.mrjack import CHARACTERS
-from tests.support.glance import DEFAULT_MASK, assert_same_glance, untouched
+from tests.support.glance import DEFAULT_MASK, assert_same_glance, read_in, untouched
 from tests.support.hidden import deal_again, hidden_state
+from tests.support.language import translated
 from tests.support.mrjack_deals import (
     KEPT,
     UNKEPT,
@@ -40,16 +42,24 @@ HIDE = """() => {
 }"""
 
 
-def open_table(server, laptop, phone, london: bool = False) -> dict:
+def open_table(server, laptop, phone, london: bool = False, language: str = "en") -> dict:
+    """A table of two phones; in ``language``, the laptop switched to it with one tap at
+    the foot of its page, the phones set to it (their browsers' language) at 360 px."""
+    say = partial(translated, language)
     laptop.goto(server.url + "/new/mrjack")
+    if language != "en":
+        read_in(language, laptop)
     if london:
         laptop.check("input[name=london]")
-    laptop.click("text=Create the table")
+    laptop.click(f"text={say('Create the table')}")
     code = laptop.locator(".code-big").inner_text().strip()
-    jack, detective = phone(), phone()
+    if language == "en":
+        jack, detective = phone(), phone()
+    else:
+        jack, detective = (phone(language=language, width=360) for _seat in range(2))
     sit(jack, f"{server.url}/j/{code}", "Ann", 0)
     sit(detective, f"{server.url}/j/{code}", "Bob", 1)
-    laptop.click("button:has-text('Start the game')")
+    laptop.click(f"button:has-text('{say('Start the game')}')")
     expect(jack.locator("[data-phase]")).to_be_visible()
     expect(detective.locator("[data-phase]")).to_be_visible()
     return {"jack": jack, "detective": detective, "code": code}
@@ -72,7 +82,7 @@ def release(jack) -> None:
     expect(jack.locator("[data-secret-alibi]")).to_be_hidden()
 
 
-def play_card(laptop, page, role: str, card: str | None = None) -> str:
+def play_card(laptop, page, role: str, card: str | None = None, language: str = "en") -> str:
     """The due player plays ``card`` (or the first left) on his phone: 2 taps (arm,
     confirm)."""
     button = page.locator(f"[data-pick='{card}']" if card else "[data-pick]").first
@@ -82,7 +92,7 @@ def play_card(laptop, page, role: str, card: str | None = None) -> str:
     # on a button of the page before.
     expect(page.locator(f"[data-pick='{card}']")).to_have_count(0)
     expect(laptop.locator(f"[data-round-card='{card}']")).to_have_attribute(
-        "data-taken-by", role.capitalize())
+        "data-taken-by", translated(language, role.capitalize()))
     return card
 
 
@@ -102,7 +112,7 @@ def board_seen(detective, answer: str, alibi: str, others: int = 0) -> list[str]
 
 
 def witness_call(laptop, phones: dict, answer: str, alibi: str, others: int = 0,
-                 look=None) -> None:
+                 look=None, language: str = "en") -> None:
     """Jack answers (2 taps: arm, confirm); the detective ticks what the board shows
     seen (1 tap each) and sends the marks (1 tap); Jack finds they match the board
     (2 taps). ``look`` is called with the detective's ticks in place."""
@@ -118,16 +128,18 @@ def witness_call(laptop, phones: dict, answer: str, alibi: str, others: int = 0,
     if look:
         look()
     detective.click("[data-mark-submit]")
-    expect(detective.locator(".now-text")).to_have_text("Jack checks the marks on the board: wait")
+    expect(detective.locator(".now-text")).to_have_text(
+        translated(language, "Jack checks the marks on the board: wait"))
     confirm(jack, "[data-confirm-marks]")
 
 
-def play_turn(laptop, phones: dict, turn: int, alibi: str, answer: str = "seen") -> None:
+def play_turn(laptop, phones: dict, turn: int, alibi: str, answer: str = "seen",
+              language: str = "en") -> None:
     """The four cards of ``turn`` (2 taps each), then the call for witnesses (6 taps and
     one per tick), but on turn 8, which has none."""
     expect(laptop.locator("[data-turn]")).to_have_text(str(turn))
     for number, role in enumerate(ODD if turn % 2 else EVEN, start=1):
-        play_card(laptop, phones[role], role)
+        play_card(laptop, phones[role], role, language=language)
         if turn == 1 and number == 1:
             shot(laptop, "mrjack-table-turn1")
     if turn == 8:
@@ -139,49 +151,55 @@ def play_turn(laptop, phones: dict, turn: int, alibi: str, answer: str = "seen")
         check_screen(laptop, "mrjack-table-witness-call")
 
     witness_call(laptop, phones, answer, alibi, others=1 if turn == 1 else 0,
-                 look=look if turn == 1 else None)
+                 look=look if turn == 1 else None, language=language)
     expect(laptop.locator("[data-turn]")).to_have_text(str(turn + 1))
 
 
-def test_a_whole_base_game_on_three_screens(server, laptop, phone):
-    phones = open_table(server, laptop, phone)
+def test_a_whole_base_game_on_three_screens_in_french(server, laptop, phone):
+    """The whole game in French: the laptop switched with one tap, both phones set to
+    French at 360 px (docs/TRANSLATING.md); every word they check is the catalogue's."""
+    say = partial(translated, "fr")
+    phones = open_table(server, laptop, phone, language="fr")
     jack, detective = phones["jack"], phones["detective"]
-    expect(laptop.locator("[data-setup]")).to_contain_text("Witness card")
+    expect(laptop.locator("[data-setup]")).to_contain_text("témoin")
     expect(detective.locator("[data-pick]")).to_have_count(4)
     expect(jack.locator("[data-pick]")).to_have_count(0)
-    check_phone(jack, "mrjack-jack-start")
-    check_phone(detective, "mrjack-detective-start")
+    check_phone(jack, "mrjack-jack-start-fr")
+    check_phone(detective, "mrjack-detective-start-fr")
     # Each phone says first what happens now and who acts.
-    expect(detective.locator(".now-text")).to_have_text("Your turn: play a character (1 of 4)")
+    expect(detective.locator(".now-text")).to_have_text(
+        say("Your turn: play a character (1 of 4)"))
     expect(jack.locator(".now-text")).to_have_text(
-        "The detective plays a character (1 of 4): wait")
+        say("The detective plays a character (1 of 4): wait"))
     alibi = peek_alibi(jack)
-    shot(jack, "mrjack-jack-peek")
+    shot(jack, "mrjack-jack-peek-fr")
     release(jack)
     # The alibi is nowhere on the detective's phone and the table screen.
     expect(detective.locator("[data-secret-alibi]")).to_have_count(0)
     expect(laptop.locator("[data-secret-alibi]")).to_have_count(0)
     alibi_id = hidden_state(server, phones["code"])["alibi"]
 
-    play_turn(laptop, phones, 1, alibi_id, answer="not_seen")
-    expect(laptop.locator("[data-reminders]")).to_contain_text("gaslight tile numbered 1")
+    play_turn(laptop, phones, 1, alibi_id, answer="not_seen", language="fr")
+    expect(laptop.locator("[data-reminders]")).to_contain_text(
+        say("Turn 1 is over: remove the lit gaslight tile numbered 1."))
     expect(jack.locator("[data-escape]")).to_have_attribute("data-escape", "possible")
     expect(detective.locator("[data-escape]")).to_have_attribute("data-escape", "possible")
     expect(laptop.locator("[data-suspect=no]")).to_have_count(1)
-    shot(laptop, "mrjack-table-turn2")
-    shot(jack, "mrjack-jack-turn2")
+    shot(laptop, "mrjack-table-turn2-fr")
+    shot(jack, "mrjack-jack-turn2-fr")
     for turn in range(2, 9):
-        play_turn(laptop, phones, turn, alibi_id)
-    check_phone(jack, "mrjack-jack-turn8")
+        play_turn(laptop, phones, turn, alibi_id, language="fr")
+    check_phone(jack, "mrjack-jack-turn8-fr")
     # Dawn from Jack's phone: 2 taps (arm, confirm).
-    confirm(jack, "button:has-text('Dawn: end turn 8')")
+    confirm(jack, f"button:has-text(\"{say('Dawn: end turn 8')}\")")
     for page in (laptop, jack, detective):
         expect(page.locator("[data-outcome]")).to_have_attribute("data-outcome", "Jack")
         expect(page.locator("[data-outcome]")).to_contain_text(alibi)
-        expect(page.locator("[data-history]")).to_contain_text(f"Jack's alibi card: {alibi}.")
-    check_screen(laptop, "mrjack-table-over")
-    check_phone(detective, "mrjack-detective-over")
-    check_phone(jack, "mrjack-jack-over")
+        expect(page.locator("[data-history]")).to_contain_text(
+            say(f"Jack's alibi card: {alibi}."))
+    check_screen(laptop, "mrjack-table-over-fr")
+    check_phone(detective, "mrjack-detective-over-fr")
+    check_phone(jack, "mrjack-jack-over-fr")
 
 
 def test_a_whole_london_game_from_the_phones(server, laptop, phone):

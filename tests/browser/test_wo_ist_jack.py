@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from playwright.sync_api import expect
 
 from companion.games import wo_ist_jack
-from tests.support.glance import assert_same_glance, untouched
+from tests.support.glance import assert_same_glance, read_in, untouched
 from tests.support.hidden import deal_again, hidden_state
+from tests.support.language import translated
 from tests.support.pages import LAPTOP, confirm, sit
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.twin_tables import MASK, NARROW, TwinTables, leak
@@ -363,3 +366,48 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     twins.print_story("Ann", "2")
     twins.glance("let-through")
     other.context.close()
+
+
+def test_a_whole_game_in_german_at_360_px(server, laptop, phone):
+    """The game as its German box prints it, on three phones set to German (their
+    browsers' language) at 360 px and a laptop switched with one tap at the foot of its
+    page: every screen checked for overflow, 44 px controls, contrast and any English
+    sentence left (tests/support/phone_quality.py). Taps: who starts 1; a print 2 and
+    2 x 2 to let it; the end of a turn 2."""
+    say = partial(translated, "de")
+    laptop.goto(server.url + "/new/wo_ist_jack")
+    read_in("de", laptop)
+    laptop.select_option("select[name=players]", "3")
+    laptop.click(f"button:has-text('{say('Create the table')}')")
+    code = laptop.locator(".code-big").inner_text().strip()
+    phones = {name: phone(language="de-DE", width=360) for name in NAMES}
+    for seat, name in enumerate(NAMES):
+        sit(phones[name], f"{server.url}/j/{code}", name, seat)
+    laptop.click(f"button:has-text('{say('Start the game')}')")
+    expect(phones["Bob"].locator("[data-choose-start]")).to_be_visible()
+    check_phone(phones["Bob"], "wo_ist_jack-de-who-starts")
+    phones["Bob"].locator("[data-choose-start] button", has_text="Ann").click()
+    name = "Ann"
+    for turn in range(40):
+        page = phones[name]
+        expect(laptop.locator("[data-turn-order] [data-active]")).to_have_text(name)
+        expect(page.locator("[data-end-turn]")).to_be_visible()
+        if turn == 0:
+            check_phone(page, "wo_ist_jack-de-your-turn")
+            check_phone(phones["Cy"], "wo_ist_jack-de-waiting")
+            check_screen(laptop, "wo_ist_jack-de-table")
+        if page.locator("[data-print-button]").count():
+            printed = laptop.locator("[data-printed] li").count()
+            confirm(page, "[data-print-button]")
+            if turn == 0:
+                check_phone(phones["Bob"], "wo_ist_jack-de-about-to-print")
+            let_print(phones, name)
+            expect(laptop.locator("[data-printed] li")).to_have_count(printed + 1)
+            if laptop.locator("[data-result]").count():
+                break
+        confirm(page, "[data-end-turn]")
+        name = NAMES[(NAMES.index(name) + 1) % len(NAMES)]
+    for page in phones.values():
+        expect(page.locator("[data-result]")).to_contain_text(say("Reporter of the Year"))
+    check_screen(laptop, "wo_ist_jack-de-over")
+    check_phone(phones["Ann"], "wo_ist_jack-de-over")

@@ -26,6 +26,7 @@ from pathlib import Path
 from axe_playwright_python.base import AXE_SCRIPT
 from playwright.sync_api import Page
 
+from tests.support.language import english_lines
 from tests.support.pages import SCREENSHOTS
 
 WIDTHS = (360, 390)
@@ -188,6 +189,15 @@ def problems(page: Page, controls: bool = True) -> list[str]:
     return found
 
 
+def _english_left(page: Page) -> list[str]:
+    """On a page in German or French, any of the app's English sentences left as is."""
+    language = page.evaluate("document.documentElement.lang")
+    if language in ("", "en"):
+        return []
+    return [f"English on a {language} page: {line!r}"
+            for line in english_lines(page.inner_text("body"), language)]
+
+
 def check_phone(page: Page, name: str | None = None, allow: Sequence[str] = (),
                 widths: Sequence[int] = WIDTHS) -> None:
     """Check the page at each phone width, then give it back its own size.
@@ -205,13 +215,13 @@ def check_phone(page: Page, name: str | None = None, allow: Sequence[str] = (),
                 _shot(page, f"{name}-{width}")
     finally:
         page.set_viewport_size(size)
-    report += console_errors(page, allow)
+    report += console_errors(page, allow) + _english_left(page)
     assert not report, f"phone quality of {page.url}:\n" + "\n".join(report)
 
 
 def check_screen(page: Page, name: str | None = None, allow: Sequence[str] = ()) -> None:
     """The table screen (a laptop): overflow, contrast and console errors at its size."""
-    report = problems(page, controls=False) + console_errors(page, allow)
+    report = problems(page, controls=False) + console_errors(page, allow) + _english_left(page)
     if name:
         _shot(page, name)
     assert not report, f"screen quality of {page.url}:\n" + "\n".join(report)
