@@ -331,7 +331,7 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
         page.clock.fast_forward(IDLE_SECONDS * 1000)
         page.clock.run_for(1000)
         expect(page.locator("[data-role]")).to_be_hidden()
-    twins.glance("in-prison-turn")
+    twins.glance("in-prison-turn", language="de")
     for page in twins.phones(1):
         page.mouse.up()
     twins.both(lambda screen, phones: end_turn(phones[1]))
@@ -355,5 +355,5 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     # Round 2 as the representative late phase: a murder turned, a death entered on the
     # victim's phone. The rounds after it up to the outcome are public steps the Flask
     # client covers; at the outcome every card is turned and nothing is secret.
-    twins.glance("dead")
+    twins.glance("dead", language="fr")
     other.context.close()

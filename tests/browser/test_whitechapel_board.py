@@ -350,9 +350,11 @@ class Twins:
                 "Not accepted: nothing was changed.")
         self.settle()
 
-    def glance(self, name: str) -> None:
-        assert_same_glance(self.a.jack, self.b.jack, f"whitechapel-jack-{name}")
-        assert_same_glance(self.a.ann, self.b.ann, f"whitechapel-ann-{name}")
+    def glance(self, name: str, language: str | None = None) -> None:
+        assert_same_glance(self.a.jack, self.b.jack, f"whitechapel-jack-{name}",
+                           language=language)
+        assert_same_glance(self.a.ann, self.b.ann, f"whitechapel-ann-{name}",
+                           language=language)
 
     def untouched(self) -> None:
         untouched(*(page for game in self.games for page in (game.jack, game.ann)))
@@ -497,7 +499,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
         twins.both(lambda game, route: confirm(game.ann,
                                                "button:has-text('The police are done')"))
         twins.both(lambda game, route: go(game.jack, route.home, "escape"))  # 3-4 taps
-        twins.glance("night-2")
+        twins.glance("night-2", language="de")
     finally:
         twins.stop()
 

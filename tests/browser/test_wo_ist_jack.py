@@ -305,7 +305,7 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     # 1 tap on any phone: who starts.
     twins.both(lambda screen, phones: phones[1].locator(
         "[data-choose-start] button", has_text="Ann").click())
-    twins.glance("start")
+    twins.glance("start", language="fr")
     for page, deck in zip(twins.phones(0), twins.decks(), strict=True):
         leak(page, deck[-1])
     with pytest.raises(AssertionError, match="differ in"):

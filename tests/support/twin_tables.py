@@ -79,8 +79,11 @@ class TwinTables:
             for page in (screen, *phones):
                 expect(page.locator("#view")).to_have_attribute("data-version", version)
 
-    def glance(self, point: str, mask: Sequence[str] = MASK) -> None:
-        """Every seat's phone, at rest, is the same at both tables."""
+    def glance(self, point: str, mask: Sequence[str] = MASK, language: str | None = None,
+               ) -> None:
+        """Every seat's phone, at rest, is the same at both tables (read in ``language``,
+        both drawn again in it, if given: a point with nothing opened or refused)."""
         for seat in range(len(self.tables[0][2])):
             first, second = self.phones(seat)
-            assert_same_glance(first, second, f"{self.name}-{point}-{seat}", mask)
+            assert_same_glance(first, second, f"{self.name}-{point}-{seat}", mask,
+                               language=language)
