@@ -13,6 +13,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from companion import create_app
 from companion.games import discover
 from tests.support import TEMPLATES, tally
+from tests.support.history_games import mrjack_game
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -77,3 +78,14 @@ def shipped_board_parsed_once():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(board, "load_board", load_board)
         yield
+
+
+@pytest.fixture
+def played(app):
+    """Three finished games of Mr. Jack for the history's pages (tests/web/test_history.py,
+    tests/i18n/test_club.py): Ann (Jack) loses to Bob, then "anna " (Jack) beats Cy, and
+    Dee beats Bob."""
+    mrjack_game(app, "Ann", "Bob")
+    mrjack_game(app, "ann ", "Cy", detective_wins=False)
+    mrjack_game(app, "Dee", "Bob", detective_wins=False)
+    return app

@@ -11,8 +11,6 @@ import re
 from html import escape
 from html.parser import HTMLParser
 
-import pytest
-
 from companion import history
 from companion.db import get_db, immediate
 from companion.games import london1888
@@ -171,12 +169,6 @@ def tournament_pages_final(app, organiser) -> dict[str, str]:
 
 # --- the history in every page ----------------------------------------------------------
 
-@pytest.fixture
-def played(app):
-    mrjack_game(app, "Ann", "Bob")
-    mrjack_game(app, "ann ", "Cy", detective_wins=False)
-    mrjack_game(app, "Dee", "Bob", detective_wins=False)
-    return app
 
 
 def test_every_history_page_is_marked(played):

@@ -14,12 +14,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from babel.numbers import format_decimal
-from babel.support import Translations
 from flask import render_template
 
 from companion.games import london1888 as game
 from companion.games.base import TABLE, RuleError
+from companion.terminal import catalogue
 from companion.web import i18n
 from tests.games.test_london1888 import (
     act,
@@ -230,27 +229,9 @@ def test_two_phones_read_the_same_log_in_two_languages(app):
             "ABSINTHE") in french
 
 
-class _Reader:
-    """A reader of ``language`` (the catalogue as built), for pages drawn outside a
-    browser's request."""
-
-    def __init__(self, language: str) -> None:
-        self.language = language
-        self.catalogue = Translations.load(str(i18n.TRANSLATIONS), [language])
-
-    def gettext(self, message: str) -> str:
-        return self.catalogue.gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.catalogue.ngettext(singular, plural, n)
-
-    def number(self, value: int | float) -> str:
-        return format_decimal(value, locale=self.language)
-
-
 @contextmanager
 def reading(language: str) -> Iterator[None]:
-    reader = _Reader(language)
+    reader = catalogue(language)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(i18n, "translator", lambda: reader)
         yield

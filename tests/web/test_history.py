@@ -22,15 +22,6 @@ from tests.support.webflow import Device, seated_table
 PHONE = {"REMOTE_ADDR": "192.0.2.7"}  # a phone on the table's Wi-Fi, not the laptop
 
 
-@pytest.fixture
-def played(app):
-    """Ann (Jack) loses to Bob, then "anna " (Jack) beats Cy, and Dee beats Bob."""
-    mrjack_game(app, "Ann", "Bob")
-    mrjack_game(app, "ann ", "Cy", detective_wins=False)
-    mrjack_game(app, "Dee", "Bob", detective_wins=False)
-    return app
-
-
 def total(page: str) -> str:
     return re.search(r"data-history-total>(.*?)</p>", page, re.S).group(1).strip()
 
