@@ -19,6 +19,7 @@ translated too. Numbers are written the reader's way.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Protocol
 
 
@@ -64,6 +65,10 @@ class Text(str):
 
     def in_language(self, translator: Translator) -> str:
         """The sentence as ``translator``'s catalogue writes it."""
+        if translator is ENGLISH:
+            # The Text's own value is its English, filled when it was made: a long log
+            # of nested Texts is not filled again on every page.
+            return str.__str__(self)
         return _fill(self.msgid, self.plural, self.n, self.params, translator)
 
     def template(self, translator: Translator) -> str:
@@ -88,8 +93,36 @@ def from_data(data: Any) -> str:
     hostile file's junk) as a plain string, never an error."""
     if not isinstance(data, dict) or not isinstance(data.get("msgid"), str):
         return data if isinstance(data, str) else ""
+    return _made(_Kept(data))
+
+
+class _Kept:
+    """A kept Text's data as a key: two equal JSON values write the same ``repr``."""
+
+    __slots__ = ("data", "key")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data, self.key = data, repr(data)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Kept) and self.key == other.key
+
+
+@lru_cache(maxsize=8192)
+def _made(kept: _Kept) -> str:
+    # A page draws a game's whole log of kept Texts for every viewer, again after every
+    # action: each kept line is made once.
+    return _from_data(kept.data)
+
+
+def _from_data(data: Any) -> str:
+    if not isinstance(data, dict) or not isinstance(data.get("msgid"), str):
+        return data if isinstance(data, str) else ""
     params = data.get("params") if isinstance(data.get("params"), dict) else {}
-    kept = {str(name): from_data(value) if isinstance(value, dict) else value
+    kept = {str(name): _from_data(value) if isinstance(value, dict) else value
             for name, value in params.items()
             if isinstance(value, str | int | float | dict) and not isinstance(value, bool)}
     plural = data.get("plural")

@@ -64,7 +64,9 @@ def translator() -> words.Translator:
     if not has_request_context():
         return words.ENGLISH
     if "translator" not in g:
-        g.translator = _Catalogue(chosen_language())
+        language = chosen_language()
+        # English needs no catalogue: a Text's own value is its English.
+        g.translator = words.ENGLISH if language == "en" else _Catalogue(language)
     return g.translator
 
 
