@@ -43,6 +43,11 @@ DECK = ["Polizei tappt im Dunkeln = 3", "Annie ermordet aufgefunden = 2",
 VALUES = {line.rsplit(" = ", 1)[0]: int(line.rsplit(" = ", 1)[1]) for line in DECK}
 
 
+
+def in_points(n: int) -> str:
+    """A story's value as the pages write it: "1 point", "3 points"."""
+    return f"{n} point" if n == 1 else f"{n} points"
+
 def name_the_deck(server, laptop) -> None:
     """From the setup page to the laptop's deck and back (the laptop: a click, the list
     typed once, a click, a click back)."""
@@ -98,7 +103,7 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
     expect(laptop.locator("body")).to_contain_text("Out of the game with 3 players")
     # The deck knows the value: printing asks for none.
     expect(ann.locator("input[name=points]")).to_have_count(0)
-    expect(ann.locator("[data-print-button]")).to_contain_text(f"{VALUES[current]} points")
+    expect(ann.locator("[data-print-button]")).to_contain_text(in_points(VALUES[current]))
     check_screen(laptop, "wo_ist_jack-table-start")
     check_phone(ann, "wo_ist_jack-phone-your-turn")
     check_phone(cy, "wo_ist_jack-phone-waiting")
@@ -119,7 +124,7 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
     expect(laptop.locator("[data-deck-left]")).to_contain_text("7 face-down")
     for page in (laptop, *phones.values()):
         expect(page.locator("[data-answer] p").first).to_have_text(
-            f"Ann printed “{current}” for {VALUES[current]} points. "
+            f"Ann printed “{current}” for {in_points(VALUES[current])}. "
             f"Now current: “{upcoming}”.")
     for page in (bob, cy):
         expect(page.locator("[data-take-back]")).to_have_text(

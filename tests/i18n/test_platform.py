@@ -499,3 +499,13 @@ def test_the_stream_hub_refuses_in_the_browsers_language(tmp_path):
         assert body.decode() == "Es gibt keinen Tisch mit diesem Code."
     finally:
         server.stop()
+
+
+def test_the_pseudo_language_check_finds_a_word_no_catalogue_has():
+    """The check itself: a word outside ⟦…⟧ is found in a text, an attribute a person
+    reads and a button's value; a sentence split by a word in bold is read whole; a
+    script's text and the allowed names are not words to translate."""
+    page = ("<main><p>⟦Ann moved ⟧<b>Ann</b>⟦ to the inn⟧</p>"
+            "<p title='Hello'>⟦Shown⟧</p><input type=submit value='Send'>"
+            "<script>var word = 1</script><h2>Unmarked heading</h2><p>12 – 3</p></main>")
+    assert unmarked(page, ["Ann"]) == ["Hello", "Send", "Unmarked heading"]

@@ -47,18 +47,33 @@ _INNERMOST = re.compile(r"⟦[^⟦⟧]*⟧")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
+# Tags inside a sentence (a word in bold, a link): a sentence's markup placeholder splits
+# its text in the page, and the sentence is read whole across them.
+_INLINE = frozenset(("a", "abbr", "b", "code", "em", "i", "kbd", "mark", "small", "span",
+                     "strong"))
+
+
 class _Visible(HTMLParser):
-    def __init__(self, data: bool = True, attributes: bool = True) -> None:
+    """The texts a person reads: each run of text between two block tags, and the
+    attributes people read."""
+
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
+        self.run: list[str] = []
         self.hidden = 0
-        self.data, self.attributes = data, attributes
+
+    def _end_run(self) -> None:
+        text = "".join(self.run)
+        if text.strip():
+            self.texts.append(text)
+        self.run = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in _INLINE:
+            self._end_run()
         if tag in ("script", "style"):
             self.hidden += 1
-        if not self.attributes:
-            return
         found = dict(attrs)
         for name in READ_ATTRIBUTES:
             if found.get(name):
@@ -67,15 +82,18 @@ class _Visible(HTMLParser):
             self.texts.append(found["value"] or "")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag not in _INLINE:
+            self._end_run()
         if tag in ("script", "style"):
             self.hidden = max(0, self.hidden - 1)
 
     def handle_data(self, data: str) -> None:
-        if self.data and not self.hidden and data.strip():
-            self.texts.append(data)
+        if not self.hidden:
+            self.run.append(data)
 
-
-_INLINE = re.compile(r"</?(?:a|abbr|b|code|em|i|kbd|mark|small|span|strong)\b[^>]*>")
+    def close(self) -> None:
+        super().close()
+        self._end_run()
 
 
 def unmarked(html: str, allowed: Iterable[str] = ()) -> list[str]:
@@ -84,13 +102,10 @@ def unmarked(html: str, allowed: Iterable[str] = ()) -> list[str]:
     a board's name) are taken out.
 
     A sentence's markup placeholder (a word in bold) splits its text in the page; the
-    texts are read with the inline tags taken out, so the sentence is read whole, and
-    the attributes people read are taken from the page as it is."""
-    attributes = _Visible(data=False)
-    attributes.feed(html)
-    parser = _Visible(attributes=False)
-    parser.feed(_INLINE.sub("", html))
-    parser.texts += attributes.texts
+    texts are read across the inline tags, so the sentence is read whole."""
+    parser = _Visible()
+    parser.feed(html)
+    parser.close()
     allowed_words = sorted({a for a in allowed if a}, key=len, reverse=True)
     left = []
     for text in parser.texts:
