@@ -19,9 +19,22 @@ from tests.support.realserver import Server
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1}
+# Playwright's own --disable-features (1.65), which a second --disable-features replaces.
+_PLAYWRIGHT_OFF = ["AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose",
+                   "HttpsUpgrades", "HttpsFirstBalancedModeAutoEnable", "LensOverlay",
+                   "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+                   "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin",
+                   "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+                   "PreconnectToSearch"]
+# Headless Chromium 156 still builds each window's address-bar popups as WebUI pages
+# (chrome://omnibox-popup.top-chrome/): a renderer per browser context, which cost
+# four fifths of a new phone's CPU (docs/TESTING.md). No test
+# has an address bar to type in.
+_OMNIBOX_POPUPS = ["WebUIOmniboxFullPopup", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage"]
+                 "--disable-sync", "--disable-dev-shm-usage",
+                 "--disable-features=" + ",".join(_PLAYWRIGHT_OFF + _OMNIBOX_POPUPS)]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
