@@ -1,6 +1,6 @@
 """Killing the real server mid-game loses no acknowledged action (SIGKILL, restart).
 
-20 kills at random instants while scripted games run at every table (the test game
+10 kills at random instants while scripted games run at every table (the test game
 and every product game with its web part), with one server restarted each time.
 After each kill: every acknowledged action is in the log, every table's state is
 the replay of its log, and after the restart every page loads. The longer campaign:
@@ -18,10 +18,10 @@ from tests.support.campaign import crash_round, open_table, playable_games
 from tests.support.realserver import Server
 
 pytestmark = pytest.mark.slow
-KILLS = 20
+KILLS = 10
 
 
-def test_twenty_sigkills_lose_no_acknowledged_action(tmp_path):
+def test_ten_sigkills_lose_no_acknowledged_action(tmp_path):
     rng = random.Random()
     seed = rng.randrange(10**6)
     rng.seed(seed)

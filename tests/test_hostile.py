@@ -44,7 +44,7 @@ NASTY = ["", " ", "0", "1", "-1", "2", "3", "7", "9" * 25, "-" + "9" * 25, "1e9"
          "Zoë", "\u202eevil", "\x00", "%00", "<script>alert(1)</script>", "' OR 1=1 --",
          "../../etc/passwd", "a" * 5000, "\n\n\n", "table", "seat:0", "jack"]
 FORGED = ["forged", "", "x" * 200, "A" * 32, "%", "\u00e9"]
-SETTINGS = settings(max_examples=450, deadline=None, derandomize=False,
+SETTINGS = settings(max_examples=200, deadline=None, derandomize=False,
                     suppress_health_check=list(HealthCheck))
 
 

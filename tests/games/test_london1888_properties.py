@@ -163,7 +163,7 @@ def test_any_valid_options_give_a_playable_game(count, names, absinthe, mode, se
     json.dumps(game.view(state, TABLE))
 
 
-@settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts, seeds, seeds, st.booleans())
 def test_random_legal_games_never_reach_an_illegal_state(count, seed, moves, absinthe):
     state = new_game(count, seed, absinthe=absinthe)
@@ -234,7 +234,7 @@ def same_for(first: list[dict], second: list[dict], watchers: list) -> None:
             assert game.actions(one, viewer) == game.actions(two, viewer)
 
 
-@settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts, seeds, seeds, st.data())
 def test_non_interference_positions_and_the_deck(count, seed, moves, data):
     """No viewer, the host's table screen included, can tell where unrevealed cards lie or
@@ -260,7 +260,7 @@ def test_non_interference_positions_and_the_deck(count, seed, moves, data):
         same_phone_refusals(one, two, rnd)
 
 
-@settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts, seeds, seeds, st.data())
 def test_non_interference_who_is_jack(count, seed, play, data):
     """Whose line holds Jack is invisible to everyone but those two players while none of

@@ -191,7 +191,7 @@ def check(state: dict) -> None:
             assert kinds == [] and view["alibi"]["id"] == state["alibi"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=SEEDS, london=st.booleans())
 def test_random_legal_games_stay_legal(seed, london):
     for state in random_game(seed, london):
@@ -314,7 +314,7 @@ def alibi_twins(state: dict, rng: random.Random) -> list[dict]:
     return twins
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=SEEDS, london=st.booleans())
 def test_the_alibi_and_the_alibi_deck_are_invisible_to_the_detective_and_table(seed, london):
     rng = random.Random(seed)
@@ -325,7 +325,7 @@ def test_the_alibi_and_the_alibi_deck_are_invisible_to_the_detective_and_table(s
     assert len({json.dumps(mrjack.view(twin, JACK)) for twin in twins}) == 4
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=SEEDS)
 def test_the_drawn_alibi_card_is_invisible_to_the_other_seat_and_table(seed):
     rng = random.Random(seed)

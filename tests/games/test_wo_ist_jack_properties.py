@@ -215,7 +215,7 @@ def test_garbage_only_ever_raises_rule_error_and_never_mutates(count, seed, warm
         json.dumps(game.view(state, viewer))
 
 
-@FAST
+@settings(FAST, max_examples=30)
 @given(counts, seeds, seeds, st.integers(0, 10), st.randoms(use_true_random=False))
 def test_non_interference_hidden_deck_order(count, seed, moves, keep, shuffler):
     """Two games differing only in the hidden deck order look the same to every viewer.

@@ -55,13 +55,9 @@ def pages_left_unmarked(app, seeds: range) -> list[tuple[str, str, str]]:
 
 
 def test_every_page_of_every_phase_is_marked(app):
-    left = pages_left_unmarked(app, range(1))
-    assert not left, "\n".join(map(repr, left))
-
-
-@pytest.mark.slow
-def test_every_page_of_many_games_is_marked(app):
-    left = pages_left_unmarked(app, range(1, 8))
+    # Two games of each kind: the language crawl (tests/i18n/test_crawl.py) draws every
+    # page a scripted game reaches on top of these.
+    left = pages_left_unmarked(app, range(2))
     assert not left, "\n".join(map(repr, left))
 
 

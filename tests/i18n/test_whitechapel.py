@@ -108,7 +108,7 @@ def numbers_games() -> list[dict]:
 def board_games() -> list[dict]:
     board = real_board()
     found = []
-    for seed in (4, 5):
+    for seed in (4,):
         found += walk(board_game(board, 3, deduction_map="on", false_clues="on",
                                  letters="on"),
                       lambda s, r: board_walk(board, s, r), random.Random(seed), 400)
