@@ -21,7 +21,9 @@ from babel.support import NullTranslations, Translations
 from companion import words
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-SPOKEN = ("en", "de", "fr")
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+"""The languages the app speaks, each named in its own words (the pages' switch)."""
+SPOKEN = tuple(LANGUAGES)
 VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
@@ -64,8 +66,9 @@ class _Catalogue:
 
 @cache
 def catalogue(language: str) -> words.Translator:
-    """The catalogue of ``language`` (one the app speaks), read once: the terminal's, or
-    that of a refusal the server writes itself (companion/server/raw.py)."""
+    """The catalogue of ``language`` (one the app speaks), read once per process: the
+    terminal's, a page's (companion/web/i18n.py) or that of a refusal the server writes
+    itself (companion/server/raw.py)."""
     return words.ENGLISH if language not in SPOKEN[1:] else _Catalogue(language)
 
 

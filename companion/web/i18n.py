@@ -12,20 +12,15 @@ The catalogues are gettext's, under companion/translations (docs/TRANSLATING.md)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, g, has_request_context, redirect, request, session
-from flask_babel import Babel, format_decimal, get_translations
+from flask_babel import Babel
 from markupsafe import Markup
 from werkzeug import Response
 
 from companion import words
-from companion.terminal import catalogue
-
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
-LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
-"""The languages the app speaks, each named in its own words (the switch's buttons)."""
+from companion.terminal import LANGUAGES, TRANSLATIONS, catalogue
 
 bp = Blueprint("language", __name__)
 
@@ -40,33 +35,13 @@ def chosen_language() -> str:
     return request.accept_languages.best_match(LANGUAGES, "en")
 
 
-class _Catalogue:
-    """The request's catalogue as a ``words.Translator``."""
-
-    def __init__(self, language: str) -> None:
-        self.language = language
-        self.translations = get_translations()
-
-    def gettext(self, message: str) -> str:
-        return self.translations.gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.translations.ngettext(singular, plural, n)
-
-    def number(self, value: int | float) -> str:
-        if self.language == "en":
-            return str(value)
-        return format_decimal(value)
-
-
 def translator() -> words.Translator:
     """The reader's catalogue: this request's device's language (English outside one)."""
     if not has_request_context():
         return words.ENGLISH
     if "translator" not in g:
-        language = chosen_language()
-        # English needs no catalogue: a Text's own value is its English.
-        g.translator = words.ENGLISH if language == "en" else _Catalogue(language)
+        # The catalogues the terminal reads too (English is a Text's own value).
+        g.translator = catalogue(chosen_language())
     return g.translator
 
 
