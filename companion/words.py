@@ -19,7 +19,6 @@ translated too. Numbers are written the reader's way.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Protocol
 
 
@@ -91,31 +90,21 @@ class Text(str):
 def from_data(data: Any) -> str:
     """A Text kept by ``as_data``; anything else (a sentence kept in English before, a
     hostile file's junk) as a plain string, never an error."""
-    if not isinstance(data, dict) or not isinstance(data.get("msgid"), str):
-        return data if isinstance(data, str) else ""
-    return _made(_Kept(data))
-
-
-class _Kept:
-    """A kept Text's data as a key: two equal JSON values write the same ``repr``."""
-
-    __slots__ = ("data", "key")
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data, self.key = data, repr(data)
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Kept) and self.key == other.key
-
-
-@lru_cache(maxsize=8192)
-def _made(kept: _Kept) -> str:
+    if not isinstance(data, dict):
+        return _from_data(data)
     # A page draws a game's whole log of kept Texts for every viewer, again after every
-    # action: each kept line is made once.
-    return _from_data(kept.data)
+    # action: each is made once. Its ``repr`` is all a JSON value holds.
+    key = repr(data)
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= _MADE_AT_MOST:
+            _MADE.clear()
+        made = _MADE[key] = _from_data(data)
+    return made
+
+
+_MADE: dict[str, str] = {}
+_MADE_AT_MOST = 8192
 
 
 def _from_data(data: Any) -> str:
