@@ -509,3 +509,17 @@ def test_the_pseudo_language_check_finds_a_word_no_catalogue_has():
             "<p title='Hello'>⟦Shown⟧</p><input type=submit value='Send'>"
             "<script>var word = 1</script><h2>Unmarked heading</h2><p>12 – 3</p></main>")
     assert unmarked(page, ["Ann"]) == ["Hello", "Send", "Unmarked heading"]
+
+
+def test_a_kept_text_is_made_again_the_same_and_read_in_each_language():
+    """words.from_data keeps what it made: made twice, a kept Text is the same sentence,
+    still translated for each reader (the kept Text is its English, not a page's words),
+    and junk is still a plain string, never an error."""
+    kept = _("It is %(name)s's turn.", name="Ann").as_data()
+    first, again = words.from_data(kept), words.from_data(json.loads(json.dumps(kept)))
+    assert first == again == "It is Ann's turn."
+    german = again.in_language(terminal.catalogue("de"))
+    assert german != "It is Ann's turn." and "Ann" in german
+    assert words.from_data(kept).in_language(words.ENGLISH) == "It is Ann's turn."
+    assert [words.from_data(junk) for junk in ({"msgid": 3}, [1], None, "kept")] == [
+        "", "", "", "kept"]
