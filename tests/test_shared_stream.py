@@ -13,10 +13,10 @@ import pytest
 
 from companion.broadcast import Broadcaster
 from tests.support.httpdevice import HttpDevice
-from tests.support.rawhttp import Stream
+from tests.support.rawhttp import Stream, run
 from tests.support.realserver import Server
 from tests.support.webflow import seated_table
-from tests.test_storm import change, run
+from tests.test_storm import change
 
 
 def test_wait_any_wakes_for_a_change_at_any_watched_table():

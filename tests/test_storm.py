@@ -15,7 +15,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -32,6 +31,7 @@ from tests.support.rawhttp import (
     many_addresses,
     open_all,
     read_response,
+    run,
 )
 from tests.support.realserver import ROOT, Server, free_port
 from tests.support.scripted import parse_forms
@@ -73,13 +73,6 @@ async def trickling(port: int, count: int) -> list[tuple[asyncio.StreamReader, A
         writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
         slow.append((reader, writer))
     return slow
-
-
-def run(coroutine):
-    # In a thread of its own: Playwright's sync API (the browser tests, earlier in the
-    # same session) leaves an event loop running in the main thread.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, asyncio.wait_for(coroutine, 120)).result()
 
 
 @needs_addresses

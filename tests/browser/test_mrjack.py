@@ -5,8 +5,6 @@ Every irreversible action takes two taps on the same button (arm, confirm)."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
@@ -28,6 +26,7 @@ from tests.support.mrjack_deals import (
 from tests.support.pages import LAPTOP, confirm, shot, sit
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
+from tests.support.twin_tables import caught_up
 
 ODD = ("detective", "jack", "jack", "detective")
 EVEN = ("jack", "detective", "detective", "jack")
@@ -360,10 +359,7 @@ class Side:
 
     def settled(self) -> None:
         """Both phones show the table's latest version."""
-        with urllib.request.urlopen(f"{self.server.url}/t/{self.code}/version") as answer:
-            version = str(json.load(answer)["version"])
-        for page in self.phones:
-            expect(page.locator("#view")).to_have_attribute("data-version", version)
+        caught_up(self.server, self.code, self.phones)
 
 
 def both(sides: Sequence[Side], step: Callable[[Side], object]) -> None:

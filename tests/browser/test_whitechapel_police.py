@@ -511,6 +511,9 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
             sit(page, url, name, seat)
             page.set_viewport_size(NARROW)
         screen.click("button:has-text('Start the game')")
+        # Started before the second table is dealt again: a start landing after that
+        # would draw its own Heads of the Investigation.
+        expect(screen.locator("button:has-text('Start the game')")).to_have_count(0)
         tables.append((url.rsplit("/", 1)[1], screen, phones))
     # The second table dealt as the first (the Heads of the Investigation are drawn).
     deal_again(shipped_server, tables[1][0], hidden_state(shipped_server, tables[0][0]))

@@ -479,7 +479,7 @@ def test_a_raw_refusal_reads_the_browsers_language():
 def test_the_stream_hub_refuses_in_the_browsers_language(tmp_path):
     import asyncio
 
-    from tests.support.rawhttp import connect, read_response, request
+    from tests.support.rawhttp import connect, read_response, request, run
     from tests.support.realserver import Server
 
     server = Server(tmp_path / "companion.sqlite").start()
@@ -494,7 +494,7 @@ def test_the_stream_hub_refuses_in_the_browsers_language(tmp_path):
             finally:
                 writer.close()
 
-        status, body = asyncio.run(ask())
+        status, body = run(ask())
         assert status == 404
         assert body.decode() == "Es gibt keinen Tisch mit diesem Code."
     finally:

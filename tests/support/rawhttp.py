@@ -8,9 +8,18 @@ import asyncio
 import re
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 HOST = "127.0.0.1"
+
+
+def run(coroutine):
+    """Run a coroutine to its end (two minutes at most) in a thread of its own: Playwright's
+    sync API (a browser test earlier on the same worker) leaves an event loop running in
+    the main thread, where asyncio.run refuses to start."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coroutine, 120)).result()
 
 
 def loopback(index: int) -> str:

@@ -32,6 +32,17 @@ def version_of(server: Any, code: str) -> int:
         return db.execute("SELECT version FROM tables WHERE code = ?", [code]).fetchone()[0]
 
 
+def caught_up(server: Any, code: str, pages: Sequence[Page]) -> None:
+    """Every page shows the table's latest version (a live refresh may still be on its
+    way after an action). The version is read once no page still waits for an answer:
+    a tap's request may reach the server after the tap returned."""
+    for page in pages:
+        page.wait_for_function(SETTLED)
+    version = str(version_of(server, code))
+    for page in pages:
+        expect(page.locator("#view")).to_have_attribute("data-version", version)
+
+
 def leak(page: Page, text: str) -> None:
     """Show ``text`` at the top of the page, as a page that let a secret through would:
     a glance test proves that it sees one character of it (reload the page after)."""
@@ -69,15 +80,9 @@ class TwinTables:
         self.caught_up()
 
     def caught_up(self) -> None:
-        """Every page shows its table's latest version (a live refresh may still be on its
-        way after an action). The version is read once no page still waits for an answer:
-        a tap's request may reach the server after the tap returned."""
+        """Every page shows its table's latest version."""
         for code, screen, phones in self.tables:
-            for page in (screen, *phones):
-                page.wait_for_function(SETTLED)
-            version = str(version_of(self.server, code))
-            for page in (screen, *phones):
-                expect(page.locator("#view")).to_have_attribute("data-version", version)
+            caught_up(self.server, code, (screen, *phones))
 
     def glance(self, point: str, mask: Sequence[str] = MASK, language: str | None = None,
                ) -> None:
