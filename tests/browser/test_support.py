@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tests.support.glance import assert_same_glance
-from tests.support.phone_quality import check_phone
+from tests.support.phone_quality import WIDTHS, check_phone
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 MAP = """<!doctype html><meta name=viewport content="width=device-width">
 <body style="margin:0;background:#111;color:#eee;font-family:monospace">
@@ -48,8 +53,22 @@ def test_phone_quality_names_each_problem(phone):
     with pytest.raises(AssertionError) as failure:
         check_phone(page)
     report = str(failure.value)
-    for expected in ("360 px: overflow", "390 px: small control: button", "contrast:",
+    for expected in ("360 px: overflow", "390 px: small control: button", "360 px: contrast:",
                      "console: boom", 'summary "Seats"', "radio itself is squeezed",
                      "scrolls sideways"):
         assert expected in report
     assert page.viewport_size["width"] == 390
+
+
+def test_the_phone_widths_draw_the_same_colours():
+    """check_phone reads contrast at the narrowest phone width only: no width breakpoint of
+    the stylesheets may fall between the phone widths, where it could change a colour."""
+    low, high = min(WIDTHS), max(WIDTHS)
+    breakpoints = [(sheet.name, bound, int(width)) for sheet in STATIC.glob("*.css")
+                   for bound, width in re.findall(r"@media[^{]*?(min|max)-width:\s*(\d+)px",
+                                                  sheet.read_text())]
+    assert breakpoints  # the pattern still reads the stylesheets' queries
+    for sheet, bound, width in breakpoints:
+        # max-width: N holds up to N, min-width: N from N.
+        apart = low <= width < high if bound == "max" else low < width <= high
+        assert not apart, f"{sheet}: a {bound}-width: {width}px breakpoint"
