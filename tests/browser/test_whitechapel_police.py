@@ -267,18 +267,23 @@ def now_on_top(detectives, phase_words: str) -> None:
         assert height <= 2 * SCREEN, (phase_words, height)
 
 
-def in_first_screen(page, target) -> None:
-    page.evaluate("window.scrollTo(0, 0)")
+def top_box(page, target) -> dict:
+    """Where ``target`` stands on the page scrolled to the top, once it is shown (a live
+    refresh may still be bringing it after the last tap)."""
     locator = page.locator(target).first if isinstance(target, str) else target
-    box = locator.bounding_box()
+    expect(locator).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    return locator.bounding_box()
+
+
+def in_first_screen(page, target) -> None:
+    box = top_box(page, target)
     assert box["y"] + box["height"] <= SCREEN, (target, box)
 
 
 def starts_on_first_screen(page, target) -> None:
     """The control this phone needs now starts inside the first screen (at the top)."""
-    page.evaluate("window.scrollTo(0, 0)")
-    locator = page.locator(target).first if isinstance(target, str) else target
-    box = locator.bounding_box()
+    box = top_box(page, target)
     if box["y"] >= SCREEN:
         shot(page, "wc22-control-too-low")
     assert box["y"] < SCREEN, (target, box)

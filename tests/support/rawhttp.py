@@ -8,13 +8,15 @@ import asyncio
 import re
 import socket
 import time
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 HOST = "127.0.0.1"
 
 
-def run(coroutine):
+def run(coroutine: Coroutine[Any, Any, Any]) -> Any:
     """Run a coroutine to its end (two minutes at most) in a thread of its own: Playwright's
     sync API (a browser test earlier on the same worker) leaves an event loop running in
     the main thread, where asyncio.run refuses to start."""
