@@ -272,8 +272,9 @@ def top_box(page, target) -> dict:
     refresh may still be bringing it after the last tap)."""
     locator = page.locator(target).first if isinstance(target, str) else target
     expect(locator).to_be_visible()
-    page.evaluate("window.scrollTo(0, 0)")
-    return locator.bounding_box()
+    # Scrolled and measured in one go: a refresh may swap the view between two calls.
+    return locator.evaluate("el => { window.scrollTo(0, 0); const b = el.getBoundingClientRect();"
+                            " return {x: b.x, y: b.y, width: b.width, height: b.height}; }")
 
 
 def in_first_screen(page, target) -> None:
