@@ -359,7 +359,7 @@ class Side:
 
     def settled(self) -> None:
         """Both phones show the table's latest version."""
-        caught_up(self.server, self.code, self.phones)
+        caught_up(*self.phones)
 
 
 def both(sides: Sequence[Side], step: Callable[[Side], object]) -> None:

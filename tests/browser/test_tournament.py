@@ -166,17 +166,19 @@ def register_by_post(page, server, tid: int, names: list[str]) -> None:
     """The organiser's Register and Check in, sent as the forms send them (the browser's
     own cookies, through its request API): the clicks themselves are played above."""
     manage = f"{server.url}/tournaments/{tid}"
+    html = page.context.request.get(manage).text()
 
-    def post(path: str, **fields) -> str:
-        html = page.context.request.get(manage).text()
+    def post(path: str, **fields) -> None:
+        nonlocal html
         fields.update(csrf=csrf_of(html), version=str(version_of(html)))
         response = page.context.request.post(manage + path, form=fields)
         assert response.ok, response.text()
-        return response.text()
+        # The page the answer's 303 leads to, as the organiser's browser shows it: it holds
+        # the next form's token and version.
+        html = response.text()
 
     for index, name in enumerate(names):
         post("/players", name=name, club="Ripper Club" if index % 3 == 0 else "")
-    html = page.context.request.get(manage).text()
     for player in re.findall(r'/players/(\d+)/status', html):
         post(f"/players/{player}/status", status="present")
 

@@ -9,9 +9,9 @@ actions, different secrets (tests/support/glance.py compares their phones at res
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import urljoin
 
 from playwright.sync_api import Page, expect
 
@@ -26,21 +26,18 @@ NARROW = {"width": 360, "height": 740}
 MASK = (*DEFAULT_MASK, "p:has(> .code)")
 
 
-def version_of(server: Any, code: str) -> int:
-    """The table's latest version, read from the server's database."""
-    with sqlite3.connect(server.db) as db:
-        return db.execute("SELECT version FROM tables WHERE code = ?", [code]).fetchone()[0]
-
-
-def caught_up(server: Any, code: str, pages: Sequence[Page]) -> None:
-    """Every page shows the table's latest version (a live refresh may still be on its
-    way after an action). The version is read once no page still waits for an answer:
-    a tap's request may reach the server after the tap returned."""
+def caught_up(*pages: Page) -> None:
+    """Every page shows its table's latest version (a live refresh may still be on its
+    way after an action), asked at the page's own version address. The version is read
+    once no page still waits for an answer: a tap's request may reach the server after
+    the tap returned."""
     for page in pages:
         page.wait_for_function(SETTLED)
-    version = str(version_of(server, code))
     for page in pages:
-        expect(page.locator("#view")).to_have_attribute("data-version", version)
+        view = page.locator("#view")
+        address = urljoin(page.url, view.get_attribute("data-version-url"))
+        version = page.request.get(address).json()["version"]
+        expect(view).to_have_attribute("data-version", str(version))
 
 
 def leak(page: Page, text: str) -> None:
@@ -81,8 +78,8 @@ class TwinTables:
 
     def caught_up(self) -> None:
         """Every page shows its table's latest version."""
-        for code, screen, phones in self.tables:
-            caught_up(self.server, code, (screen, *phones))
+        for _code, screen, phones in self.tables:
+            caught_up(screen, *phones)
 
     def glance(self, point: str, mask: Sequence[str] = MASK, language: str | None = None,
                ) -> None:

@@ -8,6 +8,7 @@ import time
 from playwright.sync_api import expect
 
 from tests.support.pages import confirm, sit
+from tests.support.twin_tables import caught_up
 
 NAMES = ("Jack", "Ann", "Bob", "Cy", "Dee", "Eve")
 
@@ -101,7 +102,10 @@ def zoom_to(page, circle: int) -> int:
 def tap_circle(page, circle: int) -> None:
     """Tap a circle of Jack's map: on the whole board, first the part to zoom into."""
     link = page.locator(f"a[data-to='{circle}']")
-    expect(link).to_have_count(1)  # the page has caught up with the table
+    # The page has caught up with the table: a refresh arriving after the map was opened
+    # would draw it closed again.
+    caught_up(page)
+    expect(link).to_have_count(1)
     open_map(page)
     zoom_to(page, circle)
     assert_thumb_sized(page)
