@@ -23,10 +23,9 @@ from tests.support.mrjack_deals import (
     with_alibis,
     with_first,
 )
-from tests.support.pages import LAPTOP, confirm, shot, sit
+from tests.support.pages import LAPTOP, caught_up, confirm, shot, sit
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
-from tests.support.twin_tables import caught_up
 
 ODD = ("detective", "jack", "jack", "detective")
 EVEN = ("jack", "detective", "detective", "jack")

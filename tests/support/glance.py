@@ -21,15 +21,11 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from playwright.sync_api import Page
 
-from tests.support.pages import SCREENSHOTS
+from tests.support.pages import SCREENSHOTS, SETTLED
 
 # The table code is drawn at random for each table; [data-glance-mask] marks any other
 # element a template declares random (never a secret: a secret must look the same).
 DEFAULT_MASK = (".code", "[data-glance-mask]")
-
-# Waits until htmx has finished swapping and settling, so both pages are photographed
-# in a finished state rather than mid-swap.
-_SETTLED = """() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"""
 
 _REST = """() => {
   if (document.activeElement && document.activeElement !== document.body) {
@@ -112,7 +108,7 @@ def at_rest(page: Page, mask: Sequence[str] = DEFAULT_MASK, full_page: bool = Tr
     Fails if a peek is being held: a glance is what the phone shows when nobody touches it.
     """
     page.wait_for_load_state("load")
-    page.wait_for_function(_SETTLED)
+    page.wait_for_function(SETTLED)
     held = page.evaluate(_REST)
     assert held == 0, "a peek is held: the glance test needs the phone at rest"
     page.evaluate(_RELAYOUT)

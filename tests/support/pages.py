@@ -6,12 +6,15 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
 LAPTOP = {"viewport": {"width": 1280, "height": 860}}
+# No htmx request, swap or settling under way: the page shows a finished state.
+SETTLED = """() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"""
 
 
 def sit(page: Page, url: str, name: str, seat: int) -> None:
@@ -21,6 +24,20 @@ def sit(page: Page, url: str, name: str, seat: int) -> None:
     page.check(f"input[name=seat][value='{seat}']")
     page.click("button[type=submit]")
     expect(page.locator("[data-seat-label]")).to_be_visible()
+
+
+def caught_up(*pages: Page) -> None:
+    """Every page shows its table's latest version (a live refresh may still be on its
+    way after an action), asked at the page's own version address. The version is read
+    once no page still waits for an answer: a tap's request may reach the server after
+    the tap returned."""
+    for page in pages:
+        page.wait_for_function(SETTLED)
+    for page in pages:
+        view = page.locator("#view")
+        address = urljoin(page.url, view.get_attribute("data-version-url"))
+        version = page.request.get(address).json()["version"]
+        expect(view).to_have_attribute("data-version", str(version))
 
 
 def confirm(page: Page, button: Locator | str) -> None:

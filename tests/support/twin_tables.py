@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import urljoin
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
-from tests.support.glance import _SETTLED as SETTLED
 from tests.support.glance import DEFAULT_MASK, assert_same_glance
+from tests.support.pages import caught_up
 
 NARROW = {"width": 360, "height": 740}
 """The narrowest phone: the glance tests look at it."""
@@ -24,20 +23,6 @@ NARROW = {"width": 360, "height": 740}
 # The random table code's whole line: antialiasing at the edge of the code's own box
 # differs by a pixel from one code to another.
 MASK = (*DEFAULT_MASK, "p:has(> .code)")
-
-
-def caught_up(*pages: Page) -> None:
-    """Every page shows its table's latest version (a live refresh may still be on its
-    way after an action), asked at the page's own version address. The version is read
-    once no page still waits for an answer: a tap's request may reach the server after
-    the tap returned."""
-    for page in pages:
-        page.wait_for_function(SETTLED)
-    for page in pages:
-        view = page.locator("#view")
-        address = urljoin(page.url, view.get_attribute("data-version-url"))
-        version = page.request.get(address).json()["version"]
-        expect(view).to_have_attribute("data-version", str(version))
 
 
 def leak(page: Page, text: str) -> None:

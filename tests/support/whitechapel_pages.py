@@ -7,8 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.support.pages import confirm, sit
-from tests.support.twin_tables import caught_up
+from tests.support.pages import caught_up, confirm, sit
 
 NAMES = ("Jack", "Ann", "Bob", "Cy", "Dee", "Eve")
 
