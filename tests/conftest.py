@@ -35,25 +35,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 2 * (os.cpu_count() or 1)
 
 
-@pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has marked its tests
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On xdist's workers, the longest tests first and spread evenly: `--dist worksteal`
-    (pyproject.toml) hands each worker a contiguous share of this order and lets an idle
-    worker take the end of another's share. In file order the first worker's share held
-    every browser test, and the run ended with that worker alone (docs/TESTING.md). Dealt
-    round-robin by cost, every share begins with its part of the browser and slow tests,
-    and what is left to share at the end is short."""
-    workers = getattr(config, "workerinput", {}).get("workercount")
-    if not workers:
-        return
-    ordered = sorted(items, key=lambda item: -_cost(item))
-    items[:] = [item for share in range(workers) for item in ordered[share::workers]]
-
-
-def _cost(item: pytest.Item) -> int:
-    return 2 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 0
-
-
 @pytest.fixture
 def app(tmp_path):
     app = create_app({
