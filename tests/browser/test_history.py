@@ -18,7 +18,7 @@ from companion.games import discover
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support import club
 from tests.support.campaign import read_table
-from tests.support.pages import confirm, shot, sit
+from tests.support.pages import confirm, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 
@@ -47,7 +47,7 @@ def play_mrjack(server: Server, laptop, phone, jack_name: str, right: bool) -> N
     jack, detective = phone(), phone()
     sit(jack, f"{server.url}/j/{code}", jack_name, 0)
     sit(detective, f"{server.url}/j/{code}", "Bob", 1)
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
     expect(detective.locator("[data-pick]").first).to_be_visible()
     state, _version, _status = read_table(server.db, code)
     confirm(detective, f"[data-pick='{state['round']['cards'][0]}']")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.support.glance import IDLE_SECONDS, assert_same_glance, untouched
 from tests.support.hidden import deal_again, hidden_state
 from tests.support.london_sequence import role_position, twin_deals
-from tests.support.pages import LAPTOP, confirm, shot, sit
+from tests.support.pages import LAPTOP, confirm, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.twin_tables import MASK, NARROW, TwinTables, leak
 
@@ -41,7 +41,7 @@ def open_table(server, laptop, phone, names, check=False):
     expect(laptop.locator("[data-seats]")).to_contain_text(names[-1])
     if check:
         check_phone(phones[0], "london1888-phone-lobby")
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
     expect(laptop.locator("[data-prompt]")).to_contain_text(f"Abberline ({names[0]}) is playing")
     for page in phones:
         expect(page.locator("[data-now]")).to_be_visible()

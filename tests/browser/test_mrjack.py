@@ -23,7 +23,7 @@ from tests.support.mrjack_deals import (
     with_alibis,
     with_first,
 )
-from tests.support.pages import LAPTOP, caught_up, confirm, shot, sit
+from tests.support.pages import LAPTOP, caught_up, confirm, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 
@@ -57,7 +57,7 @@ def open_table(server, laptop, phone, london: bool = False, language: str = "en"
         jack, detective = (phone(language=language, width=360) for _seat in range(2))
     sit(jack, f"{server.url}/j/{code}", "Ann", 0)
     sit(detective, f"{server.url}/j/{code}", "Bob", 1)
-    laptop.click(f"button:has-text('{say('Start the game')}')")
+    start_game(laptop, say("Start the game"))
     expect(jack.locator("[data-phase]")).to_be_visible()
     expect(detective.locator("[data-phase]")).to_be_visible()
     return {"jack": jack, "detective": detective, "code": code}

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.support.glance import assert_same_glance, compare
 from tests.support.httpdevice import HttpDevice
-from tests.support.pages import SCREENSHOTS, decode_qr, shot, sit, tally_table
+from tests.support.pages import SCREENSHOTS, decode_qr, shot, sit, start_game, tally_table
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.rawhttp import Stream
 
@@ -57,7 +57,7 @@ def test_join_by_qr_live_updates_and_reload(server, laptop, phone):
     expect(ann.get_by_text("Seats", exact=True)).to_have_count(1)
     expect(laptop.get_by_text("Seats", exact=True)).to_have_count(1)
 
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
     expect(ann.locator("[data-total]")).to_have_text("0")
     expect(bob.locator("[data-total]")).to_have_text("0")
     check_phone(ann, "platform-phone-playing-at-rest")
@@ -285,7 +285,7 @@ def test_a_phone_at_rest_shows_no_secret(server, laptop, phone):
         ann, bob = phone(), phone()
         sit(ann, f"{server.url}/j/{code}", "Ann", 0)
         sit(bob, f"{server.url}/j/{code}", "Bob", 1)
-        laptop.click("button:has-text('Start the game')")
+        start_game(laptop)
         expect(ann.locator("[data-total]")).to_have_text("0")
         ann_pages.append(ann)
     first, second = ann_pages
@@ -333,7 +333,7 @@ def test_screen_stays_awake_on_a_plain_http_address(server, browser):
         wake = host.locator("[data-wake]")
         expect(wake).to_be_hidden()
         host.goto(f"{origin}/t/{code}")
-        host.click("button:has-text('Start the game')")
+        start_game(host)
         host.goto(f"{origin}/t/{code}/me")
         expect(wake).to_be_visible()
         # Autoplay needs a tap here (as on many phones): the first tap anywhere starts it.
@@ -361,7 +361,7 @@ def test_a_refused_wake_lock_falls_back_to_the_video(server, phone):
     sit(phone(), f"{server.url}/j/{code}", "Bob", 1)
     sit(host, f"{server.url}/j/{code}", "Ann", 0)
     host.goto(f"{server.url}/t/{code}")
-    host.click("button:has-text('Start the game')")
+    start_game(host)
     host.goto(f"{server.url}/t/{code}/me")
     expect(host.locator("[data-wake]")).to_have_text("Screen stays on")
     host.wait_for_function("() => !document.querySelector('video.awake-video').paused")

@@ -12,7 +12,7 @@ from companion.db import connect
 from companion.tournaments import storage as store
 from tests.support.html import csrf_of, version_of
 from tests.support.httpdevice import HttpDevice
-from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, decode_qr, shot
+from tests.support.pages import LAPTOP, SCREENSHOTS, confirm, decode_qr, shot, start_game
 from tests.support.phone_quality import check_phone, check_screen
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -77,7 +77,7 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
     check_phone(phones[0], "tournament-phone-seated")
 
     laptop.click("a:has-text('Table screen')")
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
     expect(laptop.locator("[data-prompt]")).to_be_visible()
     state = from_db(server, tables.get_table, code)["state"]
     jack = next(seat for seat, line in enumerate(state["lines"]) if "jack" in line)
@@ -285,7 +285,7 @@ def test_a_40_player_round_prints_and_ten_table_screens_stay_live_in_one_browser
     for page in screens:
         expect(page.locator("li.seat.taken")).to_have_count(4)
     for page in screens:  # each answers a tap
-        page.click("button:has-text('Start the game')")  # 1 tap
+        start_game(page)  # 1 tap
         expect(page.locator("[data-prompt]")).to_be_visible()
     # And every screen hears a change made elsewhere (a phone's action, here the host's
     # on another screen would do the same): the round page shows each table playing.

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support.glance import assert_same_glance
 from tests.support.hidden import deal_again, hidden_state
-from tests.support.pages import LAPTOP, confirm, shot, sit
+from tests.support.pages import LAPTOP, caught_up, confirm, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.twin_tables import MASK, NARROW, TwinTables
@@ -109,7 +109,7 @@ def test_the_police_on_the_map_at_phone_size(shipped_server, laptop, phone):
     sit(jack, url, "Jack", 0)
     sit(ann, url, "Ann", 1)
     sit(bob, url, "Bob", 2)
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
 
     tap_circle(jack, HIDEOUT)
     tap(jack, "[data-way='hideout']")
@@ -310,7 +310,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
         sit(page, url, name, seat)
     for page in detectives:
         page.set_viewport_size(SMALL)
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
     # The even deal (Setup, 3): Ann blue and red, Bob yellow and green, Cy brown.
     own = {ann: ["blue", "red"], bob: ["yellow", "green"], cy: ["brown"]}
     for page, colours in own.items():
@@ -402,6 +402,7 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     check_phone(speaker, "wc22-detective-moving")
     moves.tap("move", speaker, f"[data-police-confirm='{head}:{target}']")
     expect(laptop.locator(f"[data-cop-at='{head}:{target}']")).to_have_count(1)
+    caught_up(speaker)  # the move's answer, not his page from before it (searches below)
     # Target: a move in 2 taps (the crossing, its button), however close the crossings.
     assert moves.steps["move"] == 2, moves.steps
 
@@ -516,10 +517,9 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
         for seat, (page, name) in enumerate(zip(phones, ("Jack", "Ann", "Bob"), strict=True)):
             sit(page, url, name, seat)
             page.set_viewport_size(NARROW)
-        screen.click("button:has-text('Start the game')")
         # Started before the second table is dealt again: a start landing after that
         # would draw its own Heads of the Investigation.
-        expect(screen.locator("button:has-text('Start the game')")).to_have_count(0)
+        start_game(screen)
         tables.append((url.rsplit("/", 1)[1], screen, phones))
     # The second table dealt as the first (the Heads of the Investigation are drawn).
     deal_again(shipped_server, tables[1][0], hidden_state(shipped_server, tables[0][0]))

@@ -76,8 +76,7 @@ def test_the_table_screen_replays_a_night_and_a_phone_follows(server, laptop, ph
     laptop.check("input[name=deduction_map]")
     jack, ann, bob = phone(), phone(), phone()
     ann.set_viewport_size({"width": 360, "height": 740})
-    create_and_seat(laptop, server.url, [jack, ann, bob])
-    code = laptop.locator(".code-big").inner_text().strip()
+    code = create_and_seat(laptop, server.url, [jack, ann, bob])
     way = play_to_the_end(sender(jack, server.url, code), sender(laptop, server.url, code))
 
     # The game's end on the table screen: "Replay the night" (1 tap) opens the last night.

@@ -11,7 +11,7 @@ from companion.games import wo_ist_jack
 from tests.support.glance import assert_same_glance, read_in, untouched
 from tests.support.hidden import deal_again, hidden_state
 from tests.support.language import translated
-from tests.support.pages import LAPTOP, confirm, sit
+from tests.support.pages import LAPTOP, confirm, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.twin_tables import MASK, NARROW, TwinTables, leak
 
@@ -27,7 +27,7 @@ def open_table(server, laptop, phone) -> tuple[str, dict]:
     for seat, name in enumerate(NAMES):
         sit(phones[name], f"{server.url}/j/{code}", name, seat)
     expect(laptop.locator("[data-seats]")).to_contain_text("Cy")
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
     for page in phones.values():
         expect(page.locator("[data-choose-start]")).to_be_visible()
     return code, phones
@@ -394,7 +394,7 @@ def test_a_whole_game_in_german_at_360_px(server, laptop, phone):
     phones = {name: phone(language="de-DE", width=360) for name in NAMES}
     for seat, name in enumerate(NAMES):
         sit(phones[name], f"{server.url}/j/{code}", name, seat)
-    laptop.click(f"button:has-text('{say('Start the game')}')")
+    start_game(laptop, say("Start the game"))
     expect(phones["Bob"].locator("[data-choose-start]")).to_be_visible()
     check_phone(phones["Bob"], "wo_ist_jack-de-who-starts")
     phones["Bob"].locator("[data-choose-start] button", has_text="Ann").click()

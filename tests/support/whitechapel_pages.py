@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.support.pages import caught_up, confirm, sit
+from tests.support.pages import caught_up, confirm, sit, start_game
 
 NAMES = ("Jack", "Ann", "Bob", "Cy", "Dee", "Eve")
 
@@ -16,14 +16,16 @@ def tap(page, selector: str) -> None:
     page.locator(selector).first.click()
 
 
-def create_and_seat(laptop, server_url: str, players) -> None:
+def create_and_seat(laptop, server_url: str, players) -> str:
     """The set-up form is filled in: create the table, seat ``players`` from its join
-    link (Jack at seat 0, then Ann, Bob, ...) and start the game."""
+    link (Jack at seat 0, then Ann, Bob, ...) and start the game. Returns the table's
+    code (read before the start: the started screen shows it small)."""
     laptop.click("button:has-text('Create the table')")
     code = laptop.locator(".code-big").inner_text().strip()
     for seat, page in enumerate(players):
         sit(page, f"{server_url}/j/{code}", NAMES[seat], seat)
-    laptop.click("button:has-text('Start the game')")
+    start_game(laptop)
+    return code
 
 
 def head_of(phones, laptop):
