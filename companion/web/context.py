@@ -11,7 +11,7 @@ import secrets
 import time
 from typing import Any
 
-from flask import Response, abort, current_app, request, url_for
+from flask import Response, abort, current_app, g, request, url_for
 
 from companion import tables
 from companion.db import get_db
@@ -265,7 +265,9 @@ def clock() -> float:
 
 
 def seconds_until(deadline: float) -> int:
-    """Whole seconds from now to ``deadline`` on the laptop's clock, never below 0."""
+    """Whole seconds from now to ``deadline`` on the laptop's clock, never below 0. A
+    page that says them was drawn from the clock, so it is not kept (web/drawn.py)."""
+    g.drawn_from_clock = True
     return max(0, math.ceil(deadline - clock()))
 
 

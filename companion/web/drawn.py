@@ -11,8 +11,10 @@ switch comes back to it), the device's session CSRF token (its forms carry it an
 keys) and the device's language, so nobody
 is ever given a page drawn for someone else. Pages with query arguments (the Letters
 from Whitechapel map's chosen circle) or for a device without a session yet are drawn
-every time. A table that has ended has its pages let go (``forget``), and its pages are
-not kept again: its devices read it a last time, nobody plays on it.
+every time, and so are pages drawn from the laptop's clock (the seconds left of Wo ist
+Jack the Ripper's print window: ``context.seconds_until``). A table that has ended has
+its pages let go (``forget``), and its pages are not kept again: its devices read it a
+last time, nobody plays on it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
-from flask import Response, current_app, request, session
+from flask import Response, current_app, g, request, session
 
 from companion.web import wants_component
 from companion.web.context import is_host, is_host_home, load
@@ -111,6 +113,7 @@ def drawn(head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None) -> Res
     # Kept under the version that was drawn (a change may have landed meanwhile) and
     # the log entry read before it: a key never claims a newer table than its page.
     drawn_key = _key(table, head["last_log"], viewer, seat, host)
-    if drawn_key is not None and response.status_code == 200 and table["status"] != "closed":
+    if (drawn_key is not None and response.status_code == 200 and table["status"] != "closed"
+            and not g.get("drawn_from_clock")):
         pages.put(drawn_key, response.get_data(), table["id"], table["version"])
     return response

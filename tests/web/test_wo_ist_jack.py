@@ -189,6 +189,20 @@ def test_the_window_ends_by_its_stored_deadline(app, clock):
     assert state_of(app, laptop.code)["printed"][0]["points"] == 4
 
 
+def test_a_phone_asking_again_in_the_window_is_told_the_seconds_left_now(app, clock):
+    """A page is drawn once per table version (web/drawn.py), but the printer's page
+    sends the end of the window after the seconds left when it was drawn: asked again
+    (a reload, a phone back from sleep), it must count from now, not from the first
+    drawing, or the print waits on a phone that was put away."""
+    laptop, phones = new_table(app)
+    assert announce(app, laptop, phones, 4).status_code == 303
+    assert f'hx-trigger="load delay:{game.PRINT_WINDOW_SECONDS}s"' in text(phones[0].phone())
+    clock.now += 5
+    assert f'hx-trigger="load delay:{game.PRINT_WINDOW_SECONDS - 5}s"' in text(phones[0].phone())
+    clock.now += game.PRINT_WINDOW_SECONDS
+    assert 'hx-trigger="load delay:0s"' in text(phones[0].phone())
+
+
 def test_a_posted_clock_is_never_the_laptops(app, clock):
     laptop, phones = new_table(app)
     assert announce(app, laptop, phones, 4).status_code == 303
