@@ -206,6 +206,16 @@
     event.preventDefault();
     arm(button, Date.now() + ARMED_MS);
   }, true);
+  // Sent, it asks no more: its label again until the answer replaces the page, so that a
+  // slow answer does not leave "tap again" under the player's thumb.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (form.tagName !== "FORM") { return; }
+    form.querySelectorAll("button[data-confirm].armed").forEach(function (button) {
+      button.classList.remove("armed");
+      button.textContent = button.dataset.label;
+    });
+  });
 
   /* The keypad writes into its number field. */
   document.addEventListener("click", function (event) {

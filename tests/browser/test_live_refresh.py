@@ -95,6 +95,27 @@ def test_a_refused_action_keeps_what_the_player_typed(server, laptop, phone):
     expect(ann.locator("[data-total]")).to_have_text("4")
 
 
+def test_a_sent_button_asks_no_more_while_its_answer_is_on_its_way(server, laptop, phone):
+    """The host's second tap on Undo goes out and its answer is held back (a slow
+    Wi-Fi): the button says "Undo last action" again, not "tap again" with seconds
+    running, so a third tap is not invited; the answer then replaces the page."""
+    _code, ann, _bob = tally_table(server, laptop, phone)
+    add(ann, "2")
+    expect(laptop.locator("[data-total]")).to_have_text("2")
+    held = []
+    laptop.route("**/undo", lambda route: held.append(route))
+    undo = laptop.locator("form[action$='/undo'] button.confirm")
+    undo.click()
+    expect(undo).to_have_class("confirm armed")
+    undo.click()
+    laptop.wait_for_function("() => document.querySelector('.htmx-request')")
+    expect(laptop.locator("button.armed")).to_have_count(0)
+    expect(undo).to_have_text("Undo last action")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(laptop.locator("[data-total]")).to_have_text("0")
+
+
 def test_a_half_filled_question_survives_the_table_moving(server, laptop, phone):
     """London 1888: Ann opens her questions to Cy and to the prisoner Bob, ticks a card
     of Cy's and two of Bob's, and taps Bob's question once; the table sends Cy to prison

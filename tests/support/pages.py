@@ -51,9 +51,12 @@ def start_game(screen: Page, label: str = "Start the game") -> None:
 
 
 def confirm(page: Page, button: Locator | str) -> None:
-    """A tap-again button: the first tap arms it, the second acts."""
+    """A tap-again button: the first tap arms it, the second acts; then its answer
+    stands, as it does for the player before his next tap (another phone may show the
+    action before this one has its answer)."""
     (page.locator(button).first if isinstance(button, str) else button).click()
     page.locator("button.armed").first.click()
+    page.wait_for_function(SETTLED)
 
 
 def decode_qr(path) -> str:
