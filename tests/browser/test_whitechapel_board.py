@@ -208,10 +208,12 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
         assert_on_screen(laptop, ["[data-track]", "[data-table-map] svg",
                                   ".wc-now [data-prompt]", "[data-clues]", "[data-log]"])
         assert circle_number_px(laptop, "[data-table-map]") >= 14
-        # The corner join box stays in the title's row, off the move track.
-        join, track = (laptop.locator(selector).first.bounding_box()
-                       for selector in ("[data-join-box]", ".wc-track-card"))
+        # The corner join box stays in the title's row, off the move track and the
+        # table's status.
+        join, track, status = (laptop.locator(selector).first.bounding_box() for selector in
+                               ("[data-join-box]", ".wc-track-card", ".topbar .status"))
         assert join["y"] + join["height"] <= track["y"], (join, track)
+        assert status["x"] + status["width"] <= join["x"], (status, join)
     expect(laptop.locator("[data-table-map] .circle.clue")).to_have_count(1)
     expect(laptop.locator("[data-table-map] .circle.searched")).to_have_count(1)
     assert_not_clipped(laptop, "[data-track] .wc-token")
