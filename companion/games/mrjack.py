@@ -1357,12 +1357,15 @@ CALLS_SHAPE = [{"turn": int, "picks": [{"character": _CARD, "seat": _SEAT}],
 def check_state(state: Any) -> None:
     """A Mr. Jack state as ``setup`` and ``apply`` leave it (an imported file's): the
     shape, two players, known characters, the turn within the game's 8, Jack's alibi
-    one of the game's characters once play begins and never cleared,
+    one of the game's characters once play begins (none yet while London's tokens are
+    placed) and never cleared,
     the detective's marks only after Jack's answer."""
     check_shape(state, STATE_SHAPE)
     require(len(state["players"]) == 2, _("Mr. Jack has exactly 2 players."))
     require(0 <= state["turn"] <= LAST_TURN, _("the turn is not one of the game's 8."))
-    require(state["phase"] in ("draft", "over") or state["alibi"] in state["characters"],
+    # In London the alibi is dealt once the tokens are placed (Extension II.).
+    require(state["phase"] in ("draft", "over") or state["alibi"] in state["characters"]
+            or (state["phase"] == "placement" and state["alibi"] is None),
             _("Jack's alibi is not one of the game's characters."))
     require(state["alibi"] not in state["cleared"], _("Jack's own character is marked innocent."))
     require(state["marks"] is None or state["answer"] is not None,

@@ -97,3 +97,16 @@ def test_a_london_outcome_passes():
                                                  "accomplices": [1], "round": 12}})
     with pytest.raises(RuleError):
         london.check_state({**state, "outcome": {"winner": "jack", "how": "jack_suicide"}})
+
+
+def test_every_state_of_a_mr_jack_in_london_game_passes():
+    """The extension places the eight tokens before Jack's alibi is dealt (Extension
+    II.): a table saved during the placement must import again."""
+    from companion.games import mrjack
+    from tests.games.test_mrjack_properties import random_game
+    phases = set()
+    for seed in range(5):
+        for state in random_game(seed, london=True):
+            mrjack.check_state(state)
+            phases.add(state["phase"])
+    assert {"draft", "placement", "play"} <= phases

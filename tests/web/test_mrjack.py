@@ -9,9 +9,13 @@ import re
 from collections.abc import Sequence
 from types import SimpleNamespace
 
+from companion import tables
+from companion.db import get_db
 from companion.games import mrjack
 from companion.games.base import TABLE
+from tests.games.test_mrjack_properties import action_for, plan
 from tests.support.hidden import deal_again
+from tests.support.hostile_files import upload
 from tests.support.html import at_rest
 from tests.support.mrjack_deals import draft_twins, holmes_twins
 from tests.support.noninterference import assert_indistinguishable, play_both, render_component
@@ -569,3 +573,27 @@ def test_a_refused_keep_looks_the_same_whatever_the_hand(app):
                      ["Keep exactly 2 of your 5 characters (4 chosen)",
                       "Keep exactly 2 of your 5 characters (3 chosen)"],
                      **{f"keep_{card}": "on" for card in ticked})
+
+
+def test_a_finished_london_game_exports_and_imports_again(app):
+    """Mr. Jack in London, played from the phones and the table to its end, then exported:
+    the file imports again, its log's placement states (the tokens placed before Jack's
+    alibi is dealt, Extension II.) passing the check every logged state goes through."""
+    laptop, phones = seated_table(app, mrjack.NAME, ["Ann", "Bob"], london="on")
+    rng = random.Random(5)
+    for _ in range(300):
+        state = state_of(app, laptop.code)
+        move = plan(state, rng)
+        if move is None:
+            break
+        fields = action_for(state, move)
+        kind = fields.pop("type")
+        device = laptop.table_act if move[0] == TABLE else phones[move[0]].act
+        assert device(kind, **fields).status_code == 303
+    assert state_of(app, laptop.code)["phase"] == "over"
+    with app.app_context():
+        db = get_db()
+        data = tables.export_table(db, tables.get_table(db, laptop.code)["id"])
+    assert any("placement" in str(entry[7]) for entry in data["log"])
+    reply = upload(Device(app), "/import", tables.export_text(data).encode())
+    assert reply.status_code == 303, reply.text[-1500:]
