@@ -27,8 +27,7 @@ def move(jack, circle: str) -> None:
     """A typed move: a tap a digit, then Move twice (the one confirm pattern)."""
     expect(jack.locator("[data-act=move]")).to_be_visible()
     key_in(jack, circle)
-    tap(jack, "[data-act=move]")
-    tap(jack, "[data-act=move].armed")
+    confirm(jack, "[data-act=move]")
 
 
 def escape(jack) -> None:

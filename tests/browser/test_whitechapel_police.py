@@ -545,8 +545,7 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
         for field, circle in zip(jack.locator("[data-woman]").all(), (3, 21, 27, CRIME, 84),
                                  strict=True):
             field.fill(str(circle))
-        tap(jack, "[data-act=women]")
-        tap(jack, "[data-act=women].armed")  # a typed choice: a second tap
+        confirm(jack, "[data-act=women]")  # a typed choice: a second tap
     twins.both(women)
     twins.both(lambda screen, phones: confirm(head_of(phones[1:], screen),
                                               "[data-act=patrols_placed]"))

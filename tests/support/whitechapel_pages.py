@@ -54,12 +54,10 @@ def hell(jack, detectives, laptop, women: list[str], letter: bool = False) -> No
         typed.locator("summary").click()
     for field, circle in zip(jack.locator("[data-woman]").all(), women, strict=True):
         field.fill(circle)
-    tap(jack, "[data-act=women]")
-    tap(jack, "[data-act=women].armed")  # a typed choice: a second tap
+    confirm(jack, "[data-act=women]")  # a typed choice: a second tap
     confirm(head_of(detectives, laptop), "[data-act=patrols_placed]")  # 2 taps
     if letter:
-        tap(jack, "[data-act=letter]")
-        tap(jack, "[data-act=letter].armed")  # a letter sent cannot be taken back: 2 taps
+        confirm(jack, "[data-act=letter]")  # a letter sent cannot be taken back: 2 taps
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
 
 
@@ -86,8 +84,7 @@ def kill_typed(jack, circle: int | str) -> None:
     if typed.count():  # with a map, typing is the folded fallback
         typed.locator("summary").click()
     key_in(jack, circle)
-    tap(jack, "[data-act=kill]")
-    tap(jack, "[data-act=kill].armed")  # irreversible: a second tap
+    confirm(jack, "[data-act=kill]")  # irreversible: a second tap
 
 
 def zoom_to(page, circle: int) -> int:
