@@ -50,7 +50,7 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 # Tags inside a sentence (a word in bold, a link): a sentence's markup placeholder splits
 # its text in the page, and the sentence is read whole across them.
 _INLINE = frozenset(("a", "abbr", "b", "code", "em", "i", "kbd", "mark", "small", "span",
-                     "strong"))
+                     "strong", "wbr"))
 
 
 class _Visible(HTMLParser):
