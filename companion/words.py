@@ -72,9 +72,7 @@ class Text(str):
 
     def template(self, translator: Translator) -> str:
         """The catalogue's sentence before its placeholders are filled."""
-        if self.plural is None:
-            return translator.gettext(self.msgid)
-        return translator.ngettext(self.msgid, self.plural, self.n or 0)
+        return _words(self.msgid, self.plural, self.n, translator)
 
     def as_data(self) -> dict[str, Any]:
         """The Text as JSON can keep it (in a state, a row): ``from_data`` makes it again."""
@@ -121,10 +119,21 @@ def _from_data(data: Any) -> str:
     return Text(data["msgid"], params=kept)
 
 
-def _fill(msgid: str, plural: str | None, n: int | None, params: dict[str, Any],
-          translator: Translator) -> str:
+CONTEXT = "\x04"
+"""gettext's mark between a message's context and its words (``pgettext``): a catalogue
+keeps ``context + CONTEXT + words`` as the message's key."""
+
+
+def _words(msgid: str, plural: str | None, n: int | None, translator: Translator) -> str:
     words = translator.gettext(msgid) if plural is None else translator.ngettext(
         msgid, plural, n or 0)
+    # No catalogue has it (English, a missing translation): the words, not the context.
+    return words.split(CONTEXT, 1)[1] if CONTEXT in words else words
+
+
+def _fill(msgid: str, plural: str | None, n: int | None, params: dict[str, Any],
+          translator: Translator) -> str:
+    words = _words(msgid, plural, n, translator)
     if not params:
         return words
     filled = {name: shown(value, translator) for name, value in params.items()}
@@ -134,9 +143,9 @@ def _fill(msgid: str, plural: str | None, n: int | None, params: dict[str, Any],
         # A translation (or a kept sentence) whose placeholders do not match: the
         # English, or at worst the bare sentence, rather than an error page.
         try:
-            return (msgid if plural is None or n == 1 else plural) % filled
+            return (msgid.split(CONTEXT, 1)[-1] if plural is None or n == 1 else plural) % filled
         except (KeyError, ValueError, TypeError):
-            return msgid
+            return msgid.split(CONTEXT, 1)[-1]
 
 
 def shown(value: Any, translator: Translator) -> Any:
@@ -153,6 +162,13 @@ def _(message: str, **params: Any) -> Text:
     """``message`` to be translated where it is shown, its ``%(name)s`` placeholders
     filled from ``params``."""
     return Text(message, params=params)
+
+
+def pgettext(context: str, message: str, **params: Any) -> Text:
+    """``message`` in ``context``: the same English words that another language writes
+    otherwise there (French "aucun" after a masculine noun, "aucune" after a feminine
+    one)."""
+    return Text(context + CONTEXT + message, params=params)
 
 
 def ngettext(singular: str, plural: str, n: int, **params: Any) -> Text:

@@ -44,7 +44,7 @@ from companion.games.base import (
     reveal_view,
     shuffled,
 )
-from companion.words import Text, _
+from companion.words import Text, _, pgettext
 
 # A sentence as shown: a Text, or a plain line kept in English by a state saved before
 # the words were kept.
@@ -947,7 +947,7 @@ def _reveal(state: State) -> dict[str, Any]:
     for entry in draws:
         line = _("Turn %(turn)s: %(drawn)s", turn=entry["turn"], drawn=_drawn(entry))
         drawn = _("%(lines)s %(line)s", lines=drawn, line=line) if drawn else line
-    facts = [(_("Alibi cards drawn"), drawn or _("none")),
+    facts = [(_("Alibi cards drawn"), drawn or pgettext("cards", "none")),
              (_("Never cleared"), _names(_suspects(state)))]
     return reveal_view(facts, _("Turn by turn"), steps)
 

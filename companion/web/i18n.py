@@ -60,7 +60,7 @@ def shown(value: Any) -> Any:
     try:
         return Markup.escape(value.template(reader)) % filled
     except (KeyError, ValueError, TypeError):
-        return Markup.escape(value.msgid) % filled
+        return Markup.escape(value.template(words.ENGLISH)) % filled
 
 
 def in_language(value: Any) -> Any:
@@ -135,7 +135,8 @@ def init_app(app: Flask) -> None:
     # Templates mark their words with the same ``_`` as the games: a Text, translated as
     # it is shown (``shown``), so a template's sentence may take a game's Text as a
     # placeholder.
-    app.jinja_env.globals.update(_=words._, gettext=words._, ngettext=words.ngettext)
+    app.jinja_env.globals.update(_=words._, gettext=words._, ngettext=words.ngettext,
+                                 pgettext=words.pgettext)
     # For a Text a filter works on (``|upper``, ``|join``): translated first.
     app.jinja_env.filters["translated"] = in_language
     app.context_processor(_language_context)

@@ -17,22 +17,26 @@ from babel.messages.pofile import read_po
 from companion.web.i18n import LANGUAGES, TRANSLATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 TRANSLATED = sorted(set(LANGUAGES) - {"en"})
 
 
 @cache
-def extracted() -> dict[str, set[str]]:
-    """Every marked msgid of the project, with where it is."""
+def extracted() -> dict[tuple[str | None, str], set[str]]:
+    """Every marked message of the project (its context, its msgid), with where it is."""
     with (ROOT / "babel.cfg").open() as config:
         method_map, options_map = parse_mapping_cfg(config)
-    found: dict[str, set[str]] = {}
-    for path, line, message, _comments, _context in extract_from_dir(
+    found: dict[tuple[str | None, str], set[str]] = {}
+    for path, line, message, _comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=KEYWORDS):
         msgid = message[0] if isinstance(message, tuple) else message
         if msgid:
-            found.setdefault(msgid, set()).add(f"{path}:{line}")
+            found.setdefault((context, msgid), set()).add(f"{path}:{line}")
     return found
+
+
+def _msgid(message) -> str:
+    return message.id if isinstance(message.id, str) else message.id[0]
 
 
 def catalogue(language: str) -> Catalog:
@@ -53,16 +57,18 @@ def _translated(message) -> bool:
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_string_shown_is_translated(language):
     po = catalogue(language)
-    missing = sorted(f"{msgid!r} ({sorted(where)[0]})" for msgid, where in extracted().items()
-                     if msgid not in po or not _translated(po[msgid]))
+    missing = sorted(f"{msgid!r} ({sorted(where)[0]})"
+                     for (context, msgid), where in extracted().items()
+                     if po.get(msgid, context=context) is None
+                     or not _translated(po.get(msgid, context=context)))
     assert not missing, f"{len(missing)} strings lack a {language} translation:\n" + "\n".join(
         missing[:40])
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_catalogue_holds_nothing_the_code_no_longer_shows(language):
-    stale = sorted(m.id if isinstance(m.id, str) else m.id[0] for m in catalogue(language)
-                   if m.id and (m.id if isinstance(m.id, str) else m.id[0]) not in extracted())
+    stale = sorted(_msgid(m) for m in catalogue(language)
+                   if m.id and (m.context, _msgid(m)) not in extracted())
     assert not stale, f"run tools/catalogues.py: {stale[:20]}"
 
 
@@ -76,7 +82,7 @@ def test_placeholders_match_in_every_translation(language):
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_compiled_catalogue_is_the_one_written(language):
     with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo").open("rb") as file:
-        compiled = {_key(m.id): _key(m.string) for m in read_mo(file) if m.id}
-    written = {_key(m.id): _key(m.string) for m in catalogue(language)
+        compiled = {(m.context, _key(m.id)): _key(m.string) for m in read_mo(file) if m.id}
+    written = {(m.context, _key(m.id)): _key(m.string) for m in catalogue(language)
                if m.id and _translated(m)}
     assert compiled == written, "run tools/catalogues.py (pybabel compile)"

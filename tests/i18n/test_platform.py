@@ -344,6 +344,21 @@ def test_the_command_line_help_follows_the_terminal(monkeypatch, capsys):
     assert "start the app for the table" not in out
 
 
+def test_a_word_in_context_reads_as_its_language_writes_it_there():
+    """French writes "none" after a feminine noun otherwise ("Arrestations : aucune"):
+    the same English words in a context are another message, kept as such in a state."""
+    arrests, plain = words.pgettext("arrests", "none"), _("none")
+    assert arrests == plain == "none"
+    french, german = terminal.catalogue("fr"), terminal.catalogue("de")
+    assert (arrests.in_language(french), plain.in_language(french)) == ("aucune", "aucun")
+    assert arrests.in_language(german) == "keine"
+    assert words.from_data(json.loads(json.dumps(arrests.as_data()))).in_language(
+        french) == "aucune"
+    # No catalogue has it: the words, never the context.
+    missing = words.pgettext("nowhere", "Ann's %(n)s cards", n=2)
+    assert missing.in_language(french) == "Ann's 2 cards"
+
+
 def test_a_table_error_keeps_its_english_value():
     error = TableError(_("%(seat)s is kept for %(name)s.", seat="Dealer", name="Ann"))
     assert error.message == "Dealer is kept for Ann."

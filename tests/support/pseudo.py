@@ -16,12 +16,13 @@ from html.parser import HTMLParser
 
 import pytest
 
+from companion import words
 from companion.web import drawn, i18n
 
 
 class Pseudo:
     def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
+        return f"⟦{message.split(words.CONTEXT, 1)[-1]}⟧"
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return f"⟦{singular if n == 1 else plural}⟧"
