@@ -142,10 +142,11 @@ def _fill(msgid: str, plural: str | None, n: int | None, params: dict[str, Any],
     except (KeyError, ValueError, TypeError):
         # A translation (or a kept sentence) whose placeholders do not match: the
         # English, or at worst the bare sentence, rather than an error page.
+        english = _words(msgid, plural, n, ENGLISH)
         try:
-            return (msgid.split(CONTEXT, 1)[-1] if plural is None or n == 1 else plural) % filled
+            return english % filled
         except (KeyError, ValueError, TypeError):
-            return msgid.split(CONTEXT, 1)[-1]
+            return english
 
 
 def shown(value: Any, translator: Translator) -> Any:

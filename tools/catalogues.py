@@ -43,7 +43,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", default=[])
     args = parser.parse_args()
-    pybabel("extract", "-F", "babel.cfg", "-k", "_", "-k", "ngettext:1,2", "--no-wrap",
+    pybabel("extract", "-F", "babel.cfg", "-k", "_", "-k", "ngettext:1,2",
+            "-k", "pgettext:1c,2", "--no-wrap",
             "--sort-by-file", "--project", "companion", "-o", str(POT), ".")
     missing = 0
     for language in sorted(set(LANGUAGES) - {"en"}):
