@@ -42,9 +42,20 @@ def head(state: dict) -> int:
     return state["policemen"][state["head_tiles"][state["night"] - 1]]
 
 
+def all_moved(state: dict) -> dict:
+    """The end of Hunting 2 (police on the map): each detective says that every
+    policeman of his who has not moved stays where he stands."""
+    for colour in wc._moves_left(state):
+        state = act(state, state["policemen"][colour], type="move_policeman",
+                    policeman=colour, crossing=state["cops"]["at"][colour])
+    return state
+
+
 def turn_of(state: dict, colour: str) -> dict:
-    """Hunting 3 up to ``colour``'s detective: each detective who speaks before him
-    (from the Head of the Investigation clockwise) lets his policemen pass."""
+    """Hunting 3 up to ``colour``'s detective, once the policemen have moved: each
+    detective who speaks before him (from the Head of the Investigation clockwise) lets
+    his policemen pass."""
+    state = all_moved(state)
     seat = state["policemen"][colour]
     while (speaker := wc._speaking(state)) and state["policemen"][speaker] != seat:
         state = act(state, state["policemen"][speaker], type="done", policeman=speaker)

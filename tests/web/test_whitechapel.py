@@ -70,8 +70,14 @@ def test_bad_deal_is_refused_with_a_message(app):
 
 
 def turn_of(app, laptop, phones, colour: str) -> None:
-    """Hunting 3 up to ``colour``'s detective: the detectives who speak before him
-    (from the Head of the Investigation clockwise) let their policemen pass."""
+    """Hunting 3 up to ``colour``'s detective, once every policeman has moved (police on
+    the map: each detective's phone says his others stay): the detectives who speak
+    before him (from the Head of the Investigation clockwise) let their policemen pass."""
+    state = state_of(app, laptop.code)
+    for left in wc._moves_left(state):
+        assert phones[state["policemen"][left]].act(
+            "move_policeman", policeman=left, crossing=state["cops"]["at"][left]
+        ).status_code == 303
     while True:
         state = state_of(app, laptop.code)
         speaker = wc._speaking(state)
@@ -127,7 +133,7 @@ def test_jacks_now_line_is_the_shared_one_and_says_who_acts(app):
     assert 'data-mine="yes"' in line and "Your turn: move" in line and 'role="status"' in line
     assert jack.act("move", circle=66).status_code == 303
     line = now_line_of(jack.phone().text)
-    assert 'data-mine="no"' in line and "Wait: the police are hunting" in line
+    assert 'data-mine="no"' in line and "Wait: the police look for clues or arrest" in line
 
 
 def test_secrets_stay_on_jacks_phone(app):

@@ -144,11 +144,17 @@ def police_state(hideout: str, route: list[str], placed: bool = True) -> dict:
     return state
 
 
+STAY = [(TABLE, {"type": "move_policeman", "policeman": c, "crossing": str(x)})
+        for c, x in STARTS.items() if c != "yellow"]
+"""Hunting 2's end: every policeman but yellow stays where he stands."""
+
+
 def test_views_with_the_police_on_the_map_do_not_tell_jacks_secrets(tmp_path):
     app = make_app(tmp_path)
     first, second = police_state("90", ["66"]), police_state("12", ["83"])
     assert first["cops"] == second["cops"]
     steps = [(TABLE, {"type": "move_policeman", "policeman": "yellow", "crossing": "109"}),
+             *STAY,
              (TABLE, {"type": "search", "policeman": "blue", "circle": "50"}),
              (TABLE, {"type": "arrest", "policeman": "yellow", "circle": "99"}),
              (TABLE, {"type": "end_turn"})]
@@ -302,7 +308,8 @@ def test_every_fragment_of_a_detectives_phone_is_the_same_whatever_jacks_secrets
     # on 50 first (no clue at either table); then yellow speaks.
     order = _police_order(hunt[0])
     before = order[:order.index("yellow")]
-    steps = [(TABLE, {"type": "move_policeman", "policeman": "yellow", "crossing": "109"})]
+    steps = [(TABLE, {"type": "move_policeman", "policeman": "yellow", "crossing": "109"}),
+             *STAY]
     if before:
         steps.append((TABLE, {"type": "search", "policeman": before[0],
                               "circle": str(min(board.circles_next_to(STARTS[before[0]])))}))

@@ -182,7 +182,8 @@ def police_map(board: Board, view: Mapping[str, Any],
     picked = str(query.get("cop") or "")
     if picked not in movable:
         # The next policeman not yet placed (alarm) or not yet moved (police's move).
-        pending = [c for c in movable if standing.get(c) == started.get(c)]
+        pending = [c for c in movable if c in view.get("police_moving", [])
+                   or view.get("phase") == "alarm" and c not in standing]
         picked = (pending or movable or [None])[0]
     asked = _asked(board, view, standing)
     # A phone asking about circles shows them, not crossings to move to.

@@ -81,6 +81,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.base import (
+    TABLE,
     RuleError,
     State,
     Viewer,
@@ -131,6 +132,7 @@ from companion.games.whitechapel.state import (
     _marked_roads,
     _may_speak,
     _movable,
+    _moves_left,
     _night,
     _path,
     _policed,
@@ -340,7 +342,9 @@ def _new_cops() -> dict[str, Any]:
 
 
 def _new_police_turn() -> dict[str, Any]:
-    return {"done": [], "searching": None, "searched": []}
+    """Hunting 2 and 3: who has moved or stayed, who has acted, the one searching and
+    the circles he named."""
+    return {"moved": [], "done": [], "searching": None, "searched": []}
 
 
 # --- the board hook --------------------------------------------------------
@@ -427,8 +431,9 @@ def _explained(state: State, actor: Viewer) -> list[str]:
     if actor != JACK:
         if state["phase"] != "police":
             return []
-        # Out of turn in Hunting 3: told whom they wait for.
-        return ["search", "arrest", "done"] + (["move_policeman"] if state.get("cops") else [])
+        # Out of turn or out of step in Hunting 2 and 3: told whom they wait for.
+        return ["search", "arrest", "done", "end_turn"] + (
+            ["move_policeman"] if state.get("cops") else [])
     police = ["false_clue"] if state["options"]["false_clues"] else []
     return {"blood": ["wait"], "jack": ["coach", "alley", "trapped"],
             "police": police}.get(state["phase"], [])
@@ -764,10 +769,9 @@ def _move_policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> N
     wrong tap is put right by tapping again), never onto another's crossing."""
     colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
     if colour not in _movable(state, actor):
-        turn = state["police"]
-        require(not (turn["done"] or turn["searching"]),
-                _("The policemen have moved: once one looks for clues or makes an arrest, "
-                  "none moves until Jack has moved again (Hunting 2, then 3)."))
+        require(_moves_left(state),
+                _("Every policeman has moved: now they look for clues or arrest, and none "
+                  "moves until Jack has moved again (Hunting 2, then 3)."))
         raise RuleError(_("The %(colour)s policeman is not yours to move: each detective "
                           "moves his own.", colour=COLOUR_NAMES[colour]))
     crossing = _crossing(state, action.get("crossing"))
@@ -778,6 +782,10 @@ def _move_policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> N
               start=_named(state, start), crossing=_named(state, crossing)))
     _others_on(state, colour, crossing)
     state["cops"]["at"][colour] = crossing
+    # Staying is a move of 0 crossings: either way this policeman's move is said.
+    moved = state["police"]["moved"]
+    if colour not in moved:
+        moved.append(colour)
 
 
 def _next_to(state: State, colour: str, circle: int) -> None:
@@ -844,6 +852,7 @@ def _policeman(state: State, actor: Viewer, action: Mapping[str, str]) -> str:
     colour = parse_choice(action.get("policeman"), POLICEMEN, "policeman")
     require(_controls(state, actor, colour),
             _("The %(colour)s policeman is not yours to move.", colour=COLOUR_NAMES[colour]))
+    _every_policeman_moved(state)
     require(colour not in state["police"]["done"],
             _("The %(colour)s policeman has already acted this turn.",
               colour=COLOUR_NAMES[colour]))
@@ -912,8 +921,29 @@ def _done(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     _policeman_done(state, _policeman(state, actor, action))
 
 
+def _every_policeman_moved(state: State) -> None:
+    """Hunting 3 follows 2: no search or arrest until every policeman has moved or
+    stayed, so no detective's question ends another's move."""
+    left = _moves_left(state)
+    if left:
+        waiting = sorted({state["policemen"][c] for c in left})
+        raise RuleError(_("First every policeman moves or stays (Hunting 2, then 3): wait "
+                          "for %(players)s to move %(colours)s.",
+                          players=listed([state["players"][s] for s in waiting]),
+                          colours=listed([COLOUR_NAMES[c] for c in left])))
+
+
 def _end_turn(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """The police are finished: policemen who did not act forgo their action."""
+    """The host's override, for a detective whose phone died: the police's turn ends
+    and the policemen who had not moved or acted forgo it, said to every phone until
+    Jack has moved (docs/RULINGS.md#letters-from-whitechapel, "The police's turn")."""
+    require(actor == TABLE,
+            _("Each detective's policemen move and act for themselves: only the host at the "
+              "table screen can end the police's turn early."))
+    night = _night(state)
+    night.setdefault("overrides", []).append({
+        "after_move": len(night["moves"]),
+        "forgone": [c for c in POLICEMEN if c not in state["police"]["done"]]})
     _start_hunting_turn(state, "jack")
 
 
@@ -1039,5 +1069,9 @@ def check_state(state: Any) -> None:
                                                      for circle in move["circles"]]
         named += [clue["circle"] for clue in night["clues"]]
         named += [entry["circle"] for entry in night["log"]]
+        # Kept since the police's turn ran in the rulebook's order; older files lack it.
+        check_shape(night.get("overrides", []), [{"after_move": int, "forgone": [_COLOUR]}],
+                    "a night's ended police turns")
+    check_shape(state["police"].get("moved", []), [_COLOUR], "the policemen who moved")
     named += state["police"]["searched"]
     require(set(named) <= circles, "a circle is not on the board.")

@@ -88,7 +88,8 @@ PHASES: dict[str, Text] = {
 }
 
 TOKEN_KEYS = {"coach": "coaches", "alley": "alleys"}
-POLICE_ACTIONS = ("search", "arrest", "done", "end_turn")
+POLICE_ACTIONS = ("search", "arrest", "done")
+"""What the detective who speaks may say for a policeman of his in Hunting 3."""
 
 
 def listed(items: list[Any], semicolons: bool = False, commas: bool = False) -> Any:
@@ -258,13 +259,17 @@ def actions(state: State, viewer: Viewer) -> list[str]:
             return ["false_clue"] if _false_clues_left(state) > 0 else []
         if not is_police:
             return []
-        if state.get("cops") is not None:
-            marks = ["move_policeman"] if _movable(state, viewer) else []
-        else:
-            marks = ["block", "unblock"] if board_of(state) is not None else []
+        # The host's override (a detective whose phone died): only the table screen ends
+        # the police's turn before every policeman has acted (docs/RULINGS.md
+        # #letters-from-whitechapel, "The police's turn").
+        host = ["end_turn"] if viewer == TABLE else []
+        if _moves_left(state):
+            return (["move_policeman"] if _movable(state, viewer) else []) + host
+        marks = (["block", "unblock"] if state.get("cops") is None
+                 and board_of(state) is not None else [])
         if _policemen_to_act(state, viewer) and _may_speak(state, viewer):
-            return list(POLICE_ACTIONS) + marks
-        return ["end_turn"] + marks
+            return list(POLICE_ACTIONS) + marks + host
+        return marks + host
     return []
 
 
@@ -300,16 +305,26 @@ def _movable(state: State, viewer: Viewer) -> list[str]:
     Policeman pawns", each detective his own pawns, in any order: see
     docs/RULINGS.md#letters-from-whitechapel, "Policemen at the same time") and in the
     police's move (Hunting 2: "Each player moves the pawn(s) whose policemen he
-    controls"), until the first search or arrest of the turn (Hunting 3 follows 2).
-    The table screen's host may place or move any."""
+    controls"), again if he tapped the wrong crossing, until the last policeman has
+    moved or stayed (Hunting 3 follows 2). The table screen's host may place or move any."""
     if state.get("cops") is None or viewer == JACK:
         return []
-    if state["phase"] == "alarm":
-        return [c for c in POLICEMEN if _controls(state, viewer, c)]
-    turn = state["police"]
-    if state["phase"] != "police" or turn["done"] or turn["searching"]:
+    if state["phase"] == "police" and not _moves_left(state):
+        return []
+    if state["phase"] not in ("alarm", "police"):
         return []
     return [c for c in POLICEMEN if _controls(state, viewer, c)]
+
+
+def _moves_left(state: State) -> list[str]:
+    """Hunting 2 before 3, police on the map: the policemen, in the police's order, who
+    have neither moved nor stayed this turn. Until none is left nobody looks for clues
+    or arrests, so no tap of one detective ends another's move. (A turn saved before the
+    companion kept the moves has none left: its searches had already begun.)"""
+    if state["phase"] != "police" or state.get("cops") is None:
+        return []
+    moved = state["police"].get("moved", POLICEMEN)
+    return [c for c in _police_order(state) if c not in moved]
 
 
 def _policemen_to_act(state: State, viewer: Viewer) -> list[str]:

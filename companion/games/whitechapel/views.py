@@ -61,6 +61,7 @@ from companion.games.whitechapel.state import (
     _letters_left,
     _location,
     _movable,
+    _moves_left,
     _night,
     _path,
     _police_order,
@@ -101,11 +102,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "to_act": _policemen_to_act(state, viewer),
             "is_head": _head_colour(state) is not None
             and state["policemen"][_head_colour(state)] == viewer,
-            # His policemen that left their crossing in this police's move: his phone
-            # then puts the searches first (templates/games/whitechapel/_seat.html).
-            "moved": [c for c in POLICEMEN if state["policemen"][c] == viewer
-                      and public["cops"] and c in public["cops"]["from"]
-                      and public["cops"]["from"][c] != public["cops"]["at"][c]],
         }
         public["now"] = _detective_now(state, viewer)
         # A detective's half-finished pick survives a live refresh (another phone's
@@ -135,9 +131,10 @@ JACK_NOW = {
     "patrols": _("Wait: the patrols are placed"),
     "suspense": _("Wait: the wretched move"),
     "alarm": _("Wait: the police take their places"),
-    "police": _("Wait: the police are hunting"),
+    "police": _("Wait: the police look for clues or arrest"),
 }
-"""What Jack's phone says first, by phase (the kill has its own line: see _jack_now)."""
+"""What Jack's phone says first, by phase (the kill and the police's move have their
+own lines: see _jack_now)."""
 
 def _jack_now(state: State) -> dict[str, Any]:
     """The first line of Jack's phone: the same for every Jack at this point of the game,
@@ -153,9 +150,39 @@ def _jack_now(state: State) -> dict[str, Any]:
                 else _("Your turn: kill"))
     elif phase == "jack" and state["trapped_claim"]:
         text = _("Your turn: move: the detectives say you cannot move")
+    elif _moves_left(state):
+        text = _("Wait: the policemen move")
     else:
         text = JACK_NOW[phase]
-    return {"text": text, "detail": "", "mine": phase in WAIT_FOR_JACK}
+    return {"text": text, "detail": _news(state) or "", "mine": phase in WAIT_FOR_JACK}
+
+
+def _news(state: State) -> Text | None:
+    """What just happened that every phone must read at its top, public: the end of a
+    night until Jack has placed the next night's women, and the host ending the police's
+    turn for a detective (docs/RULINGS.md#letters-from-whitechapel, "The police's turn")
+    until Jack has moved."""
+    number = state["night"]
+    if state["phase"] == "women" and number > 1:
+        ended = state["nights"][number - 2]
+        return _("Night %(night)s is over: Jack reached his hideout on square %(square)s.",
+                 night=ended["number"], square=_filled(ended))
+    forgone = _forgone(state)
+    if forgone is not None:
+        return (_("The host ended the police's turn: %(colours)s did not act.",
+                  colours=_colours(forgone)) if forgone
+                else _("The host ended the police's turn."))
+    return None
+
+
+def _forgone(state: State) -> list[str] | None:
+    """The policemen who lost their move or action when the host ended the police's
+    turn just before this movement of Jack's; None when the turn ended as the rules end it."""
+    if state["phase"] != "jack":
+        return None
+    night = _night(state)
+    ended = [o for o in night.get("overrides", []) if o["after_move"] == len(night["moves"])]
+    return ended[-1]["forgone"] if ended else None
 
 
 def _detective_now(state: State, seat: int) -> dict[str, Any]:
@@ -171,8 +198,11 @@ def _detective_now(state: State, seat: int) -> dict[str, Any]:
                 "mine": False}
     if phase == "jack" and state["trapped_claim"]:
         return {"text": _("Jack says if he is trapped: wait"), "detail": "", "mine": False}
+    if phase == "women" and state["night"] > 1:
+        return {"text": _news(state), "detail": _("Next: Jack places the women. Wait."),
+                "mine": False}
     if phase in WAIT_FOR_JACK:
-        return {"text": WAIT_FOR_JACK[phase], "detail": "", "mine": False}
+        return {"text": WAIT_FOR_JACK[phase], "detail": _news(state) or "", "mine": False}
     head = _head_colour(state)
     head_seat = state["policemen"][head]
     if phase in ("patrols", "suspense"):
@@ -206,33 +236,54 @@ def _detective_now(state: State, seat: int) -> dict[str, Any]:
                           players=listed([players[s] for s in sorted(waiting)])),
                 "detail": others, "mine": False}
     # The police's turn: Hunting 2 (each moves his own, at the same time), then 3.
+    left = _moves_left(state)
+    if left:
+        return _moving_now(state, seat, left)
     speaker = _speaking(state)
-    moving = _movable(state, seat)
-    if speaker is None:
+    if speaker is None:  # a turn whose last policeman acted has already passed to Jack
         return {"text": _("The police are done"), "detail": _("Jack moves next."),
                 "mine": False}
     speaker_seat = state["policemen"][speaker]
+    mine = _policemen_to_act(state, seat)
     if speaker_seat == seat:
-        mine = _policemen_to_act(state, seat)
         if state["police"]["searching"] == speaker:
             return {"text": _("Your turn: %(colour)s searches on",
                               colour=COLOUR_NAMES[speaker]),
-                    "detail": "", "mine": True}
-        how = (_("Move, then look for clues or arrest.") if moving
-               else _("Look for clues or arrest."))
-        return {"text": _("Your turn: %(colours)s", colours=_colours(mine)), "detail": how,
-                "mine": True}
+                    "detail": _("Tap the next circle, or stop."), "mine": True}
+        return {"text": _("Your turn: %(colours)s", colours=_colours(mine)),
+                "detail": _("Look for clues or arrest."), "mine": True}
     name = players[speaker_seat]
     colour = COLOUR_NAMES[speaker]
-    text = (_("%(player)s moves %(colour)s", player=name, colour=colour) if moving
-            else _("%(player)s searches with %(colour)s", player=name, colour=colour))
-    if speaker == head:
-        wait = _("Wait for %(player)s (Head of the Investigation).", player=name)
+    text = (_("%(player)s searches with %(colour)s: wait", player=name, colour=colour)
+            if state["police"]["searching"] == speaker else
+            _("%(player)s speaks for %(colour)s: wait", player=name, colour=colour))
+    if mine:
+        then = _("Then you, for %(colours)s.", colours=_colours(mine))
+    elif any(state["policemen"][c] == seat for c in POLICEMEN):
+        then = _("Your policemen have acted this turn.")
     else:
-        wait = _("Wait for %(player)s.", player=name)
-    if moving:
-        wait = _("%(wait)s Meanwhile move %(colours)s.", wait=wait, colours=_colours(moving))
-    return {"text": text, "detail": wait, "mine": bool(moving)}
+        then = ""
+    return {"text": text, "detail": then, "mine": False}
+
+
+def _moving_now(state: State, seat: int, left: list[str]) -> dict[str, Any]:
+    """A detective's first lines while the policemen move (Hunting 2): his own to move,
+    or whom the searches wait for."""
+    players = state["players"]
+    mine = [c for c in left if state["policemen"][c] == seat]
+    others = sorted({state["policemen"][c] for c in left} - {seat})
+    waiting = listed([_("%(player)s moves %(colours)s", player=players[s],
+                        colours=_colours([c for c in left if state["policemen"][c] == s]))
+                      for s in others], semicolons=True)
+    if mine:
+        how = _("0, 1 or 2 crossings each, or tap that he stays; then the searches.")
+        return {"text": _("Your turn: move %(colours)s", colours=_colours(mine)),
+                "detail": _sentences(how, _("Meanwhile: %(others)s.", others=waiting))
+                if others else how, "mine": True}
+    return {"text": _("Wait for %(players)s to move",
+                      players=listed([players[s] for s in others])),
+            "detail": _("%(others)s. Then the searches, from the Head of the Investigation "
+                        "clockwise.", others=waiting), "mine": False}
 
 
 DEFAULT_LETTER = re.compile(r"Jack's letter (\d)")
@@ -275,6 +326,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "heads": heads,
         "policemen": policemen,
         "police_order": _police_order(state) if state["phase"] == "police" else [],
+        "police_moving": _moves_left(state),
         "police_done": list(state["police"]["done"]),
         "police_searching": state["police"]["searching"],
         "police_searched": list(state["police"]["searched"]),
@@ -347,7 +399,11 @@ def _events(state: State) -> list[Text]:
             scenes = listed([str(c) for c in sorted(night["crimes"])])
             events.append(_("Night %(night)s: a crime on %(circles)s", night=number,
                             circles=scenes))
+        # The host's ended turns (after the searches of the same movement) among them.
+        overrides = list(night.get("overrides", []))
         for entry in night["log"]:
+            while overrides and overrides[0]["after_move"] < entry["after_move"]:
+                events.append(_override_event(number, overrides.pop(0)))
             line = _log_line(state, entry)
             said = {"night": number, "colour": COLOUR_NAMES[line["policeman"]],
                     "circle": line["circle"], "result": RESULTS[line["result"]]}
@@ -356,10 +412,18 @@ def _events(state: State) -> list[Text]:
                   **said) if line["action"] == "search" else
                 _("Night %(night)s: the %(colour)s policeman tries an arrest on %(circle)s: "
                   "%(result)s", **said))
+        events += [_override_event(number, override) for override in overrides]
         if night["escaped"]:
             events.append(_("Night %(night)s: Jack reached his hideout on square %(square)s",
                             night=number, square=_filled(night)))
     return events[::-1][:EVENTS_SHOWN]
+
+
+def _override_event(night: int, override: Mapping[str, Any]) -> Text:
+    if not override["forgone"]:
+        return _("Night %(night)s: the host ended the police's turn", night=night)
+    return _("Night %(night)s: the host ended the police's turn; %(colours)s did not act",
+             night=night, colours=_colours(override["forgone"]))
 
 
 def _cops_view(state: State) -> dict[str, Any] | None:
@@ -491,13 +555,20 @@ def _prompt(state: State) -> tuple[str | None, Any]:
                              "denies.")
         move = _("Jack: make your move (square %(square)s of %(last)s).",
                  square=_filled(night) + 1, last=LAST_SQUARE)
-        return "Jack", _sentences(alarm, move) if first_move else move
+        news = _news(state)
+        return "Jack", (_sentences(alarm, move) if first_move
+                        else _sentences(news, move) if news else move)
     if phase == "police":
         order = listed([COLOUR_NAMES[c] for c in _police_order(state)], commas=True)
-        if state.get("cops") is not None:
-            hunt = _("Police, from the Head of the Investigation clockwise (%(order)s): move "
-                     "each policeman 0-2 crossings and tap his new crossing on the police "
-                     "map, then each looks for clues or makes an arrest.", order=order)
+        left = _moves_left(state)
+        if left:
+            hunt = _("Police: move each policeman 0-2 crossings and tap his new crossing on "
+                     "the police map, or that he stays (still to move: %(colours)s). Then "
+                     "the searches, from the Head of the Investigation clockwise "
+                     "(%(order)s).", colours=_colours(left), order=order)
+        elif state.get("cops") is not None:
+            hunt = _("Police, from the Head of the Investigation clockwise (%(order)s): each "
+                     "policeman looks for clues or makes an arrest.", order=order)
         else:
             hunt = _("Police, from the Head of the Investigation clockwise (%(order)s): move "
                      "each policeman 0-2 crossings, then each looks for clues or makes an "

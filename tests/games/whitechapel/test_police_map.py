@@ -19,7 +19,7 @@ from companion.games.whitechapel.board import Board
 from companion.games.whitechapel.deduction import possible_positions
 from companion.games.whitechapel.policemap import crossing_names
 from tests.support.boardfiles import real_board, tiny_board
-from tests.support.whitechapel_play import act, board_game, head, refused, turn_of
+from tests.support.whitechapel_play import act, all_moved, board_game, head, refused, turn_of
 
 JACK = 0
 WOMEN = (3, 21, 27, 65, 84)
@@ -148,11 +148,16 @@ def test_a_policeman_moves_zero_one_or_two_crossings_never_onto_another(real):
     state = act(state, yellow, type="move_policeman", policeman="yellow", crossing=109)
     assert wc.view(state, TABLE)["cops"]["at"]["yellow"] == 109
     assert wc.view(state, TABLE)["cops"]["choices"]["yellow"] == sorted(real.police_moves(107))
-    # The clues phase begins: no more moves this turn.
-    state = act(turn_of(state, "yellow"), yellow, type="search", policeman="yellow", circle=99)
+    # No search before every policeman has moved or stayed (Hunting 2, then 3) ...
+    assert "First every policeman moves or stays" in refused(
+        state, yellow, type="search", policeman="yellow", circle=99)
+    # ... then the clues phase begins: no more moves this turn.
+    state = all_moved(state)
     assert "move_policeman" not in wc.actions(state, yellow)
-    assert "The policemen have moved" in refused(state, TABLE, type="move_policeman",
-                                                 policeman="blue", crossing=44)
+    assert "Every policeman has moved" in refused(state, TABLE, type="move_policeman",
+                                                  policeman="blue", crossing=44)
+    state = act(turn_of(state, "yellow"), yellow, type="search", policeman="yellow", circle=99)
+    assert wc.view(state, TABLE)["cops"]["at"]["yellow"] == 109
 
 
 def test_no_refusal_names_a_crossing_by_a_number(real):
@@ -164,7 +169,7 @@ def test_no_refusal_names_a_crossing_by_a_number(real):
     hunt = act(placed(alarm), JACK, type="move", circle=66)
     yellow = hunt["policemen"]["yellow"]
     far = sorted(real.police_moves(107, 3) - real.police_moves(107))
-    moved = act(hunt, TABLE, type="move_policeman", policeman="yellow", crossing=109)
+    moved = all_moved(act(hunt, TABLE, type="move_policeman", policeman="yellow", crossing=109))
     messages = [
         refused(alarm, 1, type="place", policeman="blue", crossing=109),
         refused(alarm, 1, type="place", policeman="blue", crossing=99999),
@@ -187,7 +192,8 @@ def test_search_and_arrest_only_next_to_the_policemans_crossing(real):
     yellow Policeman pawn. Circle 83 is not adjacent, because the route to 83 is
     interrupted by a Crossing.\""""
     state = act(placed(to_alarm(real, 65)), JACK, type="move", circle=66)
-    state = act(state, TABLE, type="move_policeman", policeman="yellow", crossing=109)
+    state = all_moved(act(state, TABLE, type="move_policeman", policeman="yellow",
+                          crossing=109))
     message = refused(state, TABLE, type="search", policeman="yellow", circle=83)
     assert message == ("The yellow policeman stands on the crossing between 99, 100 and 120: "
                        "he can look for clues or arrest only on 99, 100, 120.")
