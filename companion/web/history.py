@@ -9,8 +9,6 @@ show. Merging two names is for the laptop alone, as the decks are.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping
 from datetime import date
@@ -37,6 +35,7 @@ from companion.net import is_this_laptop
 from companion.tournaments import storage as tournaments
 from companion.web import i18n, render
 from companion.web.boards import drawing_of, loaded
+from companion.web.spreadsheet import csv_response
 from companion.words import _, ngettext
 
 bp = Blueprint("history", __name__)
@@ -356,16 +355,9 @@ def export_json() -> Response:
 
 @bp.get("/history.csv")
 def export_csv() -> Response:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(COLUMNS)
-    for row in _export_rows():
-        writer.writerow([
-            row["ended_at"], row["game"], row["winner"], row["side"], " & ".join(row["jack"]),
-            row["how"], "; ".join(p["name"] + (" (won)" if p["won"] else "")
-                                  for p in row["players"]),
-            "; ".join("" if p["points"] is None else str(p["points"])
-                      for p in row["players"])])
-    response = Response(out.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = "attachment; filename=history.csv"
-    return response
+    return csv_response([COLUMNS, *([
+        row["ended_at"], row["game"], row["winner"], row["side"], " & ".join(row["jack"]),
+        row["how"], "; ".join(p["name"] + (" (won)" if p["won"] else "")
+                              for p in row["players"]),
+        "; ".join("" if p["points"] is None else str(p["points"]) for p in row["players"])]
+        for row in _export_rows())], "history.csv")

@@ -4,8 +4,6 @@ tournament (a cookie token, hashed in the database, like a table's host token)."
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable
 from itertools import combinations
@@ -30,6 +28,7 @@ from companion.web.context import (
     set_private_cookie,
 )
 from companion.web.limits import count_created, creation_refused
+from companion.web.spreadsheet import csv_response
 from companion.words import Text, _
 
 bp = Blueprint("tournament", __name__, url_prefix="/tournaments")
@@ -456,26 +455,6 @@ def player_page(tournament_id: int, player_id: int) -> Response:
 # Machine-readable, so English whatever the reader's language: a spreadsheet's columns
 # and a script's keys must not change with the device that downloaded them.
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What makes a spreadsheet read a cell as a formula (a player called "=1+2")."""
-
-
-def spreadsheet_text(cell: Any) -> Any:
-    """A text cell a spreadsheet shows as typed: one that could start a formula gets a
-    leading apostrophe, which spreadsheets read as "this is text". Numbers stay numbers."""
-    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
-        return "'" + cell
-    return cell
-
-
-def _csv(rows: list[list[Any]], filename: str) -> Response:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(
-        [[spreadsheet_text(cell) for cell in row] for row in rows])
-    return Response(out.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": f"attachment; filename={filename}"})
-
-
 @bp.get("/<int:tournament_id>/standings.csv")
 def standings_csv(tournament_id: int) -> Response:
     tournament = _load(tournament_id)
@@ -490,7 +469,7 @@ def standings_csv(tournament_id: int) -> Response:
                      row["jack_games"], row["jack_wins"], row["jack_points"],
                      row["head_to_head"],
                      str(row["decided_label"])])
-    return _csv(rows, f"tournament-{tournament_id}-standings.csv")
+    return csv_response(rows, f"tournament-{tournament_id}-standings.csv")
 
 
 @bp.get("/<int:tournament_id>/results.csv")
@@ -513,7 +492,7 @@ def results_csv(tournament_id: int) -> Response:
                          name, role, str(london1888.RESULTS[key][2]),
                          "yes" if outcome["discovered"] else "no",
                          outcome.get("murder_round") or "", points[player], game["source"]])
-    return _csv(rows, f"tournament-{tournament_id}-results.csv")
+    return csv_response(rows, f"tournament-{tournament_id}-results.csv")
 
 
 @bp.get("/<int:tournament_id>/export.json")
