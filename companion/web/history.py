@@ -204,7 +204,8 @@ def _tournament_points(keys: list[str]) -> list[dict[str, Any]]:
     """The player's rows of every tournament's leaderboard (``tournaments.standings``)."""
     db = get_db()
     found = []
-    for tournament in tournaments.list_tournaments(db):
+    for tournament in tournaments.tournaments_with(
+            db, lambda name: history.normalise(name) in keys):
         for row in tournaments.standings(db, tournament["id"]):
             if history.normalise(row["name"]) in keys:
                 found.append({"tournament": tournament["name"], "id": tournament["id"],

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from companion import importing, tables
 from companion.db import get_db
 from companion.games import london1888
-from companion.games.base import RuleError, parse_int
+from companion.games.base import RuleError, int_or_none, parse_int
 from companion.net import public_qr_svg
 from companion.tournaments import logic
 from companion.tournaments import storage as store
@@ -27,7 +27,7 @@ from companion.web.context import (
     seen_version,
     set_private_cookie,
 )
-from companion.web.limits import count_created, creation_refused
+from companion.web.limits import count_created, creation_refused, tournament_refused
 from companion.web.spreadsheet import csv_response
 from companion.words import Text, _
 
@@ -95,12 +95,14 @@ def _enter_as_organiser(tournament: dict[str, Any], token: str) -> Response:
 # --- the list, creating and importing ---------------------------------------------------
 
 def _index(status: int = 200, error: str | None = None,
-           form: dict[str, Any] | None = None) -> Response:
+           form: dict[str, Any] | None = None, page: int = 1) -> Response:
     defaults = {"name": "", "rounds": "3", "table_size": str(logic.DEFAULT_TABLE),
                 "late_murder": str(london1888.DEFAULT_UNDISCOVERED_LATE_MURDER),
                 "tiebreaks": list(logic.DEFAULT_TIEBREAKS)}
+    db = get_db()
     return render("tournament/index.html", "tournament/_index.html", status=status,
-                  tournaments=store.list_tournaments(get_db()), error=error,
+                  tournaments=store.list_tournaments(db, page), page_no=page,
+                  pages=store.count_pages(db), error=error,
                   form={**defaults, **(form or {})}, tiebreaks=logic.TIEBREAKS,
                   sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
                   max_rounds=logic.MAX_ROUNDS)
@@ -108,7 +110,10 @@ def _index(status: int = 200, error: str | None = None,
 
 @bp.get("")
 def index() -> Response:
-    return _index()
+    page = int_or_none(request.args.get("page", "1") or "1", 1, store.PAGE_MAX)
+    if page is None or page > store.count_pages(get_db()):
+        return _index(404, _("There is no such page of tournaments: use the page links."))
+    return _index(page=page)
 
 
 @bp.post("")
@@ -119,6 +124,9 @@ def create() -> Response:
     except TournamentError as error:
         return _index(error.status, error.message, {**request.form.to_dict(),
                                                     "tiebreaks": order})
+    refused = tournament_refused()
+    if refused:
+        return _index(429, refused, {**request.form.to_dict(), "tiebreaks": order})
     tournament, token = store.create_tournament(get_db(), settings)
     return _enter_as_organiser(tournament, token)
 
@@ -130,6 +138,9 @@ def import_tournament() -> Response:
         return _index(422, _("Please choose an exported tournament file (.json)."))
     try:
         data = importing.read(upload.read(), "tournament")
+        refused = tournament_refused()
+        if refused:
+            return _index(429, refused)
         tournament, token = store.import_tournament(get_db(), data)
     except importing.BadExport as error:
         return _index(422, error.message)
