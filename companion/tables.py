@@ -762,12 +762,15 @@ def export_text(data: Mapping[str, Any]) -> str:
 
 
 def import_table(db: Database, export: Export,
-                 accept: Callable[[dict[str, Any]], None] | None = None
-                 ) -> tuple[dict[str, Any], str]:
+                 accept: Callable[[dict[str, Any]], None] | None = None, *,
+                 by_laptop: bool) -> tuple[dict[str, Any], str]:
     """Write an export checked by ``companion.importing.check``, with a new host token
     for whoever imports it. Keeps its code unless that code is taken here. ``accept``
     sees the written table inside the transaction (the web layer draws its pages
-    there) and may refuse it with a TableError: nothing is then kept."""
+    there) and may refuse it with a TableError: nothing is then kept. ``by_laptop``: the
+    laptop running the companion imports it (its terminal, its own browser), so the
+    games in the file enter the club's history at once; else they wait for the laptop
+    (``companion.history.note_import``)."""
     host_token = new_token()
     info = export.table
     with immediate(db):
@@ -815,6 +818,7 @@ def import_table(db: Database, export: Export,
                 chains[entry["game_no"]] = (mine, first)
         if export.deck is not None:
             decks.adopt(db, export.game, export.deck)
+        club_history.note_import(db, table_id, info["game_no"], by_laptop)
         record_results(db, {export.game.NAME: export.game}, table_id)
         imported = get_table_by_id(db, table_id)
         assert imported is not None
@@ -849,6 +853,13 @@ def record_results(db: Database, games: Mapping[str, Game],
             db, game, row["table_id"], row["game_no"], latest["id"], state,
             [seat["name"] for seat in _players(db, row["table_id"])], ended)
     return added
+
+
+def keep_imported(db: Database, games: Mapping[str, Game], table_id: int) -> int:
+    """The laptop accepts the games a phone's import brought: they enter the club's
+    history now (inside the caller's transaction); gives how many finished games did."""
+    club_history.decide(db, table_id, keep=True)
+    return record_results(db, games, table_id)
 
 
 def _free_code(db: Database, rng: random.Random) -> str:
