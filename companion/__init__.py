@@ -46,8 +46,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LIVE_LIFETIME=300.0,
         # Deals and lots: the system's randomness, or a seeded random.Random in tests.
         RNG=None,
-        # Tables one client address may create in a window of seconds (web/limits.py).
+        # Tables and tournaments one client address may create in a window of seconds
+        # (web/limits.py).
         CREATE_LIMIT=limits.CREATE_LIMIT,
+        TOURNAMENT_LIMIT=limits.TOURNAMENT_LIMIT,
         CREATE_WINDOW=limits.CREATE_WINDOW,
     )
     if test_config is not None:

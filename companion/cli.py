@@ -184,7 +184,8 @@ def _import(args: argparse.Namespace) -> int:
     try:
         with app.test_request_context("/import"):
             export = importing.check(importing.read(raw), app.config["GAMES"])
-            table, host_token = tables.import_table(get_db(), export, accept=pages_draw)
+            table, host_token = tables.import_table(get_db(), export, accept=pages_draw,
+                                                    by_laptop=True)
     except (importing.BadExport, tables.TableError) as error:
         print(say(_("companion: %(path)s: %(why)s", path=args.file, why=error.message)),
               file=sys.stderr)

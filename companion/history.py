@@ -3,12 +3,13 @@ merged. Small functions over ``db`` returning dicts.
 
 A row is written by ``record`` in the transaction of the action that ended the game
 (``companion.tables.act``), by an import, and once for the games that ended before the
-history existed (``companion.tables.record_results``). It is keyed on the log entry of
-the game's final state (``log_id``), so it is drawn from that entry alone: nothing of a
-game still running is in it. Names count as one player when they differ only in case
-and spaces ("Anna" and "anna "); the host may merge two names into one player
-(``merge``) and take a merge back (``unmerge``). Everything is read from these rows and
-their indexes, never by replaying a log (bench/history.py).
+history existed (``companion.tables.record_results``); a game dealt in an imported file
+only once the laptop accepted it (``origin``, ``note_import``, ``decide``). It is keyed
+on the log entry of the game's final state (``log_id``), so it is drawn from that entry
+alone: nothing of a game still running is in it. Names count as one player when they
+differ only in case and spaces ("Anna" and "anna "); the host may merge two names into
+one player (``merge``) and take a merge back (``unmerge``). Everything is read from these
+rows and their indexes, never by replaying a log (bench/history.py).
 """
 
 from __future__ import annotations
@@ -53,20 +54,22 @@ def normalise(name: str) -> str:
 def record(db: Database, game: Game, table_id: int, game_no: int, log_id: int,
            state: Any, names: Sequence[str | None], ended_at: str | None = None) -> bool:
     """Keep a finished game (inside the caller's transaction); False when its game has
-    no ``result`` hook or the row is already there (a backfill run twice)."""
+    no ``result`` hook, the row is already there (a backfill run twice), or the game came
+    in a file the laptop has not accepted (``origin``)."""
     result_of = getattr(game, "result", None)
-    if result_of is None:
+    source, counts = origin(db, table_id, game_no)
+    if result_of is None or not counts:
         return False
     result = result_of(state)
     detail = {key: result[key] for key in ("points", "hideout", "crimes", "board",
                                             "jack_side") if result.get(key) is not None}
     cursor = db.execute(
         "INSERT OR IGNORE INTO results (table_id, game_no, log_id, game, ended_at, side, "
-        "winner, ending, how, detail, words) VALUES (?, ?, ?, ?, "
-        "coalesce(?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?, ?, ?, ?, ?, ?)",
+        "winner, ending, how, detail, words, source) VALUES (?, ?, ?, ?, "
+        "coalesce(?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?, ?, ?, ?, ?, ?, ?)",
         [table_id, game_no, log_id, game.NAME, ended_at, result["side"],
          str(result["winner"]), result["ending"], str(result["how"]),
-         json.dumps(detail, sort_keys=True), _kept_words(result)])
+         json.dumps(detail, sort_keys=True), _kept_words(result), source])
     if not cursor.rowcount:
         return False
     points = result.get("points")
@@ -82,6 +85,47 @@ def record(db: Database, game: Game, table_id: int, game_no: int, log_id: int,
              int(position in result["jack"]), side, int(position in result["winners"]),
              points[position] if points else None])
     return True
+
+
+# --- imported games ------------------------------------------------------------------------
+# docs/RULINGS.md#general, "The club's history is the laptop's": a game dealt in an imported
+# file counts once the laptop accepts it (at once when the laptop imported it itself).
+
+def origin(db: Database, table_id: int, game_no: int) -> tuple[str, bool]:
+    """Where a table's game came from, "here" or "imported" (dealt in the file an import
+    brought), and whether it counts in the history now."""
+    found = next(iter(db.query("SELECT game_no, state FROM imports WHERE table_id = ?",
+                               [table_id])), None)
+    if found is None or game_no > found["game_no"]:
+        return "here", True
+    return "imported", found["state"] == "kept"
+
+
+def note_import(db: Database, table_id: int, game_no: int, by_laptop: bool) -> None:
+    """An imported table's games 1 to ``game_no`` came in its file: they count at once when
+    the laptop imported it, else they wait for the laptop (``decide``). Inside the
+    import's transaction, before its games are recorded."""
+    if game_no:  # a table imported before its first deal brought no game
+        db.execute("INSERT INTO imports (table_id, game_no, state) VALUES (?, ?, ?)",
+                   [table_id, game_no, "kept" if by_laptop else "waiting"])
+
+
+def waiting(db: Database) -> list[dict[str, Any]]:
+    """The imports whose games wait for the laptop, oldest first: table id, the games the
+    file brought, when it was imported."""
+    return list(db.query("SELECT table_id, game_no, created_at FROM imports "
+                         "WHERE state = 'waiting' ORDER BY created_at, table_id"))
+
+
+def decide(db: Database, table_id: int, keep: bool) -> None:
+    """The laptop's answer to a waiting import, in the caller's transaction: its games
+    count (the caller then records them) or stay out of the history for good."""
+    # Looked up among the waiting first: a number from the address may be anything.
+    if table_id not in {entry["table_id"] for entry in waiting(db)}:
+        raise HistoryError(_("No imported games of that table wait for the laptop: it was "
+                             "answered already."), 409)
+    db.execute("UPDATE imports SET state = ? WHERE table_id = ?",
+               ["kept" if keep else "left_out", table_id])
 
 
 def _kept_words(result: Mapping[str, Any]) -> str | None:
@@ -249,10 +293,10 @@ def games(db: Database, game: str | None = None, keys: Sequence[str] | None = No
     if per_page is not None:
         params += [per_page, (page - 1) * per_page]
     rows = [dict(zip(("id", "table_id", "game_no", "game", "ended_at", "side", "winner",
-                      "ending", "how", "words"), row, strict=True)) for row in db.execute(
+                      "ending", "how", "words", "source"), row, strict=True)) for row in db.execute(
         "SELECT r.id, r.table_id, r.game_no, r.game, r.ended_at, r.side, r.winner, r.ending, "
-        f"r.how, r.words FROM results r{where} ORDER BY r.ended_at DESC, r.id DESC{limit}",
-        params)]
+        f"r.how, r.words, r.source FROM results r{where} "
+        f"ORDER BY r.ended_at DESC, r.id DESC{limit}", params)]
     for row in rows:
         # English stays in ``winner`` and ``how`` (the exports); ``shown`` is for a page.
         kept = row.pop("words")

@@ -610,27 +610,43 @@ def take_host_back(db: Database, table_id: int, seen_version: int,
 
 def replace_seat_token(db: Database, table_id: int, seen_version: int,
                        position: int, token: str | None = None,
-                       sent: str | None = None) -> str:
-    """A new private link for a seat whose phone was lost; the old one stops working.
-    ``token``: the new link's token (random if None). A form sent again (``sent`` already
-    logged) gets back the same ``token``, as long as it is still the seat's: the host then
-    sees the same link, not one more that replaces the link he may already have shown."""
+                       sent: str | None = None) -> tuple[str, int]:
+    """A new private link for a seat whose phone was lost: every earlier link of the seat
+    stops working at once. Gives the link's token and the table's new version: a new
+    link is a new version, so every page says so at its top (``relinked``) and the phone
+    that held the seat is told at once that it lost it.
+
+    ``token``: the new link's token (random if None); the caller makes it new for every
+    link (the web layer signs the whole form, the version it saw included). A form sent
+    again (``sent`` already logged: its answer was lost) gets back the same ``token``
+    while nothing changed since, the table still at the version that link made: the host
+    then sees the link he may already have shown, not one more that replaces it. Once the
+    table moved on, the resend is refused."""
     token = token or new_token()
     with immediate(db):
+        made = next(iter(db.query("SELECT version FROM log WHERE table_id = ? AND sent = ? "
+                                  "AND kind = 'rejoin'", [table_id, sent])), None)
+        if made is not None:
+            table = _locked(db, table_id, None)
+            seat = _seat(db, table_id, position)
+            if (table["version"] != made["version"] or seat is None
+                    or seat["token_hash"] != hash_token(token)):
+                raise TableError(_("That link was replaced since: make a new one."), 409)
+            return token, made["version"]
         table = _locked(db, table_id, seen_version)
-        seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
+        seat = _seat(db, table_id, position)
         if seat is None or seat["token_hash"] is None:
             raise TableError(_("That seat has nobody in it yet: they can join normally."),
                              422)
-        if was_sent(db, table_id, sent):
-            if seat["token_hash"] != hash_token(token):
-                raise TableError(_("That link was replaced since: make a new one."), 409)
-            return token
         db.execute("UPDATE seats SET token_hash = ? WHERE table_id = ? AND position = ?",
                    [hash_token(token), table_id, position])
-        # No new version: the game did not change, so nobody's open form goes stale.
-        _log(db, table, table["version"], "host", "rejoin", {"seat": position}, sent=sent)
-    return token
+        version = _bump(db, table)
+        _log(db, table, version, "host", "rejoin", {"seat": position}, sent=sent)
+    return token, version
+
+
+def _seat(db: Database, table_id: int, position: int) -> dict[str, Any] | None:
+    return next((s for s in _players(db, table_id) if s["position"] == position), None)
 
 
 def _game_label(game: Game, players: list[dict[str, Any]], seat: dict[str, Any],
@@ -746,12 +762,15 @@ def export_text(data: Mapping[str, Any]) -> str:
 
 
 def import_table(db: Database, export: Export,
-                 accept: Callable[[dict[str, Any]], None] | None = None
-                 ) -> tuple[dict[str, Any], str]:
+                 accept: Callable[[dict[str, Any]], None] | None = None, *,
+                 by_laptop: bool) -> tuple[dict[str, Any], str]:
     """Write an export checked by ``companion.importing.check``, with a new host token
     for whoever imports it. Keeps its code unless that code is taken here. ``accept``
     sees the written table inside the transaction (the web layer draws its pages
-    there) and may refuse it with a TableError: nothing is then kept."""
+    there) and may refuse it with a TableError: nothing is then kept. ``by_laptop``: the
+    laptop running the companion imports it (its terminal, its own browser), so the
+    games in the file enter the club's history at once; else they wait for the laptop
+    (``companion.history.note_import``)."""
     host_token = new_token()
     info = export.table
     with immediate(db):
@@ -799,6 +818,7 @@ def import_table(db: Database, export: Export,
                 chains[entry["game_no"]] = (mine, first)
         if export.deck is not None:
             decks.adopt(db, export.game, export.deck)
+        club_history.note_import(db, table_id, info["game_no"], by_laptop)
         record_results(db, {export.game.NAME: export.game}, table_id)
         imported = get_table_by_id(db, table_id)
         assert imported is not None
@@ -833,6 +853,13 @@ def record_results(db: Database, games: Mapping[str, Game],
             db, game, row["table_id"], row["game_no"], latest["id"], state,
             [seat["name"] for seat in _players(db, row["table_id"])], ended)
     return added
+
+
+def keep_imported(db: Database, games: Mapping[str, Game], table_id: int) -> int:
+    """The laptop accepts the games a phone's import brought: they enter the club's
+    history now (inside the caller's transaction); gives how many finished games did."""
+    club_history.decide(db, table_id, keep=True)
+    return record_results(db, games, table_id)
 
 
 def _free_code(db: Database, rng: random.Random) -> str:

@@ -61,7 +61,7 @@ def test_an_imported_finished_table_writes_its_row(app):
     exported = laptop.get(f"/t/{laptop.code}/export")
     with app.app_context():
         export = importing.check(importing.read(exported.data), app.config["GAMES"])
-        imported, _token = tables.import_table(get_db(), export)
+        imported, _token = tables.import_table(get_db(), export, by_laptop=True)
     games = rows(app)
     assert len(games) == 2
     assert {row["table_id"] for row in games} == {table_of(app, laptop.code)["id"],

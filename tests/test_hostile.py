@@ -22,6 +22,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
@@ -32,6 +33,7 @@ from hypothesis import strategies as st
 from companion import create_app
 from companion.games import discover
 from companion.tables import hash_token
+from companion.web.i18n import own_path
 from tests.support import TEMPLATES, tally
 from tests.support.campaign import playable_games
 from tests.support.html import csrf_of
@@ -44,6 +46,10 @@ NASTY = ["", " ", "0", "1", "-1", "2", "3", "7", "9" * 25, "-" + "9" * 25, "1e9"
          "Zoë", "\u202eevil", "\x00", "%00", "<script>alert(1)</script>", "' OR 1=1 --",
          "../../etc/passwd", "a" * 5000, "\n\n\n", "table", "seat:0", "jack"]
 FORGED = ["forged", "", "x" * 200, "A" * 32, "%", "\u00e9"]
+NEXT = ["/", "/history", "//evil.example", "/\t/evil.example", "\t//evil.example",
+        "/\r\n/x", "/\n\n", "/\\evil.example", "\\\\evil.example", "https://evil.example",
+        "/\x00", "/\x7f", "/\x85", "///evil.example", "/%2F/evil.example", "evil", ""]
+"""The language switch's ``next`` (``/language/<code>?next=``): where it may send back."""
 SETTINGS = settings(max_examples=200, deadline=None, derandomize=False,
                     suppress_health_check=list(HealthCheck))
 
@@ -205,7 +211,11 @@ def path_for(data: st.DataObject, rule: Any) -> str:
         else:
             value = data.draw(st.sampled_from(NASTY), label=name)
         built = re.sub(rf"<(?:\w+:)?{name}>", lambda _m, v=value: v, built)
-    return built.replace("\x00", "%00").replace(" ", "%20") or "/"
+    built = built.replace("\x00", "%00").replace(" ", "%20") or "/"
+    if rule.endpoint == "language.choose":
+        built += "?" + urlencode({"next": data.draw(st.one_of(
+            st.sampled_from(NEXT), st.text(max_size=12).map("/".__add__)), label="next")})
+    return built
 
 
 def hostile_form(data: st.DataObject, code: str | None = None) -> dict[str, str]:
@@ -252,6 +262,9 @@ def check(w: World, data: st.DataObject, client: FlaskClient, method: str, path:
     response = client.open(path, method=method, headers=headers, **kwargs)
     response.get_data()
     assert response.status_code < 500, (method, path, form, response.status_code)
+    if "Location" in response.headers:  # a redirect stays on this app, whatever was sent
+        assert own_path(response.headers["Location"]) == response.headers["Location"], \
+            (method, path, response.headers["Location"])
     if response.status_code >= 400 or method in ("GET", "HEAD"):
         assert w.snapshot() == before, f"{method} {path} {form} was refused " \
             f"({response.status_code}) yet changed the database"
@@ -341,6 +354,7 @@ def test_the_fuzzer_reaches_every_route_and_real_forms():
     """The fuzz above covers the whole URL map and knows the real forms' fields."""
     w = world()
     endpoints = {rule.endpoint for rule in w.rules}
-    assert {"seat.act", "table.act", "table.start", "lobby.create", "live.events"} <= endpoints
+    assert {"seat.act", "table.act", "table.start", "lobby.create", "live.events",
+            "language.choose"} <= endpoints
     assert {"csrf", "version", "type", "seat", "name"} <= w.fields
     assert len(w.codes) >= 3 + len(playable_games())

@@ -283,6 +283,24 @@ def m009_result_words(db: Database) -> None:
     db.execute("ALTER TABLE results ADD COLUMN words TEXT")
 
 
+@migrations()
+def m010_imports(db: Database) -> None:
+    """Where each finished game came from (docs/RULINGS.md#general, "The club's history is
+    the laptop's"): ``results.source`` is "here" or "imported" (NULL for the rows written
+    before, whose origin nobody kept), and ``imports`` one row per imported table: the
+    games it brought (1 to ``game_no``), and whether they count in the history ("kept"),
+    wait for the laptop ("waiting": a phone imported it) or were left out ("left_out")."""
+    db.execute("ALTER TABLE results ADD COLUMN source TEXT")
+    db.execute("""
+        CREATE TABLE imports (
+            table_id INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+            game_no INTEGER NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('kept', 'waiting', 'left_out')),
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        )""")
+    db.execute("CREATE INDEX imports_waiting ON imports (state, created_at)")
+
+
 def migrate(path: str) -> None:
     """Create or upgrade the database file at ``path``."""
     db = connect(path)

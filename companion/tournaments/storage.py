@@ -18,7 +18,7 @@ import json
 import random
 import secrets
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,6 +38,10 @@ EXPORT_FORMAT = "companion-tournament/1"
 REASON_MAX = 200
 TABLE_SIZE = _("table size")
 """The table size field's name, as a refusal of it names it."""
+PER_PAGE = 50
+"""Tournaments on one page of the list."""
+PAGE_MAX = 10 ** 6
+"""The furthest page a link may ask for."""
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -58,12 +62,32 @@ def get_tournament(db: Database, tournament_id: int) -> dict[str, Any] | None:
     return _decode(_one(db, "SELECT * FROM tournaments WHERE id = ?", [tournament_id]))
 
 
-def list_tournaments(db: Database) -> list[dict[str, Any]]:
+def list_tournaments(db: Database, page: int = 1) -> list[dict[str, Any]]:
+    """One page of the tournaments (``PER_PAGE``): those with players first, newest
+    first within each, so a flood of empty ones never pushes the club's own off the
+    first page, and every tournament is on some page."""
     return list(db.query(
         "SELECT t.id, t.name, t.rounds, t.created_at, "
         "(SELECT COUNT(*) FROM tournament_rounds r WHERE r.tournament_id = t.id) AS started, "
         "(SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id) AS players "
-        "FROM tournaments t ORDER BY t.id DESC LIMIT 50"))
+        "FROM tournaments t ORDER BY players > 0 DESC, t.id DESC LIMIT ? OFFSET ?",
+        [PER_PAGE, (page - 1) * PER_PAGE]))
+
+
+def count_pages(db: Database) -> int:
+    """How many pages ``list_tournaments`` has (one, even without a tournament)."""
+    total = db.execute("SELECT count(*) FROM tournaments").fetchone()[0]
+    return max(1, -(-total // PER_PAGE))
+
+
+def tournaments_with(db: Database, wanted: Callable[[str], bool]) -> list[dict[str, Any]]:
+    """Every tournament with a player whose name ``wanted`` takes, newest first (a
+    player's page: however many tournaments the laptop holds)."""
+    ids = sorted({row["tournament_id"] for row in db.query(
+        "SELECT tournament_id, name FROM tournament_players") if wanted(row["name"])},
+        reverse=True)
+    found = (get_tournament(db, tournament_id) for tournament_id in ids)
+    return [tournament for tournament in found if tournament is not None]
 
 
 def is_organiser(tournament: Mapping[str, Any], token: str | None) -> bool:

@@ -128,6 +128,7 @@ def page_context(table: dict[str, Any], game: Game, viewer: int | str,
         and is_host_home(table),
         "table_log": describe_log(log, seats),
         "undone": undone(log, table, game, seats),
+        "relinked": relinked(log, table, seats),
         "join_url": join_url(table),
         "events_url": url_for("live.events", code=table["code"]),
         **extra,
@@ -193,6 +194,23 @@ def undone(entries: list[dict[str, Any]], table: dict[str, Any], game: Game,
     if name is None:
         return _("Undone by the host: a player's last action. Play on from here.")
     return _("Undone by the host: %(name)s's last action. Play on from here.", name=name)
+
+
+def relinked(entries: list[dict[str, Any]], table: dict[str, Any],
+             seats: list[dict[str, Any]]) -> Text | None:
+    """A new phone link made for a seat, while nothing has happened since (the link made
+    the table's current version): said at the top of every page, so that a link made for
+    someone's seat (a lost phone, or a host's phone taking Jack's) is seen by all. The
+    seat is named as every page's table log names it: its player, else its label."""
+    entry = entries[0] if entries else None
+    if entry is None or entry["kind"] != "rejoin" or entry["version"] != table["version"]:
+        return None
+    action = json.loads(entry["action"])
+    seat = action.get("seat") if isinstance(action, dict) else None
+    name = _names(seats).get(f"seat:{seat}")
+    if name is None:
+        return None
+    return _("A new phone link was made for %(seat)s's seat", seat=name)
 
 
 def describe_log(entries: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[str]:

@@ -9,8 +9,6 @@ show. Merging two names is for the laptop alone, as the decks are.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping
 from datetime import date
@@ -28,7 +26,7 @@ from flask import (
 )
 from flask_babel import format_date
 
-from companion import history, plots
+from companion import history, plots, tables
 from companion.db import get_db, immediate
 from companion.games.base import Game, int_or_none
 from companion.games.whitechapel.boardmap import heat_layer
@@ -37,12 +35,15 @@ from companion.net import is_this_laptop
 from companion.tournaments import storage as tournaments
 from companion.web import i18n, render
 from companion.web.boards import drawing_of, loaded
+from companion.web.spreadsheet import csv_response
 from companion.words import _, ngettext
 
 bp = Blueprint("history", __name__)
 
 ONLY_THE_LAPTOP = _("Names are merged on the laptop running the companion, for the whole "
                     "club's history: open this page there.")
+ONLY_THE_LAPTOP_ACCEPTS = _("Imported games are accepted on the laptop running the companion, "
+                            "for the whole club's history: open this page there.")
 WHITECHAPEL = "whitechapel"
 
 
@@ -92,11 +93,13 @@ def _overview(filters: Mapping[str, Any], error: str | None = None,
               status: int = 200) -> Response:
     db = get_db()
     per_game = history.by_game(db)
+    laptop = is_this_laptop(request.remote_addr)
     return render("history/index.html", "history/_index.html", status=status, error=error,
                   filters=filters, query=_query, games=_games(), per_game=per_game,
                   words={name: ending_words(game) for name, game in _games().items()},
                   rows=history.games(db, filters["game"], filters["keys"], filters["page"]),
-                  players=history.players(db), plots=_club_plots(per_game))
+                  players=history.players(db), plots=_club_plots(per_game),
+                  waiting=_waiting() if laptop else [])
 
 
 @bp.get("/history")
@@ -106,6 +109,49 @@ def index() -> Response:
     except HistoryError as refused:
         return _overview(_filters({}), refused.message, refused.status)
     return _overview(filters)
+
+
+# --- imported games waiting for the laptop ------------------------------------------------
+# docs/RULINGS.md#general, "The club's history is the laptop's".
+
+def _waiting() -> list[dict[str, Any]]:
+    """Each import from a phone whose games wait: its table, game and players."""
+    db = get_db()
+    found = []
+    for entry in history.waiting(db):
+        table = tables.get_table_by_id(db, entry["table_id"])
+        if table is not None:
+            found.append({**entry, "code": table["code"], "game": table["game"],
+                          "names": [seat["name"] for seat in tables.get_seats(
+                              db, entry["table_id"]) if seat["name"]]})
+    return found
+
+
+def _decide(table_id: int, keep: bool) -> Response:
+    if not is_this_laptop(request.remote_addr):
+        abort(403, ONLY_THE_LAPTOP_ACCEPTS)
+    db = get_db()
+    try:
+        with immediate(db):
+            if keep:
+                tables.keep_imported(db, current_app.config["GAMES"], table_id)
+            else:
+                history.decide(db, table_id, keep=False)
+    except HistoryError as refused:
+        return _overview(_filters({}), refused.message, refused.status)
+    return redirect(url_for("history.index"), code=303)
+
+
+@bp.post("/history/imports/<int:table_id>/keep")
+def keep_import(table_id: int) -> Response:
+    """The laptop accepts a phone's import: its finished games enter the history."""
+    return _decide(table_id, keep=True)
+
+
+@bp.post("/history/imports/<int:table_id>/leave-out")
+def leave_out_import(table_id: int) -> Response:
+    """The laptop leaves a phone's import out of the history for good (the table plays on)."""
+    return _decide(table_id, keep=False)
 
 
 # --- plots -----------------------------------------------------------------------------
@@ -205,7 +251,8 @@ def _tournament_points(keys: list[str]) -> list[dict[str, Any]]:
     """The player's rows of every tournament's leaderboard (``tournaments.standings``)."""
     db = get_db()
     found = []
-    for tournament in tournaments.list_tournaments(db):
+    for tournament in tournaments.tournaments_with(
+            db, lambda name: history.normalise(name) in keys):
         for row in tournaments.standings(db, tournament["id"]):
             if history.normalise(row["name"]) in keys:
                 found.append({"tournament": tournament["name"], "id": tournament["id"],
@@ -324,7 +371,8 @@ def day(stamp: Any) -> str:
 # Machine-readable, so English whatever the reader's language: a spreadsheet's columns
 # and a script's keys must not change with the device that downloaded them.
 
-COLUMNS = ("ended_at", "game", "winner", "side", "jack", "how", "players", "points")
+COLUMNS = ("ended_at", "game", "winner", "side", "jack", "how", "players", "points", "source")
+"""``source``: "here", "imported", or empty for a game kept before the history noted it."""
 
 
 def _export_rows() -> list[dict[str, Any]]:
@@ -338,7 +386,7 @@ def _export_rows() -> list[dict[str, Any]]:
     return [{"ended_at": row["ended_at"], "game": titles.get(row["game"], row["game"]),
              "game_name": row["game"], "table_id": row["table_id"], "game_no": row["game_no"],
              "winner": row["winner"], "side": row["side"], "jack": row["jack"],
-             "ending": row["ending"], "how": row["how"],
+             "ending": row["ending"], "how": row["how"], "source": row["source"],
              "players": [{"name": p["name"], "jack": bool(p["jack"]), "won": bool(p["won"]),
                           "points": p["points"]} for p in row["players"]]}
             for row in history.games(get_db(), filters["game"], filters["keys"],
@@ -356,16 +404,9 @@ def export_json() -> Response:
 
 @bp.get("/history.csv")
 def export_csv() -> Response:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(COLUMNS)
-    for row in _export_rows():
-        writer.writerow([
-            row["ended_at"], row["game"], row["winner"], row["side"], " & ".join(row["jack"]),
-            row["how"], "; ".join(p["name"] + (" (won)" if p["won"] else "")
-                                  for p in row["players"]),
-            "; ".join("" if p["points"] is None else str(p["points"])
-                      for p in row["players"])])
-    response = Response(out.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = "attachment; filename=history.csv"
-    return response
+    return csv_response([COLUMNS, *([
+        row["ended_at"], row["game"], row["winner"], row["side"], " & ".join(row["jack"]),
+        row["how"], "; ".join(p["name"] + (" (won)" if p["won"] else "")
+                              for p in row["players"]),
+        "; ".join("" if p["points"] is None else str(p["points"]) for p in row["players"]),
+        row["source"] or ""] for row in _export_rows())], "history.csv")

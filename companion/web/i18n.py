@@ -11,6 +11,7 @@ The catalogues are gettext's, under companion/translations (docs/TRANSLATING.md)
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -118,11 +119,21 @@ def choose(code: str) -> Response:
     if code in LANGUAGES:
         session["language"] = code
         session.permanent = True
-    back = request.args.get("next", "")
-    # Only a path of this app: never another site (an open redirect).
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
-        back = "/"
-    return redirect(back, code=303)
+    return redirect(own_path(request.args.get("next", "")), code=303)
+
+
+def own_path(back: str) -> str:
+    """``back`` when it is a path of this app, else ``/``: never another site (an open
+    redirect), never a header the server cannot write (a 500).
+
+    One leading ``/`` and no second one (so no scheme and no host), no backslash
+    (browsers read it as a slash), and no control character: browsers drop a tab or a
+    line break from an address, so ``/<tab>/evil.example`` would arrive as
+    ``//evil.example``, and a line break cannot go in a header at all."""
+    if (not back.startswith("/") or back.startswith("//") or "\\" in back
+            or any(unicodedata.category(char) == "Cc" for char in back)):
+        return "/"
+    return back
 
 
 def _language_context() -> dict[str, Any]:

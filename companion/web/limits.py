@@ -1,10 +1,12 @@
-"""How many tables one device may create: plenty for a game night, never a flood.
+"""How many tables and tournaments one device may create: plenty for a game night,
+never a flood.
 
 Each table takes a join code and room in the database: a script creating hundreds a
 second would fill both (issue 15). So each client address may create ``CREATE_LIMIT``
-tables in ``CREATE_WINDOW`` seconds; the laptop the server runs on is never limited
-(``companion.net.is_this_laptop``), so the host and a tournament's organiser at the
-laptop create as many as they need.
+tables in ``CREATE_WINDOW`` seconds, and ``TOURNAMENT_LIMIT`` tournaments (created or
+imported: a flood of them buried the club's real one, issue 37); the laptop the server
+runs on is never limited (``companion.net.is_this_laptop``), so the host and a
+tournament's organiser at the laptop create as many as they need.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from companion.words import ngettext
 CREATE_LIMIT = 10
 CREATE_WINDOW = 600.0
 """Ten tables in ten minutes from one phone: more than a club sets up by hand."""
+TOURNAMENT_LIMIT = 3
+"""Three tournaments in the same ten minutes: a club runs one at a time."""
 
 
 class CreationLimit:
@@ -63,24 +67,32 @@ class CreationLimit:
                 del self._recent[address]
 
 
-def _limit() -> CreationLimit:
-    limit = current_app.extensions.get("creation_limit")
-    if limit is None:
-        limit = current_app.extensions.setdefault("creation_limit", CreationLimit(
-            current_app.config["CREATE_LIMIT"], current_app.config["CREATE_WINDOW"]))
-    return limit
+def _limit(kind: str) -> CreationLimit:
+    """This app's limit of ``kind`` ("tables" or "tournaments"), made at its first use."""
+    limits = current_app.extensions.setdefault("creation_limits", {})
+    if kind not in limits:
+        count = current_app.config["CREATE_LIMIT" if kind == "tables" else "TOURNAMENT_LIMIT"]
+        limits.setdefault(kind, CreationLimit(count, current_app.config["CREATE_WINDOW"]))
+    return limits[kind]
+
+
+def _wait(kind: str, count: int) -> tuple[CreationLimit, int] | None:
+    """None when this request may create ``count`` more of ``kind`` (they are then
+    counted), else the limit and the whole minutes to wait."""
+    if is_this_laptop(request.remote_addr):
+        return None
+    limit = _limit(kind)
+    wait = limit.take(request.remote_addr or "", count)
+    return None if wait is None else (limit, math.ceil(wait / 60))
 
 
 def creation_refused(tables: int = 1) -> str | None:
     """None when this request may create ``tables`` tables (they are then counted), or
     the message to answer with status 429."""
-    if is_this_laptop(request.remote_addr):
+    refused = _wait("tables", tables)
+    if refused is None:
         return None
-    limit = _limit()
-    wait = limit.take(request.remote_addr or "", tables)
-    if wait is None:
-        return None
-    minutes = math.ceil(wait / 60)
+    limit, minutes = refused
     return ngettext(
         "This device has created %(count)s tables in the last %(window)s minutes, the most "
         "one phone may. Please wait %(n)s minute, or create the table on the laptop "
@@ -91,8 +103,25 @@ def creation_refused(tables: int = 1) -> str | None:
         window=math.ceil(limit.window / 60))
 
 
+def tournament_refused() -> str | None:
+    """None when this request may create (or import) a tournament, which is then
+    counted, or the message to answer with status 429."""
+    refused = _wait("tournaments", 1)
+    if refused is None:
+        return None
+    limit, minutes = refused
+    return ngettext(
+        "This device has created %(count)s tournaments in the last %(window)s minutes, the "
+        "most one phone may. Please wait %(n)s minute, or create the tournament on the "
+        "laptop running the companion.",
+        "This device has created %(count)s tournaments in the last %(window)s minutes, the "
+        "most one phone may. Please wait %(n)s minutes, or create the tournament on the "
+        "laptop running the companion.", minutes, count=limit.count,
+        window=math.ceil(limit.window / 60))
+
+
 def count_created(tables: int) -> None:
     """Count tables created by a request whose number was known only afterwards (a
     tournament round), after ``creation_refused`` let it start."""
     if tables > 0 and not is_this_laptop(request.remote_addr):
-        _limit().add(request.remote_addr or "", tables)
+        _limit("tables").add(request.remote_addr or "", tables)

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, abort, current_app, redirect, request, ur
 from companion import decks, importing, tables
 from companion.db import get_db
 from companion.games.base import Game, RuleError, int_or_none, parse_int
+from companion.net import is_this_laptop
 from companion.web import render
 from companion.web.boards import with_board
 from companion.web.context import host_cookie, set_private_cookie
@@ -129,7 +130,11 @@ def import_table() -> Response:
     except importing.BadExport as error:
         return _lobby(422, error.message)
     try:
-        table, host_token = tables.import_table(get_db(), export, accept=pages_draw)
+        # A phone's file may bring a table back to play; only the laptop adds its games
+        # to the club's history (docs/RULINGS.md#general, "The club's history is the
+        # laptop's").
+        table, host_token = tables.import_table(get_db(), export, accept=pages_draw,
+                                                by_laptop=is_this_laptop(request.remote_addr))
     except tables.TableError as error:
         return _lobby(error.status, error.message)
     return _enter_as_host(table["code"], host_token)

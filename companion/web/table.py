@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, url_for
+from flask import Blueprint, Response, abort, current_app, url_for
 from sqlite_utils import Database
 
 from companion import tables
@@ -129,9 +129,11 @@ def close(code: str) -> Response:
 
 
 def _rejoin_token(sent: str | None) -> str | None:
-    """The token of the link a re-join form makes: drawn from the form's key with the
-    app's secret, so that the same form sent again (its answer lost with the connection)
-    shows the same link; random for a form without a key."""
+    """The token of the link a re-join form makes: the whole form as sent (its key, the
+    seat and the version it saw, ``sent_key``) signed with the app's secret, so that the
+    same form sent again (its answer lost with the connection) shows the same link, and
+    every new link is a new token (it is made at a version no earlier link was made at,
+    each link making a new one); random for a form without a key."""
     return None if sent is None else signed("rejoin " + sent)
 
 
@@ -142,10 +144,12 @@ def rejoin(code: str) -> Response:
     position = _position()
     sent = sent_key()
     try:
-        token = tables.replace_seat_token(get_db(), table["id"], seen_version(), position,
-                                          _rejoin_token(sent), sent)
+        token, version = tables.replace_seat_token(get_db(), table["id"], seen_version(),
+                                                   position, _rejoin_token(sent), sent)
     except tables.TableError as error:
         return refused(table["code"], on_phone, error.message, error.status)
+    # Every page says so, and the phone that held the seat learns at once it lost it.
+    current_app.extensions["broadcaster"].publish(table["id"], version)
     link = base_url() + url_for("seat.rejoin", token=token)
     seats = seat_words(tables.get_seats(get_db(), table["id"]), game, table["options"])
     label = next(s for s in seats if s["position"] == position)

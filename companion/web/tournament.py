@@ -4,8 +4,6 @@ tournament (a cookie token, hashed in the database, like a table's host token)."
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable
 from itertools import combinations
@@ -16,7 +14,7 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from companion import importing, tables
 from companion.db import get_db
 from companion.games import london1888
-from companion.games.base import RuleError, parse_int
+from companion.games.base import RuleError, int_or_none, parse_int
 from companion.net import public_qr_svg
 from companion.tournaments import logic
 from companion.tournaments import storage as store
@@ -29,7 +27,8 @@ from companion.web.context import (
     seen_version,
     set_private_cookie,
 )
-from companion.web.limits import count_created, creation_refused
+from companion.web.limits import count_created, creation_refused, tournament_refused
+from companion.web.spreadsheet import csv_response
 from companion.words import Text, _
 
 bp = Blueprint("tournament", __name__, url_prefix="/tournaments")
@@ -96,12 +95,14 @@ def _enter_as_organiser(tournament: dict[str, Any], token: str) -> Response:
 # --- the list, creating and importing ---------------------------------------------------
 
 def _index(status: int = 200, error: str | None = None,
-           form: dict[str, Any] | None = None) -> Response:
+           form: dict[str, Any] | None = None, page: int = 1) -> Response:
     defaults = {"name": "", "rounds": "3", "table_size": str(logic.DEFAULT_TABLE),
                 "late_murder": str(london1888.DEFAULT_UNDISCOVERED_LATE_MURDER),
                 "tiebreaks": list(logic.DEFAULT_TIEBREAKS)}
+    db = get_db()
     return render("tournament/index.html", "tournament/_index.html", status=status,
-                  tournaments=store.list_tournaments(get_db()), error=error,
+                  tournaments=store.list_tournaments(db, page), page_no=page,
+                  pages=store.count_pages(db), error=error,
                   form={**defaults, **(form or {})}, tiebreaks=logic.TIEBREAKS,
                   sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
                   max_rounds=logic.MAX_ROUNDS)
@@ -109,7 +110,10 @@ def _index(status: int = 200, error: str | None = None,
 
 @bp.get("")
 def index() -> Response:
-    return _index()
+    page = int_or_none(request.args.get("page", "1") or "1", 1, store.PAGE_MAX)
+    if page is None or page > store.count_pages(get_db()):
+        return _index(404, _("There is no such page of tournaments: use the page links."))
+    return _index(page=page)
 
 
 @bp.post("")
@@ -120,6 +124,9 @@ def create() -> Response:
     except TournamentError as error:
         return _index(error.status, error.message, {**request.form.to_dict(),
                                                     "tiebreaks": order})
+    refused = tournament_refused()
+    if refused:
+        return _index(429, refused, {**request.form.to_dict(), "tiebreaks": order})
     tournament, token = store.create_tournament(get_db(), settings)
     return _enter_as_organiser(tournament, token)
 
@@ -131,6 +138,9 @@ def import_tournament() -> Response:
         return _index(422, _("Please choose an exported tournament file (.json)."))
     try:
         data = importing.read(upload.read(), "tournament")
+        refused = tournament_refused()
+        if refused:
+            return _index(429, refused)
         tournament, token = store.import_tournament(get_db(), data)
     except importing.BadExport as error:
         return _index(422, error.message)
@@ -456,26 +466,6 @@ def player_page(tournament_id: int, player_id: int) -> Response:
 # Machine-readable, so English whatever the reader's language: a spreadsheet's columns
 # and a script's keys must not change with the device that downloaded them.
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What makes a spreadsheet read a cell as a formula (a player called "=1+2")."""
-
-
-def spreadsheet_text(cell: Any) -> Any:
-    """A text cell a spreadsheet shows as typed: one that could start a formula gets a
-    leading apostrophe, which spreadsheets read as "this is text". Numbers stay numbers."""
-    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
-        return "'" + cell
-    return cell
-
-
-def _csv(rows: list[list[Any]], filename: str) -> Response:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(
-        [[spreadsheet_text(cell) for cell in row] for row in rows])
-    return Response(out.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": f"attachment; filename={filename}"})
-
-
 @bp.get("/<int:tournament_id>/standings.csv")
 def standings_csv(tournament_id: int) -> Response:
     tournament = _load(tournament_id)
@@ -490,7 +480,7 @@ def standings_csv(tournament_id: int) -> Response:
                      row["jack_games"], row["jack_wins"], row["jack_points"],
                      row["head_to_head"],
                      str(row["decided_label"])])
-    return _csv(rows, f"tournament-{tournament_id}-standings.csv")
+    return csv_response(rows, f"tournament-{tournament_id}-standings.csv")
 
 
 @bp.get("/<int:tournament_id>/results.csv")
@@ -513,7 +503,7 @@ def results_csv(tournament_id: int) -> Response:
                          name, role, str(london1888.RESULTS[key][2]),
                          "yes" if outcome["discovered"] else "no",
                          outcome.get("murder_round") or "", points[player], game["source"]])
-    return _csv(rows, f"tournament-{tournament_id}-results.csv")
+    return csv_response(rows, f"tournament-{tournament_id}-results.csv")
 
 
 @bp.get("/<int:tournament_id>/export.json")

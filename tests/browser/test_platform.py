@@ -257,6 +257,10 @@ def test_the_door_speaks_plainly(server, laptop, phone):
     ann.locator("button.armed").click()
     expect(ann.locator("[data-qr]")).to_be_visible()
     check_phone(ann, "platform-phone-rejoin")
+    # Bob's phone is told at once it lost its seat; Cy's says a new link was made.
+    expect(bob.locator("#view")).to_contain_text("seat link was replaced by the host")
+    expect(cy.locator("[data-relinked]")).to_have_text(
+        "A new phone link was made for Bartholomew Fitzgerald-Smythe's seat")
 
     # The laptop takes the controls back (the host's phone may be lost): its table screen
     # offers it, and every page's table log says so.

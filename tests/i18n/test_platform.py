@@ -270,11 +270,24 @@ def test_an_unknown_language_changes_nothing(app):
 
 
 @pytest.mark.parametrize("back", ["https://evil.example/", "//evil.example/", "/\\evil",
-                                  "evil", ""])
-def test_the_switch_never_leads_to_another_site(app, back):
-    answer = Device(app).get("/language/de", query_string={"next": back})
+                                  "evil", "", "/\t/evil.example", "/\r\n/x", "\t//evil.example",
+                                  "/\n/evil.example", "/\x00", "/x\x7f", "/x\x85y",
+                                  "javascript:alert(1)", "/\t\\evil.example"])
+@pytest.mark.parametrize("address", ["192.0.2.7", "198.51.100.9"])  # a phone, a stranger
+def test_the_switch_never_leads_to_another_site(app, back, address):
+    answer = Device(app).get("/language/de", query_string={"next": back},
+                             environ_base={"REMOTE_ADDR": address})
     assert answer.status_code == 303
     assert answer.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("back", ["/", "/t/ABCD/me", "/history?game=mrjack&page=2",
+                                  "/history/players/Zo%C3%AB"])
+def test_the_switch_goes_back_to_a_path_of_this_app(app, back):
+    answer = Device(app).get("/language/de", query_string={"next": back},
+                             environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == back
 
 
 def test_the_choice_beats_the_browsers_language(app):

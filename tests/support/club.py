@@ -197,5 +197,5 @@ def fill(db: Database, games: Mapping[str, Game], count: int, seed: int = 24,
         if played == 4:
             night, played = night + timedelta(days=7), 0
         export = importing.check(export_of(game, states, names, options, ended), games)
-        tables.import_table(db, export)
+        tables.import_table(db, export, by_laptop=True)
     return db.execute("SELECT count(*) FROM results").fetchone()[0]

@@ -58,7 +58,7 @@ def test_kept_pages_are_the_fresh_pages_through_a_whole_game(app, game):
         seat = rng.randrange(players)
         _same_as_fresh(app, phones[seat], mine)
         if step == 10:
-            # A new link for a seat: no new version, but the table's log says so.
+            # A new link for a seat: a new version, every page says so at its top.
             reply = laptop.post(f"/t/{laptop.code}/rejoin",
                                 {"version": laptop.version(), "seat": 1},
                                 headers={"Accept": "text/html"})

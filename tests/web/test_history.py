@@ -163,8 +163,9 @@ def test_the_exports_follow_the_filters(played, client):
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.text)))
     assert rows[0] == list(("ended_at", "game", "winner", "side", "jack", "how", "players",
-                            "points"))
+                            "points", "source"))
     assert len(rows) == 4 and rows[1][1] == "Mr. Jack" and rows[1][6] == "Dee (won); Bob"
+    assert rows[1][8] == "here" and newest["source"] == "here"
     refused = client.get("/history.json?game=chess")
     assert refused.status_code == 404 and "chess" in refused.get_json()["error"]
     assert client.get("/history.csv?page=1").status_code == 200  # pages do not cut it

@@ -11,7 +11,6 @@ import pytest
 from companion import tables
 from companion.tables import CODE_LETTERS
 from tests.support.html import csrf_of, version_of
-from tests.support.scripted import parse_forms
 from tests.support.webflow import Device, create_table, join, seated_table, table_of
 
 
@@ -299,52 +298,6 @@ def test_hand_host_to_a_seat(app):
     assert "data-host-controls" not in ann.phone().text
     assert bob.table_act("skip").status_code == 303
     assert bob.host("hand-host", seat=5).status_code == 422
-
-
-def test_rejoin_link_replaces_the_lost_phone(app):
-    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
-    version = laptop.version()
-    page = laptop.host("rejoin", seat=1)
-    assert page.status_code == 200 and "<svg" in page.text
-    link = re.search(r'class="address small">([^<]+)<', page.text).group(1)
-    assert laptop.version() == version  # nobody's open form went stale
-    assert bob.phone().status_code == 404  # the lost phone's link stopped working
-    new_phone = Device(app, laptop.code)
-    arrived = new_phone.get(link.replace("http://localhost", ""))
-    assert arrived.status_code == 303
-    assert "Bob" in new_phone.phone().text
-    assert ann.host("rejoin", seat=1).status_code == 403
-    assert laptop.host("rejoin", seat=9).status_code == 422
-
-
-def test_a_rejoin_form_sent_twice_shows_the_same_link(app):
-    """The answer to a re-join form lost with the connection: the resend shows the link
-    the first made (which the host may already have shown the player), not one more that
-    would replace it. Another seat's link from the same page is a new one."""
-    laptop, (ann, bob) = seated_table(app, "tally", ["Ann", "Bob"])
-    form = next(form for form in parse_forms(laptop.get(f"/t/{laptop.code}").text)
-                if form.action.endswith("/rejoin"))
-    sent = {**form.defaults(), "seat": "1"}
-    assert sent.get("key")
-
-    def link(fields: dict[str, str]) -> str:
-        page = laptop.post(f"/t/{laptop.code}/rejoin", fields)
-        assert page.status_code == 200, page.text
-        return re.search(r'class="address small">([^<]+)<', page.text).group(1)
-
-    first = link(sent)
-    assert link(sent) == first
-    assert laptop.get(first.replace("http://localhost", "")).status_code == 303
-    assert link({**sent, "seat": "0"}) != first
-    with app.app_context():
-        from companion.db import get_db
-
-        assert get_db().execute("SELECT count(*) FROM log WHERE table_id = ? AND kind = ?",
-                                [table_of(app, laptop.code)["id"], "rejoin"]).fetchone()[0] == 2
-    # Once a newer link replaced it, the old form's resend is told so, nothing changed.
-    link({**sent, "key": "0" * 32})
-    again = laptop.post(f"/t/{laptop.code}/rejoin", sent)
-    assert again.status_code == 409 and "replaced since" in again.text
 
 
 def test_remove_an_empty_seat_before_the_start(app):

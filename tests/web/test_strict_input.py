@@ -18,7 +18,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from companion import create_app, tables
 from companion.games import discover
 from companion.games.base import int_or_none
-from companion.web.tournament import spreadsheet_text
+from companion.web.spreadsheet import spreadsheet_text
 from tests.support import TEMPLATES, tally
 from tests.support.boardfiles import real_board_path
 from tests.support.webflow import Device, seated_table
@@ -84,23 +84,44 @@ def test_a_cell_that_could_be_a_formula_is_written_as_text(cell):
     assert spreadsheet_text(-2) == -2  # numbers stay numbers
 
 
-def test_standings_and_results_csv_hold_no_formula(app):
+FORMULAS = ['=HYPERLINK("http://x.io";"a")', "@cmd", "+SUM(A1)", "-Ann"]
+"""Names a player may join with (no comma: a tournament's names are comma-free; a tab or
+a line break at the start is trimmed off a name, ``spreadsheet_text`` is checked above)."""
+PHONE, STRANGER = "192.0.2.7", "198.51.100.9"
+
+
+def csv_cells(text: str) -> list[str]:
+    return [cell for row in csv.reader(io.StringIO(text, newline="")) for cell in row]
+
+
+def test_every_csv_export_holds_no_formula(app):
+    """Every CSV route of the app (the URL map's ``.csv`` rules, so a new export is
+    checked too), with players who joined as formulas, read from the laptop, a phone and
+    a stranger: each such name arrives as text, behind an apostrophe."""
+    from tests.support.history_games import mrjack_game
     from tests.web.test_tournament import new_tournament, register
 
-    names = ["=1+2", "@cmd", "+SUM(A1)", "-Ann", "Bob"]
+    mrjack_game(app, jack=FORMULAS[0], detective=FORMULAS[1])
+    mrjack_game(app, jack=FORMULAS[2], detective=FORMULAS[3])
     organiser = new_tournament(app)
-    register(app, organiser, names=names)
-    for kind in ("standings", "results"):
-        response = organiser.get(f"/tournaments/{organiser.tid}/{kind}.csv")
-        assert response.status_code == 200
-        for row in csv.reader(io.StringIO(response.text)):
-            for cell in row:
-                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (kind, cell)
-                assert not cell.startswith("-") or cell.lstrip("-").isdigit(), (kind, cell)
-    standings = organiser.get(f"/tournaments/{organiser.tid}/standings.csv").text
-    players = {row["player"] for row in csv.DictReader(io.StringIO(standings))}
-    assert players == {"'=1+2", "'@cmd", "'+SUM(A1)", "'-Ann", "Bob"}
-
+    register(app, organiser, names=[*FORMULAS, "Bob"])
+    urls = {"history.export_csv": "/history.csv",
+            "tournament.standings_csv": f"/tournaments/{organiser.tid}/standings.csv",
+            "tournament.results_csv": f"/tournaments/{organiser.tid}/results.csv"}
+    assert {rule.endpoint for rule in app.url_map.iter_rules()
+            if rule.rule.endswith(".csv")} == set(urls), "a CSV route this test does not read"
+    for address in ("127.0.0.1", PHONE, STRANGER):
+        cells = []
+        for endpoint, url in urls.items():
+            response = organiser.get(url, environ_base={"REMOTE_ADDR": address})
+            assert response.status_code == 200 and response.mimetype == "text/csv", endpoint
+            cells += csv_cells(response.text)
+            for cell in csv_cells(response.text):
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (endpoint, cell)
+                assert not cell.startswith("-") or cell.lstrip("-").isdigit(), (endpoint, cell)
+        assert {"'" + name for name in FORMULAS} <= set(cells)
+        assert any(cell.startswith(f"'{FORMULAS[0]}") and FORMULAS[1] in cell
+                   for cell in cells)  # the history's players cell
 
 
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")

@@ -405,7 +405,7 @@ def test_the_next_game_and_an_imported_copy_keep_the_board(real_app, tmp_path):
 
         checked = importing.check(json.loads(tables.export_text(exported)),
                                   elsewhere.config["GAMES"])
-        table, _token = tables.import_table(get_db(), checked)
+        table, _token = tables.import_table(get_db(), checked, by_laptop=True)
         assert table["state"]["board"] == graph
     with pytest.raises(RuleError, match="red circle"):  # the copy still knows the board
         wc.apply(table["state"], 0, {"type": "hideout", "circle": "3"}, random.Random(0))
