@@ -226,7 +226,6 @@ def police_map(board: Board, view: Mapping[str, Any],
         "movable": movable,
         "picked": picked,
         "from": started.get(picked),
-        "names": {c: names[x] for c, x in standing.items()},
         "all_placed": action == "place" and target is not None
         and all(c in pawns for c in POLICEMEN),
         "targets": [{"id": x, "x": at[x][0], "y": at[x][1], "name": names[x],

@@ -100,7 +100,6 @@ def _frame(state: State, night: int, step: int, made: int,
             "clues": sorted({c["circle"] for c in tonight["clues"]}),
             "searched": sorted({e["circle"] for e in tonight["searched_empty"]}),
             "arrests": sorted({e["circle"] for e in tonight["failed_arrests"]}),
-            "policemen": _policemen(table),
             "ended": state["night"] != night or is_over(state),
             "outcome": table["outcome"]["text"] if table["outcome"] else None,
         },
@@ -119,13 +118,6 @@ def _caption(record: Mapping[str, Any], step: int, made: int) -> Text:
                  step=step, made=made, kind=kind)
     return _("Jack's movement %(step)s of %(made)s (%(kind)s)", step=step, made=made,
              kind=kind)
-
-
-def _policemen(table: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Each policeman's crossing (police on the map), as the table screen showed it."""
-    at = (table.get("cops") or {}).get("at") or {}
-    return [{"colour": p["colour"], "name": p["name"], "crossing": at.get(p["colour"])}
-            for p in table["policemen"]]
 
 
 def _path(final: State, night: int, step: int) -> dict[str, Any]:
