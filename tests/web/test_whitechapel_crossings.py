@@ -141,3 +141,7 @@ def test_no_page_names_a_crossing_by_a_number_through_two_nights(real_app):
     near = sorted(board.circles_next_to(MOVED["green"]))
     assert laptop.table_act("arrest", policeman="green", circle=near[0]).status_code == 303
     assert_every_page_names_crossings_in_words(real_app, laptop, phones)
+    # Ended by the host: night 2 replays too, as far as it went.
+    assert laptop.host("close").status_code == 303
+    pages = assert_every_page_names_crossings_in_words(real_app, laptop, phones)
+    assert f"Green: {names[200]}" in read(pages["en replay 2.1"])
