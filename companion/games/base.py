@@ -65,7 +65,8 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.
-``replay_nights(states) -> list[dict]`` and ``replay_frames(states, night) -> list[dict]``
+``replay_nights(states, table_ended) -> list[dict]`` and
+``replay_frames(states, night, table_ended) -> list[dict]``
     (optional, together) A game told in nights may replay each one step by step
     (``/t/<code>/replay``, companion/web/replay.py). ``states`` are one game's states in
     the order of its log, undone ones left out. ``replay_nights`` lists the nights that
@@ -74,6 +75,9 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     each with a public ``caption`` and whatever the game's ``_replay.html`` draws (raises
     ``RuleError`` for a night not listed). Before the end a frame may hold only what the
     table screen showed at that step: the replay of a running game reveals nothing.
+    ``table_ended``: the host ended the table (status "closed"), which can never play
+    on: the game counts as over, for what a frame may show as for the nights listed
+    (the one play stopped in too).
 
 The host is deliberately not a viewer: host controls are the platform's
 business, so no game can leak a secret to the host by mistake. The host's

@@ -6,7 +6,8 @@ The platform knows nothing of the game: it lists the nights the game says may be
 replayed, checks the step asked, and draws the game's ``_replay.html`` with the frame.
 Before the end a frame holds only what the table screen showed at that step (the game's
 promise), and nothing here is kept between requests: each answer is drawn from the
-table's log as it is now.
+table's log as it is now. A table its host ended counts as over: the game is told so
+(``table_ended``) and replays the night play stopped in too, as after the end.
 
 Phones may follow the table screen: the host's screen tells where it is
 (``POST /replay/cursor``, the host only), kept in a row of its own
@@ -46,10 +47,18 @@ def _replayable(code: str) -> tuple[dict[str, Any], Game, list[Any], list[dict[s
     if table["state"] is None:
         abort(404, _("The game has not started: there is nothing to replay yet."))
     states = tables.game_states(get_db(), table["id"], table["game_no"])
-    nights = game.replay_nights(states)
+    nights = game.replay_nights(states, table_ended=_ended(table))
     if not nights:
-        abort(404, _("No night is over yet: a night can be replayed once it has ended."))
+        abort(404, _("The table ended before any night could be replayed.") if _ended(table)
+              else _("No night is over yet: a night can be replayed once it has ended."))
     return table, game, states, nights
+
+
+def _ended(table: dict[str, Any]) -> bool:
+    """The host ended the table: nothing can be played there again, so its game counts
+    as over for its replay too (docs/RULINGS.md#letters-from-whitechapel, "A table ended
+    during a game")."""
+    return table["status"] == "closed"
 
 
 def _number(name: str, text: str | None) -> int | None:
@@ -63,8 +72,8 @@ def _number(name: str, text: str | None) -> int | None:
     return number
 
 
-def _frames(game: Game, states: list[Any], nights: list[dict[str, Any]],
-            night: int) -> list[dict[str, Any]]:
+def _frames(table: dict[str, Any], game: Game, states: list[Any],
+            nights: list[dict[str, Any]], night: int) -> list[dict[str, Any]]:
     numbers = [n["number"] for n in nights]
     if night not in numbers:
         listed = ", ".join(map(str, numbers))
@@ -74,7 +83,8 @@ def _frames(game: Game, states: list[Any], nights: list[dict[str, Any]],
                             "can (now nights %(listed)s).", len(numbers), night=night,
                             listed=listed))
     try:
-        return game.replay_frames(states, night)  # type: ignore[attr-defined]
+        return game.replay_frames(states, night,  # type: ignore[attr-defined]
+                                  table_ended=_ended(table))
     except RuleError as error:
         abort(404, error.message)
 
@@ -100,7 +110,7 @@ def page(code: str) -> Response:
     if cursor is not None and cursor["night"] in [n["number"] for n in nights]:
         night, step = cursor["night"], cursor["step"]
     night = nights[-1]["number"] if night is None else night
-    frames = _frames(game, states, nights, night)
+    frames = _frames(table, game, states, nights, night)
     if cursor is not None:
         step = min(step or 0, len(frames) - 1)
     step = _checked_step(frames, night, step)
@@ -144,7 +154,7 @@ def move_cursor(code: str) -> Response:
     night = _number("night", request.form.get("night"))
     if night is None:
         abort(404, _("Please say which night the replay shows."))
-    step = _checked_step(_frames(game, states, nights, night), night,
+    step = _checked_step(_frames(table, game, states, nights, night), night,
                          _number("step", request.form.get("step")))
     tables.move_replay_cursor(get_db(), table["id"], table["game_no"], night, step)
     if request.headers.get("HX-Request"):

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
 from tests.support.html import csrf_of
-from tests.support.pages import shot
+from tests.support.pages import confirm, shot
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.whitechapel_pages import create_and_seat, tap
 
@@ -138,3 +138,66 @@ def test_the_table_screen_replays_a_night_and_a_phone_follows(server, laptop, ph
     expect(ann.locator("#replay")).to_have_attribute("data-step", "2", timeout=5000)
     shot(ann, "whitechapel-replay-follow-end-360")
     assert step_of(ann) == "2"
+
+
+def test_a_table_ended_during_night_2_replays_it_with_the_police_named_by_their_circles(
+        server, laptop, phone):
+    """Police on the map; the host ends the table during night 2's hunt. The table screen
+    and a phone say so on top (no scrolling), the replay link is 1 tap there, and the
+    night play stopped in replays with Jack's path, each policeman's crossing said by the
+    circles around it (no number: the board prints none), at 1280x800 and 360 px."""
+    laptop.set_viewport_size(SCREEN)
+    laptop.goto(server.url + "/new/whitechapel")
+    laptop.select_option("select[name=players]", "3")
+    laptop.check("input[name=police_map]")
+    jack, ann, bob = phone(), phone(), phone()
+    ann.set_viewport_size({"width": 360, "height": 740})
+    code = create_and_seat(laptop, server.url, [jack, ann, bob])
+    jack_send, table_send = sender(jack, server.url, code), sender(laptop, server.url, code)
+    board = load_board(real_board_path())
+    start = min(board.normal_moves(CRIME) - board.red)
+    home = next(n for n in sorted(board.normal_moves(start) - {CRIME} - board.red)
+                if board.is_legal_hideout(n))
+    placed = {"blue": 165, "yellow": 107, "brown": 101, "red": 119, "green": 186}
+    jack_send("hideout", circle=home)
+    jack_send("women", circles="3 21 27 65 84")
+    table_send("patrols_placed", table=True)
+    jack_send("kill", circle=CRIME)
+    for colour, crossing in placed.items():
+        table_send("place", table=True, policeman=colour, crossing=crossing)
+    jack_send("move", circle=start)
+    table_send("move_policeman", table=True, policeman="green", crossing=200)
+    table_send("end_turn", table=True)
+    jack_send("escape", circle=home)
+    jack_send("women", circles="3 21 27 84")
+    table_send("patrols_placed", table=True)
+    jack_send("kill", circle=3)
+    for colour, crossing in {**placed, "green": 200}.items():
+        table_send("place", table=True, policeman=colour, crossing=crossing)
+    first = min(board.normal_moves(3) - board.red)
+    jack_send("move", circle=first)
+    # The host ends the table (2 taps: the button, then again to confirm).
+    laptop.reload()
+    confirm(laptop, "[data-host-controls] button:has-text('End the table')")
+    expect(laptop.locator("[data-table-ended]")).to_contain_text("during night 2")
+    ann.goto(f"{server.url}/t/{code}/me")
+    expect(ann.locator("[data-table-ended] [data-replay-link]")).to_be_in_viewport()
+    check_phone(ann, "whitechapel-ended-phone")
+    laptop.evaluate("window.scrollTo(0, 0)")  # the host tapped at the foot of the screen
+    check_screen(laptop, "whitechapel-ended-screen")
+    expect(laptop.locator("[data-table-ended] [data-replay-link]")).to_be_in_viewport()
+    tap(laptop, "[data-table-ended] [data-replay-link]")  # 1 tap
+    expect(laptop.locator("#replay")).to_have_attribute("data-night", "2")
+    tap(laptop, "[data-replay-next]")
+    expect(laptop.locator("#replay")).to_have_attribute("data-step", "1")
+    expect(laptop.locator("[data-known-stopped]")).to_be_visible()
+    expect(laptop.locator("[data-known-path]")).to_contain_text(f"3 → {first}")
+    police = laptop.locator("[data-known-police]")
+    expect(police).to_contain_text("Green: the crossing between 145 and 160")
+    assert not re.search(r"\b(200|on \d)", police.inner_text())
+    check_screen(laptop, "whitechapel-ended-replay")
+    tap(ann, "[data-table-ended] [data-replay-link]")
+    tap(ann, "[data-replay-next]")
+    expect(ann.locator("#replay")).to_have_attribute("data-step", "1")
+    expect(ann.locator("[data-known-police]")).to_contain_text("Blue: the crossing between")
+    check_phone(ann, "whitechapel-ended-replay")

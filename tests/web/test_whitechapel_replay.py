@@ -324,3 +324,134 @@ def test_without_a_board_the_replay_tells_the_facts(app):
     assert "board-map" not in page and "This table plays without a board" in page
     known = page[page.index("data-known"):]  # what the detectives knew: 67 searched
     assert 'data-steps="3"' in page and "67" in known and "66" not in known
+
+
+# --- a table ended during a game (docs/RULINGS.md#letters-from-whitechapel, "A table ended
+# during a game") ---------------------------------------------------------------------------
+
+def hunting(app):
+    """Night 1 up to Jack's first movement and a search in vain: the night runs."""
+    (start, home), _other = homes()
+    laptop, phones = board_table(app)
+    jack = phones[0]
+    assert jack.act("hideout", circle=home).status_code == 303
+    assert jack.act("women", circles=WOMEN).status_code == 303
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    assert jack.act("kill", circle=CRIME).status_code == 303
+    assert jack.act("move", circle=start).status_code == 303
+    search = far_circle(start, home)
+    assert laptop.table_act("search", policeman="blue", circle=search).status_code == 303
+    return laptop, phones, (start, home)
+
+
+def end_table(laptop) -> None:
+    assert laptop.host("close").status_code == 303
+
+
+def ended_card(page: str) -> str:
+    found = re.search(r'<section class="card wc-table-ended" data-table-ended>.*?</section>',
+                      page, re.S)
+    assert found, "no word of the ended table"
+    return found.group(0)
+
+
+def test_a_table_ended_in_night_1_replays_night_1_with_jacks_path(real_app):
+    laptop, phones, (start, home) = hunting(real_app)
+    assert frame(laptop, laptop.code).status_code == 404  # running: nothing over yet
+    end_table(laptop)
+    # The screen and every phone say it on top, with the way into the replay.
+    for page in (laptop.screen().text, *(p.phone().text for p in phones)):
+        card = ended_card(page)
+        assert "The table ended during night 1" in card and 'data-replay-link="1"' in card
+        assert page.count("data-replay-link=") == 1
+        assert "data-now" not in page or page.index("data-table-ended") < page.index(
+            "data-now")
+    for device in (laptop, phones[0], phones[1], Device(real_app, laptop.code)):
+        first = frame(device, laptop.code)
+        assert first.status_code == 200
+        assert 'data-night="1"' in first.text and 'data-steps="2"' in first.text
+        assert f"his hideout: <b>{home}</b>" in first.text and "trail move" not in first.text
+        last = frame(device, laptop.code, "?night=1&step=1").text
+        assert f"65 → {start}" in last and last.count('class="trail move night-1"') == 1
+        # Where play stopped, not the night's end.
+        assert "data-known-stopped" in last and "the night's end" not in last
+        assert "data-known-home" not in last and "data-known-outcome" not in last
+        assert "data-known-stopped" not in first.text
+        assert frame(device, laptop.code, "?night=2").status_code == 404
+
+
+def test_a_table_ended_in_night_2_replays_both_nights_with_jacks_path(real_app):
+    (start, home), _other = homes()
+    laptop, phones = night_one(real_app, start, home, far_circle(start, home))
+    step = night_two_begun(real_app, laptop, phones)
+    assert frame(laptop, laptop.code, "?night=2").status_code == 404  # running
+    end_table(laptop)
+    for page in (laptop.screen().text, *(p.phone().text for p in phones)):
+        card = ended_card(page)
+        assert "during night 2" in card and 'data-replay-link="2"' in card
+    for device in (laptop, phones[2], Device(real_app, laptop.code)):
+        default = frame(device, laptop.code).text
+        assert 'data-night="2"' in default and 'data-replay-night="1"' in default
+        one = frame(device, laptop.code, "?night=1&step=2").text
+        assert f"65 → {start} → {home}" in one and "data-known-home" in one
+        assert "data-known-stopped" not in one  # night 1 ended: its end is its own
+        two = frame(device, laptop.code, "?night=2&step=1").text
+        assert f"3 → {step}" in two and f"his hideout: <b>{home}</b>" in two
+        assert "data-known-stopped" in two and 'data-steps="2"' in two
+        assert frame(device, laptop.code, "?night=3").status_code == 404
+    # The host still shows the phones where he is.
+    assert laptop.post(f"/t/{laptop.code}/replay/cursor", {"night": 2, "step": 1},
+                       headers=HX).status_code == 204
+
+
+def test_a_table_ended_before_the_first_crime_has_nothing_to_replay(real_app):
+    laptop, phones = board_table(real_app)
+    assert phones[0].act("hideout", circle=homes()[0][1]).status_code == 303
+    end_table(laptop)
+    for page in (laptop.screen().text, *(p.phone().text for p in phones)):
+        card = ended_card(page)
+        assert "no night to replay" in card and "data-replay-link" not in page
+    answer = frame(phones[1], laptop.code)
+    assert answer.status_code == 404 and "The table ended before any night" in answer.text
+
+
+def test_twins_replay_alike_while_they_play_and_each_its_own_path_once_ended(real_app):
+    """Two tables whose Jacks differ only in their hideout and night 1's path, both in
+    night 2's hunt: whoever asks, the replay (night 1's frames, night 2 refused, the
+    cursor) are the same and no page speaks of an end; once both are ended, the word of
+    it is the same on every page (public), and each replay shows its own Jack."""
+    (start_a, home_a), (start_b, home_b) = homes()
+    search = far_circle(start_a, start_b, home_a, home_b)
+    twins = [night_one(real_app, start_a, home_a, search),
+             night_one(real_app, start_b, home_b, search)]
+    for laptop, phones in twins:
+        night_two_begun(real_app, laptop, phones)
+
+    def seen(laptop, phones, ended: bool) -> list[list[str]]:
+        viewers = [(laptop, laptop.screen), *((p, p.phone) for p in phones),
+                   (bystander := Device(real_app, laptop.code), bystander.screen)]
+        pages = []
+        for device, page in viewers:
+            # The deals differ in public (the Head tiles' order): the word of the end
+            # is what a page adds once ended.
+            own = [at_rest(ended_card(page().text), laptop.code) if ended
+                   else "data-table-ended" in page().text]
+            if not ended:
+                for query in ("?night=1", *(f"?night=1&step={k}" for k in range(3)),
+                              "?night=2", "?night=2&step=0", "?follow=1"):
+                    answer = frame(device, laptop.code, query, HX)
+                    own.append(f"{answer.status_code} {at_rest(answer.text, laptop.code)}")
+                own.append(json.dumps(device.get(f"/t/{laptop.code}/replay/cursor").get_json()))
+            pages.append(own)
+        return pages
+
+    assert seen(*twins[0], ended=False) == seen(*twins[1], ended=False)
+    for laptop, _phones in twins:
+        assert frame(laptop, laptop.code, "?night=2").status_code == 404
+        assert "data-known-path" not in frame(laptop, laptop.code, "?night=1&step=2").text
+        end_table(laptop)
+    assert seen(*twins[0], ended=True) == seen(*twins[1], ended=True)
+    for (laptop, _phones), home in zip(twins, (home_a, home_b), strict=True):
+        for night in (1, 2):
+            page = frame(Device(real_app, laptop.code), laptop.code, f"?night={night}").text
+            assert f"his hideout: <b>{home}</b>" in page

@@ -227,7 +227,6 @@ def police_map(board: Board, view: Mapping[str, Any],
         "movable": movable,
         "picked": picked,
         "from": started.get(picked),
-        "names": {c: names[x] for c, x in standing.items()},
         "all_placed": action == "place" and target is not None
         and all(c in pawns for c in POLICEMEN),
         "targets": [{"id": x, "x": at[x][0], "y": at[x][1], "name": names[x],
@@ -252,20 +251,25 @@ def _listed(numbers: list[int]) -> Any:
     return listed([str(n) for n in numbers])
 
 
+NAMING_ROUNDS = 12
+"""At most this many rounds of naming more circles around crossings whose names are the
+same (the shipped board needs 2); a board where names still clash after that gets the
+last names found, each still true of its crossing."""
+
+
 @lru_cache(maxsize=8)
 def crossing_names(board: Board) -> dict[int, Text]:
     """Every crossing named in words, as a detective says it at the table: the real
     board prints no number on a crossing, only on the circles around it ("the
     crossing between 29, 30 and 50", the circles a policeman there may search). Where
-    those circles name two crossings (or only one circle), the nearest other circles
-    on the drawing tell them apart ("the crossing by 21, towards 35")."""
-    at = board.crossing_positions
-    circles = board.positions
-    towards: dict[int, list[int]] = {}
-    for x in board.crossing_ids:
-        near = board.circles_next_to(x)
-        towards[x] = sorted((c for c in circles if c not in near),
-                            key=lambda c: math.dist(circles[c], at[x]))
+    those circles name two crossings (or only one circle), the circles next to the
+    crossings a policeman's step away tell them apart ("the crossing by 21, towards
+    35"), nearest step first.
+
+    The one name of a crossing, on every page, refusal and replay: read from the
+    board's graph alone (``Board.graph``, what a table keeps), never from the drawing,
+    so the rules (a table's graph) and a page's map (the loaded board) say the same."""
+    towards = {x: _circles_around(board, x) for x in board.crossing_ids}
 
     def name(x: int, extra: int) -> Text:
         near = sorted(board.circles_next_to(x))
@@ -277,17 +281,33 @@ def crossing_names(board: Board) -> dict[int, Text]:
                 else _("the crossing among %(others)s", others=_listed(more)))
 
     extras = dict.fromkeys(board.crossing_ids, 0)
-    for _round in range(4):
-        names = {x: name(x, extras[x]) for x in board.crossing_ids}
+    names = {x: name(x, 0) for x in board.crossing_ids}
+    for _round in range(NAMING_ROUNDS):
         seen: dict[str, list[int]] = {}
         for x, text in names.items():
-            seen.setdefault(text, []).append(x)
+            seen.setdefault(str(text), []).append(x)
         clashes = [x for same in seen.values() if len(same) > 1 for x in same]
         if not clashes:
             break
         for x in clashes:
             extras[x] += 1
+        names = {x: name(x, extras[x]) for x in board.crossing_ids}
     return names
+
+
+def _circles_around(board: Board, crossing: int) -> list[int]:
+    """The circles around ``crossing`` beyond its own: those next to the crossings one
+    policeman's step away, then two, and so on, each ring in the order of its numbers."""
+    own = board.circles_next_to(crossing)
+    found: list[int] = []
+    reached = {crossing}
+    ring = {crossing}
+    while ring:
+        ring = {y for x in ring for y in board.crossing_links_of(x)} - reached
+        reached |= ring
+        found += sorted({c for x in ring for c in board.circles_next_to(x)}
+                        - own - set(found))
+    return found
 
 
 def _grow(box: Box, by: float) -> Box:

@@ -15,6 +15,11 @@ the game is over does a frame add Jack's real path of that night up to the step 
 hideout, from the last state's move sheet: the sheet is secret until "The End of the
 Game" turns it over (docs/RULINGS.md#letters-from-whitechapel, "The replay of a night").
 A night still being played is never replayable, only the nights that ended.
+
+A table its host ended (``table_ended``) is over too, for its secrets as for its play:
+the table chose to stop and can never go on. Every night that ended replays and so does
+the night it stopped in, up to Jack's last movement, each with his path
+(docs/RULINGS.md#letters-from-whitechapel, "A table ended during a game").
 """
 
 from __future__ import annotations
@@ -31,32 +36,40 @@ KINDS = {"move": _("a normal move"), "coach": _("a Coach"), "alley": _("an Alley
 """Jack's movements as the track shows them: the kind is public, the circle is not."""
 
 
-def replay_nights(states: Sequence[State]) -> list[dict[str, Any]]:
+def replay_nights(states: Sequence[State], table_ended: bool = False) -> list[dict[str, Any]]:
     """The nights that may be replayed now: every night that ended (the one the game
-    ended on with it), never the night in progress. Each ``{"number", "label"}``."""
+    ended on with it), never the night in progress; on a table its host ended, the
+    night it stopped in too. Only a night with its crime (step 0). Each
+    ``{"number", "label"}``."""
     if not states:
         return []
     last = states[-1]
-    ended = last["night"] + 1 if is_over(last) else last["night"]
+    ended = last["night"] + 1 if is_over(last) or table_ended else last["night"]
     return [{"number": n, "label": _("Night %(night)s (%(date)s)", night=n,
                                                 date=NIGHTS[n]["date"])}
             for n in range(1, ended) if last["nights"][n - 1]["crimes"]]
 
 
-def replay_frames(states: Sequence[State], night: int) -> list[dict[str, Any]]:
-    """The frames of ``night`` (one of ``replay_nights``), step 0 to the night's end.
+def replay_frames(states: Sequence[State], night: int,
+                  table_ended: bool = False) -> list[dict[str, Any]]:
+    """The frames of ``night`` (one of ``replay_nights``), step 0 to the night's end
+    (on an ended table, to Jack's last movement of the night it stopped in).
 
     Each frame: ``step``, ``caption`` (public words), ``view`` (the TABLE view the map
-    draws, plus Jack's path so far under ``replay`` once the game is over) and
-    ``known`` (what the detectives knew: the night's public facts at that step)."""
-    if night not in [n["number"] for n in replay_nights(states)]:
+    draws, plus Jack's path so far under ``replay`` once the game or the table is over)
+    and ``known`` (what the detectives knew: the night's public facts at that step)."""
+    if night not in [n["number"] for n in replay_nights(states, table_ended)]:
         raise RuleError(_("Night %(night)s cannot be replayed: only a night that has ended "
                           "can.", night=night))
     last = states[-1]
     made = len(last["nights"][night - 1]["moves"])
     steps = _step_states(states, night, made)
-    over = is_over(last)
-    return [_frame(steps[k], night, k, made, last if over else None) for k in range(made + 1)]
+    over = is_over(last) or table_ended
+    # The night the host ended the table in has no end of its own: its last step is
+    # where play stopped.
+    stopped = night == last["night"] and not is_over(last)
+    return [_frame(steps[k], night, k, made, last if over else None, stopped)
+            for k in range(made + 1)]
 
 
 def _step_states(states: Sequence[State], night: int, made: int) -> dict[int, State]:
@@ -75,7 +88,7 @@ def _step_states(states: Sequence[State], night: int, made: int) -> dict[int, St
 
 
 def _frame(state: State, night: int, step: int, made: int,
-           final: State | None) -> dict[str, Any]:
+           final: State | None, stopped: bool) -> dict[str, Any]:
     table = view(state, TABLE)
     facts = table["public_facts"]
     tonight = facts if facts["night"] == night else facts["prior_nights"][night - 1]
@@ -91,7 +104,7 @@ def _frame(state: State, night: int, step: int, made: int,
         "night": night,
         "step": step,
         "steps": made + 1,
-        "caption": _caption(record, step, made),
+        "caption": _caption(record, step, made, stopped),
         "view": shown,
         "known": {
             "crimes": tonight["crime_scenes"],
@@ -100,32 +113,25 @@ def _frame(state: State, night: int, step: int, made: int,
             "clues": sorted({c["circle"] for c in tonight["clues"]}),
             "searched": sorted({e["circle"] for e in tonight["searched_empty"]}),
             "arrests": sorted({e["circle"] for e in tonight["failed_arrests"]}),
-            "policemen": _policemen(table),
             "ended": state["night"] != night or is_over(state),
             "outcome": table["outcome"]["text"] if table["outcome"] else None,
+            "stopped": stopped and step == made,
         },
     }
 
 
-def _caption(record: Mapping[str, Any], step: int, made: int) -> Text:
+def _caption(record: Mapping[str, Any], step: int, made: int, stopped: bool) -> Text:
     """What this step was, as the table saw it: the kind of each movement, never its
-    circle."""
+    circle. A night the table stopped in has no end to name."""
     if step == 0:
         scenes = listed([str(c) for c in sorted(record["crimes"])])
         return _("The crime on %(circles)s: Jack has not moved yet", circles=scenes)
     kind = KINDS[record["moves"][step - 1]["kind"]]
-    if step == made:
+    if step == made and not stopped:
         return _("Jack's movement %(step)s of %(made)s (%(kind)s) and the night's end",
                  step=step, made=made, kind=kind)
     return _("Jack's movement %(step)s of %(made)s (%(kind)s)", step=step, made=made,
              kind=kind)
-
-
-def _policemen(table: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Each policeman's crossing (police on the map), as the table screen showed it."""
-    at = (table.get("cops") or {}).get("at") or {}
-    return [{"colour": p["colour"], "name": p["name"], "crossing": at.get(p["colour"])}
-            for p in table["policemen"]]
 
 
 def _path(final: State, night: int, step: int) -> dict[str, Any]:

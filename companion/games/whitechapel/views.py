@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import TABLE, State, Viewer
+from companion.games.whitechapel.policemap import crossing_names
 from companion.games.whitechapel.state import (
     COLOUR_NAMES,
     DOUBLE_EVENT,
@@ -428,8 +429,10 @@ def _override_event(night: int, override: Mapping[str, Any]) -> Text:
 
 def _cops_view(state: State) -> dict[str, Any] | None:
     """Police on the map, public like the pawns on the board: each policeman's
-    crossing, the circles he may search or arrest in, and, while the detectives
-    place or move them, the crossings each may go to."""
+    crossing, where that is in words (``where``, in the rules' order, None before he
+    is placed: the board prints no number on a crossing, so a page never shows
+    ``at``'s), the circles he may search or arrest
+    in, and, while the detectives place or move them, the crossings each may go to."""
     cops = state.get("cops")
     board = board_of(state)
     if cops is None or board is None:
@@ -443,6 +446,8 @@ def _cops_view(state: State) -> dict[str, Any] | None:
         reach = {}
     return {
         "at": at,
+        "where": {c: crossing_names(board)[at[c]] if at.get(c) is not None else None
+                  for c in POLICEMEN},
         "from": dict(cops["from"]) if reach and state["phase"] == "police" else {},
         "before": list(cops["before"]),
         "next_to": {c: sorted(board.circles_next_to(x)) for c, x in at.items()

@@ -113,3 +113,32 @@ def test_captions_name_the_kind_of_movement_never_the_circle():
             move = record["moves"][step - 1]
             assert f"movement {step} of {len(record['moves'])}" in frame["caption"]
             assert all(str(c) not in frame["caption"].split("(")[1] for c in move["circles"])
+
+
+def test_a_table_ended_replays_the_night_it_stopped_in_with_the_path(game):
+    """docs/RULINGS.md#letters-from-whitechapel, "A table ended during a game": at any
+    moment the host may end the table; then every night with its crime replays, the one
+    play stopped in up to Jack's last movement (its last step where play stopped, not the
+    night's end), every step with Jack's path and hideout."""
+    for end in range(1, len(game) + 1, 7):
+        states = game[:end]
+        last = states[-1]
+        numbers = [n["number"] for n in wc.replay_nights(states, table_ended=True)]
+        assert numbers == [n for n in range(1, last["night"] + 1)
+                           if last["nights"][n - 1]["crimes"]]
+        for number in numbers:
+            moves = last["nights"][number - 1]["moves"]
+            frames = wc.replay_frames(states, number, table_ended=True)
+            assert len(frames) == len(moves) + 1
+            stopped = number == last["night"] and not wc.is_over(last)
+            assert [f["known"]["stopped"] for f in frames] == [False] * len(moves) + [stopped]
+            if stopped and moves:
+                assert "the night's end" not in frames[-1]["caption"]
+            for step, frame in enumerate(frames):
+                assert frame["view"]["replay"]["hideout"] == last["hideout"]
+                assert frame["view"]["replay"]["nights"][0]["moves"] == moves[:step]
+        # The same states while the table plays on: the night in progress stays closed.
+        if not wc.is_over(last) and last["nights"][last["night"] - 1]["crimes"]:
+            assert last["night"] not in [n["number"] for n in wc.replay_nights(states)]
+            with pytest.raises(RuleError):
+                wc.replay_frames(states, last["night"])
