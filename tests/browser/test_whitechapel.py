@@ -156,13 +156,13 @@ def test_a_whole_game_with_three_phones_and_the_table(dealt_server, laptop, phon
     expect(laptop.locator("[data-crime-scenes]").first).to_contain_text("night 3: 3 & 27")
     phone_with((ann, bob), "[data-act=search]")  # the police first, the Head leading
     check_phone(jack, "whitechapel-jack-night3")
-    confirm(ann, "button:has-text('The police are done')")
+    confirm(laptop, "button:has-text('The police are done')")  # the host's override
     escape(jack)
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "4")
     hell(jack, detectives, laptop, ["21"], letter=True)
     kill_typed(jack, "21")
     move(jack, "22")
-    confirm(bob, "button:has-text('The police are done')")
+    confirm(laptop, "button:has-text('The police are done')")
     escape(jack)
 
     # The end: the whole sheet for everyone.

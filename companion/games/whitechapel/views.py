@@ -277,10 +277,9 @@ def _moving_now(state: State, seat: int, left: list[str]) -> dict[str, Any]:
                         colours=_colours([c for c in left if state["policemen"][c] == s]))
                       for s in others], semicolons=True)
     if mine:
-        how = _("0, 1 or 2 crossings each, or tap that he stays; then the searches.")
         return {"text": _("Your turn: move %(colours)s", colours=_colours(mine)),
-                "detail": _sentences(how, _("Meanwhile: %(others)s.", others=waiting))
-                if others else how, "mine": True}
+                "detail": _("Meanwhile: %(others)s.", others=waiting) if others
+                else _("Then the searches."), "mine": True}
     return {"text": _("Wait for %(players)s to move",
                       players=listed([players[s] for s in others])),
             "detail": _("%(others)s. Then the searches, from the Head of the Investigation "
