@@ -33,7 +33,6 @@ from tests.support.whitechapel_pages import (
     tap,
     tap_circle,
     tick_women,
-    zoom_to,
 )
 from tests.support.whitechapel_walks import CRIME, routes
 
@@ -108,11 +107,15 @@ def taps(page) -> int:
 def now_on_top(page, words: str) -> None:
     """The phone says what happens now in its first 150 px (issue 22, point 2), with
     whatever answer or refusal shows under it (issue 36, point 6)."""
+    expect(page.locator("[data-now]")).to_contain_text(words)
+    now_within(page)
+
+
+def now_within(page, top: int = 150) -> None:
+    """The now line's box ends within the first ``top`` px of the page."""
     page.evaluate("() => window.scrollTo(0, 0)")
-    line = page.locator("[data-now]")
-    expect(line).to_contain_text(words)
-    box = line.bounding_box()
-    assert box and box["y"] + box["height"] <= 150, box
+    box = page.locator("[data-now]").bounding_box()
+    assert box and box["y"] + box["height"] <= top, box
 
 
 def held_shots(page, name: str) -> None:
@@ -441,6 +444,7 @@ class Twins:
             expect(game.jack.locator("[data-why] p")).to_have_text(reason(route))
             expect(game.jack.locator("[data-error] > p")).to_have_text(
                 "Not accepted: nothing was changed.")
+            now_within(game.jack)  # the refusal shows under his now line
         self.settle()
 
     def glance(self, name: str, language: str | None = None) -> None:
@@ -499,18 +503,15 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
             game.jack.locator("[data-open-map]").click()
 
         # Hell: a marked woman typed on his hideout (not red), then the real ones.
-        # Two women tapped on the map, other ones at each table (1 + 1-2 + 2 taps), then
-        # left a minute: the map closes and the phones are the same again.
+        # Two women ticked on his first screen, other ones at each table (2 taps), then
+        # left a minute: the ticks are emptied and the phones are the same again.
         for game, pair in zip(twins.games, ([3, 21], [27, 84]), strict=True):
-            open_map(game.jack)
-            zoom_to(game.jack, pair[0])
-            for number, circle in enumerate(pair, start=1):
-                game.jack.locator(f"a[data-to='{circle}']").click()
-                expect(game.jack.locator("[data-women-picked]")).to_have_attribute(
-                    "data-women-picked", " ".join(map(str, pair[:number])))
+            assert tick_women(game.jack, pair, send=False) == 2
         with pytest.raises(AssertionError, match="differ"):
             assert_same_glance(a.jack, b.jack, "whitechapel-jack-women-tapped")
         twins.untouched()
+        for game in twins.games:
+            expect(game.jack.locator("[data-woman-at]:checked")).to_have_count(0)
         twins.glance("women-tapped-untouched")
 
         def wrong_women(game, route):
@@ -542,6 +543,23 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
         expect(a.jack.locator("[data-answer]")).to_contain_text("no clue")
         twins.both(lambda game, route: confirm(game.ann,
                                                "button:has-text('The police are done')"))
+
+        # His destinations, held and lifted on a Coach's end (1 tap), another at each
+        # table: the ways to it show at the foot of the screen; "I cannot move" opened
+        # (1 tap). Left a minute, both close: the phones are the same again.
+        for game, route in zip(twins.games, twins.routes, strict=True):
+            assert hold_and_pick(game.jack, route.coach[1]) == 1
+            expect(game.jack.locator("#jack-ways [data-way='coach']").first).to_be_visible()
+        with pytest.raises(AssertionError, match="differ"):
+            assert_same_glance(a.jack, b.jack, "whitechapel-jack-destination-picked")
+        for game in twins.games:
+            game.jack.locator("[data-cannot-move] > summary").click()
+            expect(game.jack.locator("[data-cannot-move] button.confirm")).to_be_visible()
+        twins.untouched()
+        for game in twins.games:
+            expect(game.jack.locator("#jack-ways")).to_be_hidden()
+            expect(game.jack.locator("[data-cannot-move]")).not_to_have_attribute("open", "")
+        twins.glance("destination-picked-untouched")
 
         # A typed move that no road allows from where he stands (6 taps): the reason names
         # both circles, behind "Why?"; the top says the same, the field comes back empty.
