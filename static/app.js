@@ -149,8 +149,25 @@
     box.classList.remove("peeking");
     box.classList.add("let-go");
   }
-  function peekOff() {
-    document.querySelectorAll("[data-peek].peeking").forEach(letGo);
+  /* A peek of links ([data-peek-pick]: Jack's destinations): held a moment, the finger
+     lifted on one of them taps it, so that a hold is the look and the pick at once. A
+     quick tap only shows them: nothing is picked blind. */
+  var PICK_AFTER_MS = 250;
+  function pickUnder(box, event) {
+    if (event.type !== "pointerup" || !box.hasAttribute("data-peek-pick") ||
+        Date.now() - Number(box.dataset.peekSince) < PICK_AFTER_MS) { return; }
+    var under = document.elementFromPoint(event.clientX, event.clientY);
+    var link = under && under.closest("a[href]");
+    if (link && box.contains(link)) { link.click(); }
+  }
+  function peekOff(event) {
+    document.querySelectorAll("[data-peek].peeking").forEach(function (box) {
+      // Moving over the secret it shows is still holding it: only leaving the box lets go.
+      if (event && event.type === "pointerleave" && event.target !== box &&
+          box.contains(event.target)) { return; }
+      if (event) { pickUnder(box, event); }
+      letGo(box);
+    });
   }
   document.addEventListener("pointerdown", peekOn);
   document.addEventListener("keydown", function (event) {

@@ -271,8 +271,9 @@ def seat_field() -> int | None:
 def form_action() -> dict[str, str]:
     """A game action from the posted form: every field but the page's own, and the
     laptop's clock as ``clock`` (never a phone's: a posted one is replaced), for a game
-    whose rules keep a deadline (Wo ist Jack the Ripper's window to play a card)."""
-    action = {key: value for key, value in request.form.items()
+    whose rules keep a deadline (Wo ist Jack the Ripper's window to play a card). A
+    field sent several times (the boxes of one name ticked) is its values, spaced."""
+    action = {key: " ".join(values) for key, values in request.form.lists()
               if key not in ("csrf", "version", "key", "clock")}
     return {**action, "clock": f"{clock():.3f}"}
 

@@ -18,19 +18,21 @@ from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.whitechapel_pages import (
     MAP,
+    PICK,
     assert_no_sideways_scroll,
     assert_not_clipped,
     assert_on_screen,
     assert_possible_readable,
     create_and_seat,
     hell,
+    hold_and_pick,
     key_in,
+    kill_tapped,
     kill_typed,
     open_map,
     tap,
     tap_circle,
-    tap_women,
-    zoom_to,
+    tick_women,
 )
 from tests.support.whitechapel_walks import CRIME, routes
 
@@ -59,24 +61,81 @@ def speaker(*detectives):
     raise AssertionError("no detective's phone offers a search or an arrest")
 
 
-def go(page, circle: int, way: str) -> None:
-    """Tap a circle of Jack's map, then the button of the way to get there (twice for
-    an irreversible one: the escape)."""
-    tap_circle(page, circle)
-    button = page.locator(f"[data-way='{way}']").first
+def way(page, kind: str) -> int:
+    """The button of the way to the circle picked (#jack-ways): 1 tap, 2 for an
+    irreversible one (the escape, a kill: tap again)."""
+    button = page.locator(f"#jack-ways [data-way='{kind}']").first
     irreversible = "confirm" in (button.get_attribute("class") or "").split()
     button.click()
     if irreversible:
-        page.locator(f"[data-way='{way}'].armed").click()
+        page.locator(f"#jack-ways [data-way='{kind}'].armed").click()
+    return 2 if irreversible else 1
+
+
+def go(page, circle: int, kind: str) -> int:
+    """Tap a circle of Jack's map (open: else 1 tap more, and 1 to zoom in from the
+    whole board), then the button of its way: the taps it took."""
+    opened = 0 if page.locator(MAP).evaluate("details => details.open") else 1
+    zoomed = 1 if page.locator(".board-map.overview").count() else 0
+    tap_circle(page, circle)
+    return opened + zoomed + 1 + way(page, kind)
+
+
+def walk(page, circle: int, kind: str) -> int:
+    """Jack's move from his first screen: held and lifted on the circle's button (1),
+    then the button of its way (1, 2 for the escape): the taps it took."""
+    return hold_and_pick(page, circle) + way(page, kind)
+
+
+TAPS = """() => {
+  if (window.companionTaps === undefined) {
+    window.companionTaps = 0;
+    document.addEventListener('pointerdown', () => { window.companionTaps += 1; }, true);
+  }
+  const taps = window.companionTaps;
+  window.companionTaps = 0;
+  return taps;
+}"""
+
+
+def taps(page) -> int:
+    """The fingers put down on ``page`` since the last call (every click, tick and hold
+    of the test is one pointerdown; a pan that Playwright scrolls is none)."""
+    return page.evaluate(TAPS)
 
 
 def now_on_top(page, words: str) -> None:
-    """The phone says what happens now in its first 150 px (issue 22, point 2)."""
+    """The phone says what happens now in its first 150 px (issue 22, point 2), with
+    whatever answer or refusal shows under it (issue 36, point 6)."""
+    expect(page.locator("[data-now]")).to_contain_text(words)
+    now_within(page)
+
+
+def now_within(page, top: int = 150) -> None:
+    """The now line's box ends within the first ``top`` px of the page."""
     page.evaluate("() => window.scrollTo(0, 0)")
-    line = page.locator("[data-now]")
-    expect(line).to_contain_text(words)
-    box = line.bounding_box()
-    assert box and box["y"] + box["height"] <= 150, box
+    box = page.locator("[data-now]").bounding_box()
+    assert box and box["y"] + box["height"] <= top, box
+
+
+def held_shots(page, name: str) -> None:
+    """Jack's destinations, held (a finger on "Hold to see where you can go"), at 360
+    and 390 px: screenshots under tests/browser/screenshots/ to look at."""
+    size = page.viewport_size
+    try:
+        for width in (360, 390):
+            page.set_viewport_size({"width": width, "height": size["height"]})
+            page.evaluate("() => window.scrollTo(0, 0)")
+            cover = page.locator(f"{PICK} .peek-cover").bounding_box()
+            page.mouse.move(cover["x"] + cover["width"] / 2, cover["y"] + cover["height"] / 2)
+            page.mouse.down()
+            expect(page.locator(f"{PICK} [data-target]").first).to_be_visible()
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"))
+            page.mouse.move(0, 0)
+            page.mouse.up()
+            expect(page.locator(f"{PICK} [data-target]").first).to_be_hidden()
+    finally:
+        page.set_viewport_size(size)
 
 
 def circle_number_px(page, scope: str) -> float:
@@ -119,52 +178,72 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     laptop.locator("[data-join-box] > summary").click()
     expect(laptop.locator("[data-qr]")).to_be_hidden()
 
-    # The hideout: tapped on the map (red circles are not offered).
+    # The hideout: tapped on the map, open at rest while it holds nothing of his
+    # (red circles are not offered): the circle, then its button (2 taps; the map opens
+    # zoomed in on the middle of the board, and a thumb pans to his part of it).
     now_on_top(jack, "Your turn: your hideout")
-    open_map(jack)
+    expect(jack.locator(MAP)).to_have_attribute("open", "")
     expect(jack.locator("[data-map-prompt]")).to_contain_text("hideout")
     expect(jack.locator("a[data-to='3']")).to_have_count(0)
     check_phone(jack, "whitechapel-board-jack-hideout")
-    go(jack, hideout, "hideout")
+    taps(jack)
+    assert go(jack, hideout, "hideout") == taps(jack) == 2
     expect(laptop.locator("[data-prompt]").first).to_contain_text("8 woman tokens")
 
-    # Hell: the women tapped on the red circles (a second tap unmarks one), the patrols,
-    # then the victim tapped, with a second tap.
+    # Hell: the women ticked on the red circles of his first screen (a second tap unticks
+    # one), then sent: 5 women + 1 = 6 taps. Then the patrols, the victim (2 taps).
     now_on_top(jack, "Your turn: mark the women")
-    open_map(jack)  # 1 tap
-    zoom_to(jack, 147)  # 0-1 tap
-    jack.locator("a[data-to='147']").click()
-    expect(jack.locator("[data-women-picked]")).to_have_attribute("data-women-picked", "147")
-    expect(jack.locator("[data-way='women']")).to_have_count(0)  # 1 of 5: nothing to send
-    jack.locator("a[data-to='147']").click()  # unmarked again
-    expect(jack.locator("[data-women-picked]")).to_have_attribute("data-women-picked", "")
+    expect(jack.locator("[data-targets='women'] [data-woman-at]")).to_have_count(8)
+    jack.locator("[data-woman-at='147']").click()
+    jack.locator("[data-woman-at='147']").click()  # unticked again
+    expect(jack.locator("[data-woman-at='147']")).not_to_be_checked()
     check_phone(jack, "whitechapel-board-jack-women")
-    taps = tap_women(jack, [3, 21, 27, CRIME, 84])
-    assert taps <= 6, taps  # 5 women, 1 confirm (the map already open and zoomed)
+    taps(jack)
+    assert tick_women(jack, [3, 21, 27, CRIME, 84]) == taps(jack) == 6
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "patrols")
     now_on_top(jack, "Wait: the patrols are placed")
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Head of the Investigation")
     confirm(laptop, "[data-act=patrols_placed]")
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
     now_on_top(jack, "Your turn: kill or wait")
-    # Only where a wretched stands at time I: the marked women's circles (1-2 taps, then 2).
+    # Only where a wretched stands at time I: the marked women's circles, on his first
+    # screen and on his map.
+    victims = {3, 21, 27, CRIME, 84}
+    assert {int(n) for n in jack.locator("[data-targets] [data-victim]").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.victim)")} == victims
     assert {int(n) for n in jack.locator("a[data-to]").evaluate_all(
-        "links => links.map(a => a.dataset.to)")} == {3, 21, 27, CRIME, 84}
-    tap_circle(jack, CRIME)
-    confirm(jack, "[data-picked] button.confirm")
+        "links => links.map(a => a.dataset.to)")} == victims
+    check_phone(jack, "whitechapel-board-jack-kill")
+    taps(jack)
+    assert kill_tapped(jack, CRIME) == taps(jack) == 2
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
 
-    # Hunting: Jack's legal destinations are the links of the map.
+    # Hunting: Jack's legal destinations are the buttons behind "Hold to see where you
+    # can go" on his first screen, and the links of his map. The page at rest shows
+    # none of them, and "I cannot move" is folded away.
+    now_on_top(jack, "Your turn: move")
+    expect(jack.locator(f"{PICK} [data-target]").first).to_be_hidden()
+    expect(jack.locator("[data-cannot-move]")).not_to_have_attribute("open", "")
+    expect(jack.locator("[data-cannot-move] button.confirm")).to_be_hidden()
     expect(jack.locator("[data-map-prompt]")).to_contain_text("closed to a normal move")
+    coach_ends = {second for _, second in board.coach_routes(CRIME)}
+    legal = board.normal_moves(CRIME) | coach_ends | board.alley_moves(CRIME)
+    assert {int(n) for n in jack.locator(f"{PICK} [data-target]").evaluate_all(
+        "links => links.map(a => a.dataset.target)")} == legal
+    assert {int(n) for n in jack.locator(f"{PICK} [data-target-way='move']").evaluate_all(
+        "links => links.map(a => a.dataset.target)")} == board.normal_moves(CRIME)
     destinations = {int(n) for n in jack.locator("a[data-to]").evaluate_all(
         "links => links.map(a => a.dataset.to)")}
-    coach_ends = {second for _, second in board.coach_routes(CRIME)}
-    assert destinations == board.normal_moves(CRIME) | coach_ends | board.alley_moves(CRIME)
+    assert destinations == legal
     check_phone(jack, "whitechapel-board-jack-moves")
-    tap_circle(jack, first)
-    expect(jack.locator("[data-way='move']")).to_be_visible()
+    held_shots(jack, "whitechapel-board-jack-moves-held")
+    # A move: held and lifted on its circle (1), then "Move to" (1): 2 taps.
+    taps(jack)
+    assert hold_and_pick(jack, first) == 1
+    expect(jack.locator("#jack-ways [data-way='move']")).to_be_visible()
     check_phone(jack, "whitechapel-board-jack-ways")
-    tap(jack, "[data-way='move']")
+    assert way(jack, "move") == 1
+    assert taps(jack) == 2
 
     # The detectives' map: every road out of the crime scene, then a clue.
     expect(laptop.locator("[data-tokens]").first).to_contain_text("squares left: 13")
@@ -185,6 +264,10 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     assert possible(bob) == everywhere - {empty}
     search(head, first)
     expect(laptop.locator("[data-clues]").first).to_contain_text(str(first))
+    # The answer to the last search shows under Jack's now line, which stays on top.
+    expect(jack.locator("[data-answer]")).to_contain_text("CLUE!")
+    now_on_top(jack, "Wait: the police are hunting")
+    check_phone(jack, "whitechapel-board-jack-answer")
     expect(bob.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
     expect(laptop.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
     check_phone(bob, "whitechapel-board-detective-clue")
@@ -223,8 +306,9 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(jack.locator(".board-map line.closed")).to_have_count(1)
     if jack.locator(f"a[data-to='{closed}']").count():
         tap_circle(jack, closed)
-        expect(jack.locator("[data-way='move']")).to_have_count(0)
+        expect(jack.locator("#jack-ways [data-way='move']")).to_have_count(0)
         jack.click("a:has-text('Pick another circle')")
+        expect(jack.locator("#jack-ways")).not_to_have_attribute("open", "")
 
     # Jack's map closes by itself: after a minute untouched, and when the phone is put away.
     open_map(jack)
@@ -238,12 +322,15 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     }""")
     expect(jack.locator(MAP)).not_to_have_attribute("open", "")
 
-    # Home: a move tapped on the map, then the escape onto the hideout.
-    go(jack, step, "move")
+    # Home: a move tapped on the map (open it, the circle, its button: 3 taps), then the
+    # escape onto the hideout from his first screen (held and lifted on it, then the
+    # escape and again: 3 taps).
+    taps(jack)
+    assert go(jack, step, "move") == taps(jack) == 3
     expect(jack.locator(MAP)).not_to_have_attribute("open", "")
     expect(laptop.locator("[data-tokens]").first).to_contain_text("squares left: 12")
     confirm(laptop, "button:has-text('The police are done')")
-    go(jack, hideout, "escape")  # 1-2 taps on the circle, 2 on the escape
+    assert walk(jack, hideout, "escape") == taps(jack) == 3
     expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
     # The night's end, on every screen until the next night's women are placed: the
     # square (the hideout's circle stays Jack's), the crime, the clue.
@@ -268,14 +355,17 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     confirm(jack, "button:has-text('Wait')")
     confirm(laptop, "[data-act=wretched_moved]")
     expect(jack.locator("[data-jack-phase]")).to_have_attribute("data-jack-phase", "blood")
-    # After one wait, only within one road of a marked woman's circle.
+    # After one wait, only within one road of a marked woman's circle: on his first
+    # screen (tapped, then again: 2 taps) and on his map.
     reach = board.circles_within([3, 21, 27, 84], 1) - {CRIME}
     assert {int(n) for n in jack.locator("a[data-to]").evaluate_all(
         "links => links.map(a => a.dataset.to)")} == reach
-    tap_circle(jack, 84)
-    confirm(jack, "[data-picked] button.confirm")
+    assert {int(n) for n in jack.locator("[data-targets] [data-victim]").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.victim)")} == reach
+    taps(jack)
+    assert kill_tapped(jack, 84) == taps(jack) == 2
     expect(laptop.locator("[data-prompt]").first).to_contain_text("Alarm whistles")
-    go(jack, min(board.normal_moves(84) - {CRIME}), "move")
+    assert walk(jack, min(board.normal_moves(84) - {CRIME}), "move") == taps(jack) == 2
     head = speaker(ann, bob)
     head.locator("label.wc-pick").first.click()
     head.locator("[data-keypad] .keypad-display").first.fill(
@@ -354,6 +444,7 @@ class Twins:
             expect(game.jack.locator("[data-why] p")).to_have_text(reason(route))
             expect(game.jack.locator("[data-error] > p")).to_have_text(
                 "Not accepted: nothing was changed.")
+            now_within(game.jack)  # the refusal shows under his now line
         self.settle()
 
     def glance(self, name: str, language: str | None = None) -> None:
@@ -412,18 +503,15 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
             game.jack.locator("[data-open-map]").click()
 
         # Hell: a marked woman typed on his hideout (not red), then the real ones.
-        # Two women tapped on the map, other ones at each table (1 + 1-2 + 2 taps), then
-        # left a minute: the map closes and the phones are the same again.
+        # Two women ticked on his first screen, other ones at each table (2 taps), then
+        # left a minute: the ticks are emptied and the phones are the same again.
         for game, pair in zip(twins.games, ([3, 21], [27, 84]), strict=True):
-            open_map(game.jack)
-            zoom_to(game.jack, pair[0])
-            for number, circle in enumerate(pair, start=1):
-                game.jack.locator(f"a[data-to='{circle}']").click()
-                expect(game.jack.locator("[data-women-picked]")).to_have_attribute(
-                    "data-women-picked", " ".join(map(str, pair[:number])))
+            assert tick_women(game.jack, pair, send=False) == 2
         with pytest.raises(AssertionError, match="differ"):
             assert_same_glance(a.jack, b.jack, "whitechapel-jack-women-tapped")
         twins.untouched()
+        for game in twins.games:
+            expect(game.jack.locator("[data-woman-at]:checked")).to_have_count(0)
         twins.glance("women-tapped-untouched")
 
         def wrong_women(game, route):
@@ -455,6 +543,23 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
         expect(a.jack.locator("[data-answer]")).to_contain_text("no clue")
         twins.both(lambda game, route: confirm(game.ann,
                                                "button:has-text('The police are done')"))
+
+        # His destinations, held and lifted on a Coach's end (1 tap), another at each
+        # table: the ways to it show at the foot of the screen; "I cannot move" opened
+        # (1 tap). Left a minute, both close: the phones are the same again.
+        for game, route in zip(twins.games, twins.routes, strict=True):
+            assert hold_and_pick(game.jack, route.coach[1]) == 1
+            expect(game.jack.locator("#jack-ways [data-way='coach']").first).to_be_visible()
+        with pytest.raises(AssertionError, match="differ"):
+            assert_same_glance(a.jack, b.jack, "whitechapel-jack-destination-picked")
+        for game in twins.games:
+            game.jack.locator("[data-cannot-move] > summary").click()
+            expect(game.jack.locator("[data-cannot-move] button.confirm")).to_be_visible()
+        twins.untouched()
+        for game in twins.games:
+            expect(game.jack.locator("#jack-ways")).to_be_hidden()
+            expect(game.jack.locator("[data-cannot-move]")).not_to_have_attribute("open", "")
+        twins.glance("destination-picked-untouched")
 
         # A typed move that no road allows from where he stands (6 taps): the reason names
         # both circles, behind "Why?"; the top says the same, the field comes back empty.

@@ -113,22 +113,56 @@ def tap_circle(page, circle: int) -> None:
     assert page.url == address  # htmx swapped the map's body: no ?to=N, no reload
 
 
-def tap_women(page, circles: list[int]) -> int:
-    """Jack taps the marked women on the red circles of his map, then "These are marked";
-    returns the taps: 1 to open the map (if closed), 1 to zoom in from the whole board
-    (if it opens there), 1 a woman, 1 to confirm."""
+def tick_women(page, circles: list[int], send: bool = True) -> int:
+    """Jack ticks the marked women's red circles on his first screen, then "These are
+    marked": returns the taps, 1 a woman and 1 to send."""
     taps = 0
-    if not page.locator(MAP).evaluate("details => details.open"):
+    for circle in circles:
+        page.locator(f"[data-woman-at='{circle}']").click()
+        expect(page.locator(f"[data-woman-at='{circle}']")).to_be_checked()
         taps += 1
-    open_map(page)
-    for number, circle in enumerate(circles, start=1):
-        taps += zoom_to(page, circle)
-        page.locator(f"a[data-to='{circle}']").click()
+    if send:
+        tap(page, "[data-targets] [data-way='women']")
         taps += 1
-        expect(page.locator("[data-women-picked]")).to_have_attribute(
-            "data-women-picked", " ".join(map(str, circles[:number])))
-    tap(page, "[data-way='women']")
-    return taps + 1
+    return taps
+
+
+PICK = "[data-peek-pick]"
+"""Jack's destinations on his first screen, behind hold-to-peek."""
+
+
+def hold_and_pick(page, circle: int) -> int:
+    """Jack presses on "Hold to see where you can go", slides to ``circle``'s button and
+    lifts his finger there: 1 tap (the hold that shows them is the tap that picks).
+    The ways to get there then show (#jack-ways)."""
+    caught_up(page)
+    cover = page.locator(f"{PICK} .peek-cover").bounding_box()
+    page.mouse.move(cover["x"] + cover["width"] / 2, cover["y"] + cover["height"] / 2)
+    page.mouse.down()
+    target = page.locator(f"{PICK} [data-target='{circle}']").first
+    expect(target).to_be_visible()
+    assert_thumb_sized_boxes(page, f"{PICK} [data-target]")
+    page.wait_for_timeout(300)  # a moment's hold: a quick tap only shows them
+    box = target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
+    page.mouse.up()
+    expect(page.locator("#jack-ways")).to_have_attribute("data-picked", str(circle))
+    expect(page.locator(f"{PICK} [data-target='{circle}']").first).to_be_hidden()
+    return 1
+
+
+def assert_thumb_sized_boxes(page, selector: str) -> None:
+    small = page.locator(selector).evaluate_all(
+        """nodes => nodes.map(n => [n.textContent, n.getBoundingClientRect()])
+             .filter(([_, r]) => r.width < 44 || r.height < 44)
+             .map(([text, r]) => `${text} ${r.width}x${r.height}`)""")
+    assert not small, f"under 44x44 px: {small}"
+
+
+def kill_tapped(page, circle: int) -> int:
+    """The victim's circle on Jack's first screen, tapped and tapped again: 2 taps."""
+    confirm(page, f"[data-targets] [data-victim='{circle}']")
+    return 2
 
 
 TARGETS = """links => links.map(a => {

@@ -474,12 +474,18 @@ def test_jacks_and_anns_pages_through_the_browsers_twin_nights_are_the_same(real
         return states
 
     secret_steps = 0
+    sections: set[str] = set()
     for first, second in zip(*(night(route) for route in twins), strict=True):
         assert_indistinguishable(real_app, wc, first, second, [TABLE, 1])
         jacks = [render_component(real_app, wc, state, 0) for state in (first, second)]
         assert at_rest(jacks[0]) == at_rest(jacks[1])
         secret_steps += jacks[0] != jacks[1]
+        sections |= set(re.findall(r"data-(targets=\"\w+\"|cannot-move|peek-pick)", jacks[0]))
     assert secret_steps == 12  # at every step his secrets are on his page, behind a tap
+    # His first screen's sections were among them (issue 36): destinations held, women
+    # ticked, victims tapped, "I cannot move".
+    assert sections == {'targets="move"', 'targets="women"', 'targets="kill"', "cannot-move",
+                        "peek-pick"}
 
 
 def test_jacks_map_is_never_sent_open(real_app):
@@ -537,26 +543,59 @@ def test_the_end_of_a_night_tells_the_square_never_the_hideout(real_app):
     assert 'data-night-end="1"' in jack and jack.count("data-night-end=") == 1
 
 
-def test_jacks_women_tapped_stay_behind_his_map(real_app):
-    """The women Jack taps ride in the map's own links (?women=...): the page at rest is
-    the same whatever he tapped, the map is sent closed, and a detective's page ignores
-    the query."""
+def test_jacks_women_are_ticked_on_his_first_screen_and_sent_together(real_app):
+    """Issue 36: the red circles as boxes to tick on Jack's first screen (emptied like a
+    typed secret: data-secret-field), sent together as the women's circles; a
+    detective's page has none."""
     laptop, phones = board_table(real_app)
     jack = phones[0]
     assert jack.act("hideout", circle=90).status_code == 303
-    pages = [jack.get(f"/t/{jack.code}/me?women={picked}").text
-             for picked in ("3.21", "27.84.147", "")]
-    assert 'data-women-picked="3 21"' in pages[0]
-    assert 'data-women-picked="27 84 147"' in pages[1]
-    assert at_rest(pages[0]) == at_rest(pages[1]) == at_rest(pages[2])
-    for page in pages:
-        assert '<details class="wc-secret" data-secret>' in page
-    full = jack.get(f"/t/{jack.code}/me?women=3.21.27.65.84").text
-    assert 'name="circles" value="3 21 27 65 84"' in full
-    detective = phones[1].get(f"/t/{jack.code}/me?women=3.21").text
-    assert "data-women-picked" not in detective
-    assert jack.act("women", circles="3 21 27 65 84").status_code == 303
+    page = jack.phone().text
+    ticks = re.findall(r'<input type="checkbox" name="circles" value="(\d+)"[^>]*'
+                       r'data-secret-field>', page)
+    assert ticks == ["3", "21", "27", "65", "84", "147", "149", "158"]
+    assert page.index("data-now") < page.index('data-targets="women"') < page.index(
+        "data-prompt")
+    assert 'data-targets' not in phones[1].phone().text
+    sent = jack.post(f"/t/{jack.code}/me/act", {
+        "type": "women", "version": jack.version(), "circles": ["3", "21", "27", "65", "84"]})
+    assert sent.status_code == 303
     assert state_of(real_app, laptop.code)["nights"][0]["women"] == [3, 21, 27, 65, 84]
+
+
+def test_jacks_victims_are_buttons_that_ask_for_a_second_tap(real_app):
+    laptop, phones = board_table(real_app)
+    jack = phones[0]
+    assert jack.act("hideout", circle=90).status_code == 303
+    assert jack.act("women", circles="3 21 27 65 84").status_code == 303
+    assert head_phone(real_app, laptop, phones).act("patrols_placed").status_code == 303
+    page = jack.phone().text
+    victims = re.findall(r'<button type="submit" class="confirm danger" data-confirm='
+                         r'"Kill on (\d+)\?" name="circle" value="(\d+)"', page)
+    assert victims == [(n, n) for n in ("3", "21", "27", "65", "84")]
+
+
+def test_jacks_destinations_are_held_and_a_tapped_ones_ways_come_under_them(real_app):
+    """Issue 36: where Jack may go, on his first screen behind hold-to-peek (a peek whose
+    lifted finger picks: data-peek-pick), "I cannot move" closed; a tapped circle's ways
+    come in #jack-ways, which the map's taps swap too (hx-select-oob). That the page at
+    rest is the same wherever he stands: the twin nights below."""
+    board = load_board(real_board_path())
+    _laptop, phones = to_hunting(real_app, crime=65)
+    jack = phones[0]
+    page = jack.phone().text
+    assert "data-peek data-peek-pick" in page
+    assert '<details class="wc-cannot" data-secret data-cannot-move>' in page
+    assert page.index("data-now") < page.index("data-peek-pick") < page.index("data-prompt")
+    held = page[page.index('<div class="peek-secret">'):page.index("data-prompt")]
+    coach_ends = {second for _, second in board.coach_routes(65)}
+    assert set(map(int, re.findall(r'data-target="(\d+)"', held))) == (
+        board.normal_moves(65) | coach_ends | board.alley_moves(65))
+    assert '<details id="jack-ways" class="card map-ways" data-secret data-picked="">' in page
+    picked = jack.get(f"/t/{jack.code}/me?to=82").text
+    assert '<details id="jack-ways" class="card map-ways" data-secret data-picked="82" open>' \
+        in picked
+    assert picked.count('hx-select-oob="#jack-ways"') >= 2  # the buttons' and the map's
 
 
 # --- issue 22: the table screen is a board ---------------------------------------------

@@ -8,12 +8,15 @@ page in the end-of-game reveal); the detectives' layers come from the view's
 ``public_facts`` through ``companion.games.whitechapel.deduction``.
 
 Jack taps a circle (a link adding ``?to=N`` to his page, which htmx fetches
-and swaps into the open map, so the address never changes); the page then
-offers every way to get there as buttons: a normal move, a Coach through one
-of its first circles, an Alley, or the escape onto his hideout (issue #4,
-"Jack with a board"). Before the first night he taps his hideout, any circle
-but a red one; in Hell he taps his victim (on the third night the first
-victim, ``?first=N``, then the second).
+and swaps in, so the address never changes); the page then offers every way
+to get there as buttons: a normal move, a Coach through one of its first
+circles, an Alley, or the escape onto his hideout (issue #4, "Jack with a
+board"). Before the first night he taps his hideout, any circle but a red one;
+in Hell he taps his victim (on the third night the first victim, ``?first=N``,
+then the second). His first screen offers the same circles as buttons
+(``targets``): where he may go, behind hold-to-peek; the marked women's red
+circles and the victims, which every Jack has alike (issue 36, "Jack at a
+pencil's pace").
 
 A phone draws the map zoomed in (``zoom``): at a scale where every circle a
 thumb may tap is at least ``TAP_PX`` wide without touching its neighbour's,
@@ -191,35 +194,19 @@ def _victims(board: Board, view: Mapping[str, Any]) -> set[int]:
     return {n for n in found if board.is_legal_crime_scene(n, scenes)}
 
 
-def _women_picked(board: Board, view: Mapping[str, Any], pick: Mapping[str, Any]) -> list[int]:
-    """The marked women Jack has tapped so far (``?women=3.21``): red circles, never a
-    crime scene (Hell 2), in the order tapped, no more than the night's count."""
-    free = _women_circles(board, view)
-    picked: list[int] = []
-    for text in str(pick.get("women", "") or "").split("."):
-        n = _picked(text)
-        if n in free and n not in picked:
-            picked.append(n)
-    return picked[:(view.get("jack") or {}).get("marked_count", 0)]
-
-
 def _women_circles(board: Board, view: Mapping[str, Any]) -> set[int]:
     """Where a marked woman may go: a red circle that is no crime scene."""
     scenes = {c for night in view.get("crime_scenes", []) for c in night["circles"]}
     return set(board.red) - scenes
 
 
-def _women_query(picked: Iterable[int]) -> str:
-    return "women=" + ".".join(map(str, picked))
-
-
-def _jack_choices(board: Board, view: Mapping[str, Any], first: int | None,
-                  women: list[int]) -> dict[int, list[dict[str, Any]]]:
+def _jack_choices(board: Board, view: Mapping[str, Any],
+                  first: int | None) -> dict[int, list[dict[str, Any]]]:
     """Jack's choices on the map now: circle -> the actions that reach it, or the link
     a tap follows.
 
-    ``first`` is the double event's first victim, once tapped; ``women`` the marked
-    women tapped so far.
+    ``first`` is the double event's first victim, once tapped. The marked women are
+    ticked on his first screen (``_targets``), not on the map.
     """
     actions = view.get("actions", [])
     jack = view.get("jack") or {}
@@ -248,12 +235,6 @@ def _jack_choices(board: Board, view: Mapping[str, Any], first: int | None,
         else:
             for n in sorted(victims):
                 choices[n] = [{"href": f"?first={n}", "label": _("First victim on %(n)s", n=n)}]
-        return choices
-    if "women" in actions:
-        # A tap marks a red circle, or unmarks it: each link is the pick with it toggled.
-        for n in sorted(_women_circles(board, view)):
-            toggled = [c for c in women if c != n] if n in women else [*women, n]
-            choices[n] = [{"href": "?" + _women_query(toggled), "label": _("Woman on %(n)s", n=n)}]
         return choices
     if "hideout" in actions:
         for n in board.numbers:
@@ -301,9 +282,6 @@ def _prompt(view: Mapping[str, Any], choices: Mapping[int, Any],
         if view.get("night") == DOUBLE_EVENT:
             return _("Tap the circle of your first victim.")
         return _("Tap the circle of your victim.")
-    if "women" in actions:
-        return _("Tap the red circle of each marked woman (a second tap unmarks it), then "
-                 "confirm below the map.")
     if "hideout" in actions:
         return _("Tap the circle of your hideout: any circle but a red one.")
     return _("Tap the circle to go to. A road through a crossing held by a policeman is "
@@ -366,9 +344,7 @@ def map_context(board: Board, view: Mapping[str, Any],
         "roads": roads,
         "box": dict(zip(("x", "y", "width", "height"), _box(board, ()), strict=True)),
         "circles": [{"n": n, "x": x, "y": y, "red": red,
-                     "marks": " ".join(sorted(marks[n])), "tappable": n in turn["choices"],
-                     "href": turn["choices"].get(n, [{}])[0].get("href")
-                     if turn["women"] is not None else None}
+                     "marks": " ".join(sorted(marks[n])), "tappable": n in turn["choices"]}
                     for n, x, y, red in circles],
         "trail": trail,
         "exits": turn["exits"],
@@ -377,7 +353,7 @@ def map_context(board: Board, view: Mapping[str, Any],
         "picked": turn["picked"],
         "query": f"first={turn['first']}&" if turn["first"] is not None else "",
         "ways": turn["choices"].get(turn["picked"], []) if turn["picked"] is not None else [],
-        "women": turn["women"],
+        "targets": turn["targets"],
         "layers": layers,
         "cops": _cops(board, view),
     }
@@ -450,13 +426,13 @@ def _jacks_trail(board: Board, view: Mapping[str, Any], marks: Marks,
 def _jacks_turn(board: Board, view: Mapping[str, Any], pick: Mapping[str, Any],
                 marks: Marks, focus: set[int]) -> dict[str, Any]:
     """Jack's choices on his page: the circles he may tap (``choices``, each with its
-    ways), the first victim and the circle he picked, the map's prompt, and the roads
-    out of his circle (``exits``) for a normal move or the escape."""
+    ways), the first victim and the circle he picked, the map's prompt, the roads
+    out of his circle (``exits``) for a normal move or the escape, and the same
+    circles as his first screen's buttons (``targets``)."""
     jack = view.get("jack") or {}
     first = _picked(pick.get("first"))
     mine = view.get("role") == "jack" and not view.get("reveal")
-    women = _women_picked(board, view, pick) if mine and "women" in view.get("actions", []) else []
-    choices = _jack_choices(board, view, first, women) if mine else {}
+    choices = _jack_choices(board, view, first) if mine else {}
     if not any("circle2" in way.get("fields", {}) and way["type"] == "kill"
                for ways in choices.values() for way in ways):
         first = None
@@ -466,19 +442,43 @@ def _jacks_turn(board: Board, view: Mapping[str, Any], pick: Mapping[str, Any],
     if picked not in choices:
         picked = None
     _mark(marks, [n for n in (first, picked) if n is not None], "picked")
-    _mark(marks, women, "picked")
     exits = []
     if choices and jack.get("location") is not None:
         focus |= set(choices)
         here = jack["location"]
         exits = [_segment(board, here, n) for n in sorted(choices)
                  if any(way["type"] in ("move", "escape") for way in choices[n])]
-    marked = jack.get("marked_count", 0)
     return {"choices": choices, "first": first, "picked": picked, "prompt": prompt,
-            "exits": exits,
-            "women": {"picked": women, "needed": marked, "query": _women_query(women),
-                      "circles": " ".join(map(str, women)) if len(women) == marked else None}
-            if "women" in view.get("actions", []) and mine else None}
+            "exits": exits, "targets": _targets(board, view, choices) if mine else None}
+
+
+TARGET_GROUPS = {"move": _("Move"), "coach": _("Coach"), "alley": _("Alley")}
+"""Jack's destinations on his first screen, by way of getting there (a circle reached
+both on foot and through an alley is in both rows)."""
+
+
+def _targets(board: Board, view: Mapping[str, Any],
+             choices: Mapping[int, list[dict[str, Any]]]) -> dict[str, Any] | None:
+    """Jack's choices as buttons for his first screen (issue 36, "Jack at a pencil's
+    pace"): where he may go, by way (secret: the page draws them behind hold-to-peek,
+    a tap on one, ``?to=N``, offers its ways); or what every Jack has alike, drawn in
+    the open: the red circles where the marked women may go (ticked, then sent), the
+    circles where a wretched can be (one tap, then tap again: the kill). The hideout,
+    anywhere on the board, is tapped on the map."""
+    actions = view.get("actions", [])
+    if "women" in actions:
+        return {"kind": "women", "circles": sorted(_women_circles(board, view)),
+                "needed": (view.get("jack") or {}).get("marked_count", 0)}
+    if "kill" in actions:
+        return {"kind": "kill", "circles": sorted(_victims(board, view)),
+                "double": view.get("night") == DOUBLE_EVENT}
+    if "move" not in actions or not choices:
+        return None
+    rows = [{"way": way, "label": label,
+             "circles": sorted(n for n, ways in choices.items()
+                               if any(w.get("type") == way for w in ways))}
+            for way, label in TARGET_GROUPS.items()]
+    return {"kind": "move", "rows": [row for row in rows if row["circles"]]}
 
 
 def _deduction_layers(board: Board, view: Mapping[str, Any], marks: Marks,
@@ -502,8 +502,19 @@ def _framing(board: Board, view: Mapping[str, Any], focus: set[int]) -> dict[str
     reveal = view.get("reveal")
     jack = view.get("jack") or {}
     here = jack.get("location") if view.get("role") == "jack" and not reveal else None
+    if view.get("role") == "jack" and "hideout" in view.get("actions", []):
+        # Anywhere but a red circle: zoomed in on the middle of the board, where a
+        # thumb pans to his part of town and taps, rather than on the whole board.
+        here = _middle(board)
     return {"viewbox": _frame(board, focus if not phone and reveal else ()),
             "zoom": zoom(board, focus, here) if phone else None}
+
+
+def _middle(board: Board) -> int:
+    """The circle nearest the middle of the board."""
+    left, top, width, height = _box(board, ())
+    middle = (left + width / 2, top + height / 2)
+    return min(board.numbers, key=lambda n: math.dist(board.positions[n], middle))
 
 
 HEAT_GROWTH = 1.2

@@ -90,6 +90,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         # keeps it behind "Why?" and says the same at the top whatever it is
         # (docs/RULINGS.md#letters-from-whitechapel, "Jack's refusals are private").
         public["private_refusals"] = True
+        # His phone draws the refusal under his now line, which stays in the first
+        # 150 px with a refusal showing (issue 36, "Fits the screen").
+        public["refusal_after_now"] = True
         public["sheet"] = _sheet(state)
         public["jack"] = _jack_private(state)
         public["now"] = _jack_now(state)

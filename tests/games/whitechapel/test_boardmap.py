@@ -17,7 +17,7 @@ from flask import render_template
 from companion.games.base import TABLE
 from companion.games.whitechapel import rules as whitechapel
 from companion.games.whitechapel.board import Board
-from companion.games.whitechapel.boardmap import FONT, TAP_PX, map_context, zoom
+from companion.games.whitechapel.boardmap import FONT, TAP_PX, map_context, spacing, zoom
 from companion.games.whitechapel.deduction import candidate_hideouts, possible_positions
 from tests.support.boardfiles import shortest_road, tiny_board
 
@@ -205,14 +205,25 @@ def test_zoomed_in_every_tap_disc_is_a_thumb_wide_and_never_touches_another(real
 
 
 def test_a_spread_focus_opens_on_the_whole_board(real):
-    assert zoom(real, real.numbers)["start"] == "overview"  # the hideout: anywhere
+    assert zoom(real, real.numbers)["start"] == "overview"
     assert zoom(real, ())["start"] == "overview"
     assert zoom(real, (82, 83))["start"] == "zoomed"
     assert zoom(real, real.numbers, centre=82)["start"] == "zoomed"
+
+
+def test_the_hideout_map_opens_zoomed_in_on_the_middle_of_the_board(real):
+    """Issue 36: the hideout, anywhere, is a tap on the map and one on its button: no
+    tap to zoom in first (a thumb pans to his part of town)."""
     hideout = map_context(real, view_of(whitechapel.setup(
         {**whitechapel.default_options(), "board": real.name}, ["J", "A"],
         random.Random(7)), JACK))
-    assert hideout["zoom"]["start"] == "overview" and len(tappable(hideout)) > 150
+    assert hideout["zoom"]["start"] == "zoomed" and len(tappable(hideout)) > 150
+    left, top, width, height = (hideout["box"][k] for k in ("x", "y", "width", "height"))
+    scale = hideout["zoom"]["scale"]
+    middle = (left + width / 2, top + height / 2)
+    opened = (left + hideout["zoom"]["x"] / scale, top + hideout["zoom"]["y"] / scale)
+    assert math.dist(middle, opened) < 2 * spacing(real)
+    assert hideout["targets"] is None  # no buttons: anywhere on the board
 
 
 def test_the_map_is_json_for_templates(real):
@@ -234,10 +245,12 @@ def test_the_tiny_board_draws_too():
 
 # --- the HTML ---------------------------------------------------------------------------
 
-def render(app, context) -> str:
+def render(app, context, part: str = "_map.html") -> str:
+    """The map, or the ways to the circle Jack tapped (``_jack_ways.html``)."""
     with app.test_request_context("/"):
-        return render_template("games/whitechapel/_map.html", board_map=context,
-                               act_url="/t/ABCD/act", table={"version": 12, "code": "ABCD"})
+        return render_template(f"games/whitechapel/{part}", board_map=context,
+                               act_url="/t/ABCD/act", table={"version": 12, "code": "ABCD"},
+                               pick_swap='hx-target="[data-map-body]"')
 
 
 def test_the_map_renders_circles_links_and_forms(app, real):
@@ -246,13 +259,17 @@ def test_the_map_renders_circles_links_and_forms(app, real):
     assert html.count("<g class=\"circle") == len(real.numbers)
     assert set(map(int, re.findall(r'<a href="\?to=(\d+)"', html))) == tappable(context)
     assert re.search(r'class="circle jack path" data-circle="82"', html)  # Jack, on his path
-    forms = re.findall(r'<form method="post" action="/t/ABCD/act".*?</form>', html, re.S)
+    assert "<form" not in html  # the ways to the circle tapped are under the map
+    ways = render(app, context, "_jack_ways.html")
+    assert 'data-picked="83" open' in ways
+    forms = re.findall(r'<form method="post" action="/t/ABCD/act".*?</form>', ways, re.S)
     assert len(forms) == len(context["ways"])
     assert all('name="version" value="12"' in form and 'name="csrf"' in form for form in forms)
     assert any('name="type" value="coach"' in form and 'name="circle2" value="83"' in form
                for form in forms)
     # The Content-Security-Policy forbids inline scripts and styles.
-    assert "<script" not in html and "style=" not in html and "hx-on" not in html
+    for page in (html, ways):
+        assert "<script" not in page and "style=" not in page and "hx-on" not in page
 
 
 def test_the_detectives_map_renders_the_deduction(app, real):
@@ -321,34 +338,46 @@ def test_after_waiting_the_victim_is_tapped_where_a_wretched_can_be(real):
             assert act(state, JACK, type="kill", circle=circle)["nights"][1]["crimes"] == [circle]
 
 
-def test_jack_taps_the_marked_women_on_red_circles_then_confirms(real):
+def test_jack_ticks_the_marked_women_on_red_circles_of_his_first_screen(real):
+    """Issue 36: the red circles as buttons on his first screen, the same for every
+    Jack (public: red circles); what he ticks is sent as the women's circles."""
     state = to_hell(real, {1: None})
-    view = view_of(state, JACK)
-    context = map_context(real, view)
-    assert tappable(context) == set(real.red)
-    assert "red circle" in context["prompt"]
-    assert context["women"] == {"picked": [], "needed": 5, "query": "women=", "circles": None}
-    # A tap toggles: each circle's link is the pick with that circle added or taken out.
-    picked = map_context(real, view, {"women": "3.21.999.3.2"})
-    assert picked["women"]["picked"] == [3, 21]  # a repeat, a non-circle, a non-red: dropped
-    links = {c["n"]: c["href"] for c in picked["circles"] if c["tappable"]}
-    assert links[3] == "?women=21" and links[27] == "?women=3.21.27"
-    assert marked(picked, "picked") == {3, 21}
-    full = map_context(real, view, {"women": "3.21.27.65.84.147"})
-    assert full["women"]["picked"] == [3, 21, 27, 65, 84]  # no more than the night's five
-    after = act(state, JACK, type="women", circles=full["women"]["circles"])
+    context = map_context(real, view_of(state, JACK))
+    assert not tappable(context)  # not on the map
+    assert context["targets"] == {"kind": "women", "circles": sorted(real.red), "needed": 5}
+    after = act(state, JACK, type="women", circles="3 21 27 65 84")
     assert after["nights"][0]["women"] == [3, 21, 27, 65, 84]
 
 
 def test_the_women_are_never_offered_on_a_crime_scene_and_only_to_jack(real):
     state = to_hell(real, {1: "65 3 21 27 84", 2: None})
     assert state["phase"] == "women" and state["night"] == 2
-    context = map_context(real, view_of(state, JACK), {"women": "65.3"})
-    assert tappable(context) == set(real.red) - {65}
-    assert context["women"]["picked"] == [3]
+    context = map_context(real, view_of(state, JACK))
+    assert context["targets"]["circles"] == sorted(set(real.red) - {65})
     for viewer in (TABLE, 1):
-        other = map_context(real, view_of(state, viewer), {"women": "3"})
-        assert other["women"] is None and not tappable(other)
+        assert map_context(real, view_of(state, viewer))["targets"] is None
+
+
+def test_jacks_destinations_on_his_first_screen_are_his_maps_by_way(real):
+    """Issue 36: every circle he may tap on the map, in a row per way of getting there
+    (a circle reached on foot and through an alley is in both); none to a detective."""
+    state = first_night(real)
+    context = map_context(real, view_of(state, JACK))
+    rows = {row["way"]: row["circles"] for row in context["targets"]["rows"]}
+    coach_ends = {second for _, second in real.coach_routes(82)}
+    assert rows == {"move": sorted(real.normal_moves(82)), "coach": sorted(coach_ends),
+                    "alley": sorted(real.alley_moves(82))}
+    assert set().union(*rows.values()) == tappable(context)
+    assert map_context(real, view_of(state, DETECTIVE))["targets"] is None
+    assert map_context(real, view_of(state, TABLE))["targets"] is None
+
+
+def test_jacks_victims_on_his_first_screen_are_where_a_wretched_can_be(real):
+    state = to_hell(real, {1: "3 21 27 65 84"})
+    context = map_context(real, view_of(state, JACK))
+    assert context["targets"] == {"kind": "kill", "circles": [3, 21, 27, 65, 84],
+                                  "double": False}
+    assert set(context["targets"]["circles"]) == tappable(context)
 
 
 def test_double_event_jack_taps_the_first_victim_then_the_second(real):
@@ -370,7 +399,7 @@ def test_double_event_jack_taps_the_first_victim_then_the_second(real):
 
 def test_the_kill_buttons_ask_for_a_second_tap(app, real):
     state = to_hell(real, {1: "3 21 27 65 84"})
-    html = render(app, map_context(real, view_of(state, JACK), {"to": "84"}))
+    html = render(app, map_context(real, view_of(state, JACK), {"to": "84"}), "_jack_ways.html")
     assert 'class="confirm big danger" data-confirm="Kill on 84?"' in html
     assert 'name="circle" value="84"' in html
 
