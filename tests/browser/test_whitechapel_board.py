@@ -266,7 +266,7 @@ def test_jack_plays_a_night_by_tapping_the_map(board_server, laptop, phone):
     expect(laptop.locator("[data-clues]").first).to_contain_text(str(first))
     # The answer to the last search shows under Jack's now line, which stays on top.
     expect(jack.locator("[data-answer]")).to_contain_text("CLUE!")
-    now_on_top(jack, "Wait: the police are hunting")
+    now_on_top(jack, "Wait: the police look for clues or arrest")
     check_phone(jack, "whitechapel-board-jack-answer")
     expect(bob.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
     expect(laptop.locator("[data-possible]")).to_have_attribute("data-possible", str(first))
@@ -541,7 +541,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
         twins.both(lambda game, route: (game.ann.locator("label.wc-pick").first.click(),
                                         search(game.ann, searched)))
         expect(a.jack.locator("[data-answer]")).to_contain_text("no clue")
-        twins.both(lambda game, route: confirm(game.ann,
+        twins.both(lambda game, route: confirm(game.laptop,  # the host's
                                                "button:has-text('The police are done')"))
 
         # His destinations, held and lifted on a Coach's end (1 tap), another at each
@@ -599,7 +599,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
         twins.glance("coach-refused")
         # The Coach tapped on the map (3-4 taps), then the police are done (2 taps).
         twins.both(lambda game, route: go(game.jack, route.coach[1], "coach"))
-        twins.both(lambda game, route: confirm(game.ann,
+        twins.both(lambda game, route: confirm(game.laptop,  # the host's
                                                "button:has-text('The police are done')"))
         # A typed Alley that crosses no block from the Coach's end (6 taps).
         twins.refused(lambda game, route: type_move(game.jack, route.alley_typed, "alley"),
@@ -607,7 +607,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
                       f"{route.coach[1]} to {route.alley_typed}.")
         twins.glance("alley-refused")
         twins.both(lambda game, route: go(game.jack, route.alley, "alley"))  # 3-4 taps
-        twins.both(lambda game, route: confirm(game.ann,
+        twins.both(lambda game, route: confirm(game.laptop,  # the host's
                                                "button:has-text('The police are done')"))
         twins.both(lambda game, route: go(game.jack, route.home, "escape"))  # 3-4 taps
         twins.glance("night-2", language="de")
@@ -626,7 +626,7 @@ def test_without_a_board_a_refused_move_tells_nothing(tmp_path, browser, phone):
                                             ["3", "21", "27", str(CRIME), "84"]))
         twins.both(lambda game, route: kill_typed(game.jack, CRIME))
         twins.both(lambda game, route: type_move(game.jack, route[1]))  # 4 taps
-        twins.both(lambda game, route: confirm(game.ann,
+        twins.both(lambda game, route: confirm(game.laptop,  # the host's
                                                "button:has-text('The police are done')"))
         # His own circle typed again (4 taps): the reason says where he is.
         twins.refused(lambda game, route: type_move(game.jack, route[1]),

@@ -171,22 +171,18 @@ def _news(state: State) -> Text | None:
         ended = state["nights"][number - 2]
         return _("Night %(night)s is over: Jack reached his hideout on square %(square)s.",
                  night=ended["number"], square=_filled(ended))
-    forgone = _forgone(state)
-    if forgone is not None:
-        return (_("The host ended the police's turn: %(colours)s did not act.",
-                  colours=_colours(forgone)) if forgone
-                else _("The host ended the police's turn."))
+    if _ended_by_host(state):
+        # Short enough for the first lines of a phone; the table's events name the
+        # policemen who did not act.
+        return _("The host ended the police's turn.")
     return None
 
 
-def _forgone(state: State) -> list[str] | None:
-    """The policemen who lost their move or action when the host ended the police's
-    turn just before this movement of Jack's; None when the turn ended as the rules end it."""
-    if state["phase"] != "jack":
-        return None
+def _ended_by_host(state: State) -> bool:
+    """Whether the host ended the police's turn just before this movement of Jack's."""
     night = _night(state)
-    ended = [o for o in night.get("overrides", []) if o["after_move"] == len(night["moves"])]
-    return ended[-1]["forgone"] if ended else None
+    return state["phase"] == "jack" and any(
+        o["after_move"] == len(night["moves"]) for o in night.get("overrides", []))
 
 
 def _detective_now(state: State, seat: int) -> dict[str, Any]:

@@ -92,7 +92,7 @@ def test_the_host_ends_the_turn_for_a_detective_whose_phone_died(real):
     assert state["phase"] == "jack"
     forgone = [c for c in wc.POLICEMEN if c != first]
     assert state["nights"][0]["overrides"] == [{"after_move": 1, "forgone": forgone}]
-    said = "The host ended the police's turn: "
+    said = "The host ended the police's turn."
     for viewer in (TABLE, JACK, 1, 2):
         view = wc.view(state, viewer)
         shown = view["prompt"] if viewer == TABLE else view["now"]["detail"]
