@@ -76,48 +76,41 @@ def _limit(kind: str) -> CreationLimit:
     return limits[kind]
 
 
-def _wait(kind: str, count: int) -> tuple[CreationLimit, int] | None:
+def _refused(kind: str, count: int, words: Callable[..., str]) -> str | None:
     """None when this request may create ``count`` more of ``kind`` (they are then
-    counted), else the limit and the whole minutes to wait."""
+    counted), else ``words`` (an ngettext of "wait n minute(s)") for the minutes to wait."""
     if is_this_laptop(request.remote_addr):
         return None
     limit = _limit(kind)
     wait = limit.take(request.remote_addr or "", count)
-    return None if wait is None else (limit, math.ceil(wait / 60))
+    if wait is None:
+        return None
+    return words(math.ceil(wait / 60), count=limit.count,
+                 window=math.ceil(limit.window / 60))
 
 
 def creation_refused(tables: int = 1) -> str | None:
     """None when this request may create ``tables`` tables (they are then counted), or
     the message to answer with status 429."""
-    refused = _wait("tables", tables)
-    if refused is None:
-        return None
-    limit, minutes = refused
-    return ngettext(
+    return _refused("tables", tables, lambda minutes, **said: ngettext(
         "This device has created %(count)s tables in the last %(window)s minutes, the most "
         "one phone may. Please wait %(n)s minute, or create the table on the laptop "
         "running the companion.",
         "This device has created %(count)s tables in the last %(window)s minutes, the most "
         "one phone may. Please wait %(n)s minutes, or create the table on the laptop "
-        "running the companion.", minutes, count=limit.count,
-        window=math.ceil(limit.window / 60))
+        "running the companion.", minutes, **said))
 
 
 def tournament_refused() -> str | None:
     """None when this request may create (or import) a tournament, which is then
     counted, or the message to answer with status 429."""
-    refused = _wait("tournaments", 1)
-    if refused is None:
-        return None
-    limit, minutes = refused
-    return ngettext(
+    return _refused("tournaments", 1, lambda minutes, **said: ngettext(
         "This device has created %(count)s tournaments in the last %(window)s minutes, the "
         "most one phone may. Please wait %(n)s minute, or create the tournament on the "
         "laptop running the companion.",
         "This device has created %(count)s tournaments in the last %(window)s minutes, the "
         "most one phone may. Please wait %(n)s minutes, or create the tournament on the "
-        "laptop running the companion.", minutes, count=limit.count,
-        window=math.ceil(limit.window / 60))
+        "laptop running the companion.", minutes, **said))
 
 
 def count_created(tables: int) -> None:

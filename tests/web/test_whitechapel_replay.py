@@ -41,9 +41,9 @@ def far_circle(*avoid: int) -> int:
     return min(n for n in board.numbers if n not in near)
 
 
-def night_one(app, start: int, hideout: int, search: int):
-    """Night 1: the crime on 65, Jack to ``start`` (the police search ``search`` in vain),
-    then home to ``hideout``. Returns the laptop, the phones and the devices to ask."""
+def to_first_search(app, start: int, hideout: int, search: int):
+    """Night 1 up to Jack's first movement, to ``start``, and a search in vain on
+    ``search``: the night runs. Returns the laptop and the phones."""
     laptop, phones = board_table(app)
     jack = phones[0]
     assert jack.act("hideout", circle=hideout).status_code == 303
@@ -52,6 +52,14 @@ def night_one(app, start: int, hideout: int, search: int):
     assert jack.act("kill", circle=CRIME).status_code == 303
     assert jack.act("move", circle=start).status_code == 303
     assert laptop.table_act("search", policeman="blue", circle=search).status_code == 303
+    return laptop, phones
+
+
+def night_one(app, start: int, hideout: int, search: int):
+    """Night 1: the crime on 65, Jack to ``start`` (the police search ``search`` in vain),
+    then home to ``hideout``. Returns the laptop, the phones and the devices to ask."""
+    laptop, phones = to_first_search(app, start, hideout, search)
+    jack = phones[0]
     assert laptop.table_act("end_turn").status_code == 303
     assert jack.act("escape", circle=hideout).status_code == 303
     assert state_of(app, laptop.code)["night"] == 2
@@ -332,15 +340,7 @@ def test_without_a_board_the_replay_tells_the_facts(app):
 def hunting(app):
     """Night 1 up to Jack's first movement and a search in vain: the night runs."""
     (start, home), _other = homes()
-    laptop, phones = board_table(app)
-    jack = phones[0]
-    assert jack.act("hideout", circle=home).status_code == 303
-    assert jack.act("women", circles=WOMEN).status_code == 303
-    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
-    assert jack.act("kill", circle=CRIME).status_code == 303
-    assert jack.act("move", circle=start).status_code == 303
-    search = far_circle(start, home)
-    assert laptop.table_act("search", policeman="blue", circle=search).status_code == 303
+    laptop, phones = to_first_search(app, start, home, far_circle(start, home))
     return laptop, phones, (start, home)
 
 
