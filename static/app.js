@@ -290,6 +290,11 @@
     unsent = { form: config.elt, target: config.target, path: config.path,
                data: config.resent || config.formData };
     showTap("unsent");
+    // A refusal still on the page answered an earlier tap: under "not sent" it would
+    // read as this one's.
+    document.querySelectorAll("#view [data-error]").forEach(function (error) {
+      error.hidden = true;
+    });
     clearTimeout(resendTimer);
     resendTimer = setTimeout(resend, RESEND_MS[Math.min(tries++, RESEND_MS.length - 1)]);
   }

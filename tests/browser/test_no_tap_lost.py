@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.cutproxy import CutProxy
-from tests.support.pages import confirm, shot, sit, start_game
+from tests.support.pages import caught_up, confirm, shot, sit, start_game
 from tests.support.phone_quality import check_phone
 
 WAITING = ("Not sent: the laptop cannot be reached. "
@@ -110,7 +110,8 @@ def test_a_tap_whose_answer_is_lost_is_answered_as_the_first(server, wifi, lapto
     expect(ann.locator("[data-host-controls]")).to_be_visible()
     ann.fill("input[name=amount]", "2")
     ann.click("[data-add]")
-    expect(laptop.locator("[data-total]")).to_have_text("2")
+    expect(ann.locator("[data-total]")).to_have_text("2")
+    caught_up(ann)  # her Undo is armed and tapped on the page as it now stands
 
     wifi.lose_answers()
     confirm(ann, ann.locator("form[action$='/undo'] button.confirm"))
