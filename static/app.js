@@ -19,7 +19,7 @@
   function refreshIfChanged(version) {
     var current = view();
     latest = Math.max(latest, Number(version) || 0);
-    if (!current || !current.dataset.version) { return; }
+    if (!current || !current.dataset.version || unsent) { return; }
     if (latest > Number(current.dataset.version) && !current.classList.contains("busy") &&
         !pressed()) {
       htmx.trigger(current, "refresh");
@@ -75,7 +75,7 @@
     shared.onmessage = function (event) {
       var message = event.data || {};
       if (message.type === "changed") { refreshIfChanged(message.version); }
-      else if (message.type === "up") { polling(false); }
+      else if (message.type === "up") { polling(false); resend(); }
       else if (message.type === "down") { polling(true); }
     };
     watchShared();
@@ -94,7 +94,7 @@
     if (shared) { watchShared(); return; }
     if (connectShared()) { return; }
     source = new EventSource(current.dataset.events);
-    source.addEventListener("open", function () { polling(false); });
+    source.addEventListener("open", function () { polling(false); resend(); });
     source.addEventListener("changed", function (event) { refreshIfChanged(event.data); });
     source.addEventListener("error", function () {
       // The browser retries by itself after a network error. After an HTTP error it
@@ -119,10 +119,12 @@
       .catch(function () { /* offline: the event stream will catch up */ });
   }
 
-  // Back from sleep, a lost network or the back-forward cache: the version now, and the
-  // stream again (a page back from the cache says again which table it shows).
+  // Back from sleep, a lost network or the back-forward cache: the version now, the
+  // stream again (a page back from the cache says again which table it shows) and a tap
+  // still waiting for the laptop.
   function checkNow() {
     checkVersion();
+    resend();
     if (source && source.readyState === EventSource.CLOSED) { source = null; }
     connect();
   }
@@ -274,6 +276,82 @@
     shown = number;
   });
 
+  /* No tap lost. A tap (an action or a host form) that never reaches the laptop, or
+     whose answer never comes back (the Wi-Fi dropped: htmx fires htmx:sendError, or
+     htmx:timeout, right after htmx:afterRequest, the request's status 0), is kept and
+     sent again by itself: after 1, 2, 4, 8, then every 10 s, and at once when the live
+     stream opens again, the page comes back to sight or the browser says it is online
+     (on a Wi-Fi without internet it often does not). Sending it again is safe: the form's
+     key makes the laptop store it once and answer a resend as the first
+     (companion/web/pages.py change), and its version refuses it once the table moved on,
+     which the answer then says as usual. Meanwhile the top of the page says it is not
+     sent, in words the same for every tap; answered, it says it went, or the refusal
+     speaks. What was sent is kept in this page's memory only, as it was sent: a secret
+     field still empties at rest (closeSecrets), and the tap goes as the player typed it;
+     a reload forgets it (the page then shows the table as the laptop has it). */
+  var TAP_TIMEOUT_MS = 15000;  // no answer by then: taken for lost, and sent again
+  var RESEND_MS = [1000, 2000, 4000, 8000, 10000];
+  var unsent = null;     // { form, target, path, data }: the tap the laptop has not had
+  var resending = null;  // the tap being sent again, until htmx:configRequest takes it
+  var tries = 0, resendTimer = null;
+  function showTap(state) {
+    var bar = document.querySelector("[data-connection]");
+    if (!bar) { return; }
+    bar.hidden = !state;
+    bar.dataset.connection = state;
+    bar.textContent = state ? pageWords(state === "unsent" ? "unsent" : "sentLate") : "";
+  }
+  function keepUnsent(event) {
+    var config = event.detail.requestConfig;
+    if (!isTap(event)) { return; }
+    unsent = { form: config.elt, target: config.target, path: config.path,
+               data: config.resent || config.formData };
+    showTap("unsent");
+    // A refusal still on the page answered an earlier tap: under "not sent" it would
+    // read as this one's.
+    document.querySelectorAll("#view [data-error]").forEach(function (error) {
+      error.hidden = true;
+    });
+    clearTimeout(resendTimer);
+    resendTimer = setTimeout(resend, RESEND_MS[Math.min(tries++, RESEND_MS.length - 1)]);
+  }
+  document.addEventListener("htmx:sendError", keepUnsent);
+  document.addEventListener("htmx:timeout", keepUnsent);
+  // Any answer ends the wait: the page it brings shows the tap done, or refused and why.
+  // A "sent" note stays until the player's next tap is answered. False: no answer.
+  function tapAnswered(event) {
+    var status = event.detail.xhr.status;
+    if (!status) { return false; }  // keepUnsent follows
+    var waited = Boolean(unsent);
+    unsent = null;
+    tries = 0;
+    clearTimeout(resendTimer);
+    showTap(waited && status < 400 ? "sent" : "");
+    return true;
+  }
+  function resend() {
+    if (!unsent || tapsPending()) { return; }
+    clearTimeout(resendTimer);
+    resending = unsent;
+    // Its form may be gone (a map redrawn under it): the view then stands in as the
+    // request's source, the data being the tap's own.
+    var source = unsent.form.isConnected ? unsent.form : view();
+    htmx.ajax("POST", unsent.path, { source: source,
+                                     target: unsent.target.isConnected ? unsent.target : view() })
+      .catch(function () { /* heard as htmx:sendError */ });
+    resending = null;  // taken by then (htmx configures a request as it is asked for)
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.verb === "get") { return; }
+    event.detail.timeout = TAP_TIMEOUT_MS;
+    if (resending) {
+      // Exactly what went the first time: the same key, every field as then.
+      event.detail.parameters = resending.data;
+      event.detail.resent = resending.data;
+      event.detail.errors = [];
+    }
+  });
+
   /* While a request runs the view is busy, so a live refresh cannot replace a form
      the player has just sent; a refresh that was skipped is caught up after. */
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -285,10 +363,12 @@
     }
   });
   // htmx swaps the answer in before afterRequest: the view is current again, unless a
-  // change was announced meanwhile, which is fetched now.
-  document.addEventListener("htmx:afterRequest", function () {
+  // change was announced meanwhile, which is fetched now. A tap still waiting for the
+  // laptop keeps it busy: its page stays as the player sent it until the tap is answered.
+  document.addEventListener("htmx:afterRequest", function (event) {
     var current = view();
-    if (!current || tapsPending()) { return; }  // a tap's answer is still on its way
+    if (isTap(event) && !tapAnswered(event)) { return; }  // lost: kept busy, sent again
+    if (!current || tapsPending() || unsent) { return; }  // a tap's answer is still on its way
     current.classList.remove("busy");
     refreshIfChanged(latest);
   });

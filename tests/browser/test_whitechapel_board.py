@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from companion.games.whitechapel.board import load_board
 from tests.support.boardfiles import real_board_path
 from tests.support.glance import assert_same_glance, untouched
+from tests.support.hidden import hidden_state
 from tests.support.pages import LAPTOP, SCREENSHOTS, confirm
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
@@ -636,5 +637,32 @@ def test_without_a_board_a_refused_move_tells_nothing(tmp_path, browser, phone):
             key_in(game.jack, route[0])  # 2 taps, left on the keypad for a minute
         twins.untouched()
         twins.glance("numbers-move-refused-untouched")
+
+        # His next move typed and sent while the laptop cannot be reached (4 taps), to
+        # another circle at each table: the top says it waits, in the same words; left a
+        # minute, the keypad is empty while the move waits in the page (docs/RELIABILITY.md,
+        # "No tap lost"). Back on the Wi-Fi, it goes as he typed it.
+        waiting = dict(zip(twins.routes, (67, 65), strict=True))
+        for game, route in zip(twins.games, twins.routes, strict=True):
+            game.jack.context.set_offline(True)
+            type_move(game.jack, waiting[route])
+            expect(game.jack.locator("[data-connection]")).to_have_attribute(
+                "data-connection", "unsent")
+        # The test sees the typed circles while they are on the keypad.
+        with pytest.raises(AssertionError, match="differ"):
+            assert_same_glance(twins.a.jack, twins.b.jack, "whitechapel-jack-move-waiting")
+        twins.untouched()
+        for game in twins.games:
+            expect(game.jack.locator(".keypad-display")).to_have_value("")
+        twins.glance("numbers-move-waiting-untouched")
+        for game in twins.games:
+            game.jack.context.set_offline(False)
+            expect(game.jack.locator("[data-connection]")).to_have_attribute(
+                "data-connection", "sent")
+        twins.settle()
+        for server, game, route in zip(twins.servers, twins.games, twins.routes, strict=True):
+            code = re.search(r"/t/([^/]+)", game.laptop.url).group(1)
+            night = (state := hidden_state(server, code))["nights"][state["night"] - 1]
+            assert night["moves"][-1]["circles"] == [waiting[route]]
     finally:
         twins.stop()
