@@ -167,7 +167,9 @@ def test_refusals_change_nothing(app):
         (phones[0].act("question", target=1, position_1="on", position_2="on"), 422,
          "only one card"),
         (phones[0].act("question", target=9, position_1="on"), 422, "not a player"),
-        (phones[0].act("next_round"), 422, "entered by the host at the table screen"),
+        (phones[0].act("next_round"), 422, "End your turn first"),
+        (phones[0].act("record_outcome", result="innocents"), 422,
+         "entered by the host at the table screen"),
         (laptop.table_act("next_round"), 422, "has not finished their turn"),
         (laptop.table_act("record_outcome", result="innocents"), 422, "not been discovered"),
         (laptop.table_act("record_outcome", result="jack_suicide"), 422, "only once"),
@@ -213,9 +215,11 @@ def test_prison_two_cards_and_prisoners(app):
 def test_dead_player_phone_says_so_and_cannot_be_questioned(app):
     laptop, phones = new_table(app)
     assert laptop.table_act("mark_dead", target=3).status_code == 303
-    assert "never be revealed" in phones[3].phone().text
+    page = phones[3].phone().text
+    assert "your face-down cards stay face down until the end of the game" in page
+    assert "never" not in page[page.index('class="l88"'):page.index("Game log")]
     refused = phones[0].act("question", target=3, position_1="on")
-    assert refused.status_code == 422 and "never revealed" in refused.text
+    assert refused.status_code == 422 and "stay face down until the end" in refused.text
 
 
 def test_a_full_game_to_the_fifth_murder_with_points_and_the_reveal(app):
@@ -477,7 +481,10 @@ REFUSALS = [
     (0, {"type": "question", "target": "2", "position_1": "on", "position_2": "on"},
      "Choose only one card"),
     (0, {"type": "black_market", "target": "3", "position_9": "on"}, "numbered 1 to 5"),
-    (0, {"type": "next_round"}, "entered by the host at the table screen"),
+    (0, {"type": "next_round"}, "End your turn first"),
+    (2, {"type": "next_round"}, "Abberline (Ann) is playing"),
+    (0, {"type": "record_outcome", "result": "innocents"},
+     "entered by the host at the table screen"),
     (TABLE, {"type": "arrest", "target": "1", "by": "card"}, None),
     (0, {"type": "question", "target": "1", "position_1": "on"}, "Choose two"),
     (0, {"type": "question", "target": "1", "position_1": "on", "position_2": "on"}, None),
@@ -485,7 +492,7 @@ REFUSALS = [
     (0, {"type": "end_turn"}, None),
     (1, {"type": "black_market", "target": "2", "position_1": "on"}, "spending this turn"),
     (TABLE, {"type": "mark_dead", "target": "3"}, None),
-    (1, {"type": "question", "target": "3", "position_3": "on"}, "never revealed"),
+    (1, {"type": "question", "target": "3", "position_3": "on"}, "stay face down until"),
 ]
 
 
