@@ -1317,9 +1317,9 @@ def _round_over(state: State, viewer: Viewer) -> Text:
                   "card on their phone (or press Next round).", **facts))
     if viewer == turner:
         return (_("Round %(round)s is over: the ABSINTHE card passes to you. Turn the next "
-                  "event card, then start the round.", **facts) if state["absinthe"] else
-                _("Round %(round)s is over: you start the next round. Turn its event card, "
-                  "then play.", **facts))
+                  "event card.", **facts) if state["absinthe"] else
+                _("Round %(round)s is over: you start the next round. Turn its event card.",
+                  **facts))
     return (_("Round %(round)s is over: %(who)s receives the ABSINTHE card and turns the next "
               "event card.", **facts) if state["absinthe"] else
             _("Round %(round)s is over: %(who)s starts the next round and turns its event "

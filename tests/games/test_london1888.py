@@ -1557,8 +1557,7 @@ def test_the_player_who_receives_the_absinthe_turns_the_next_event_card():
     state = finish_round(new_game(5))
     assert [seat for seat in range(5) if "next_round" in game.actions(state, seat)] == [1]
     assert game.view(state, 1)["prompt"] == (
-        "Round 1 is over: the ABSINTHE card passes to you. Turn the next event card, then "
-        "start the round.")
+        "Round 1 is over: the ABSINTHE card passes to you. Turn the next event card.")
     assert game.view(state, 1)["now"]["mine"] and not game.view(state, 2)["now"]["mine"]
     for seat in (0, 2, 3, 4):
         refused(state, seat, "Lusk \\(Ben\\) receives the ABSINTHE card and turns the next "
