@@ -35,6 +35,8 @@ Who may submit what (``actor``):
   turn, an ARREST card in the player's turn, or at the Black Market at any time),
   ``release`` (the prisoner who discards £10, or Warren's CORRUPTION card) and ``mark_dead``
   (the killer in his turn, or the victim at any time);
+- the phone of the player who receives the ABSINTHE card, once everyone has played:
+  ``next_round`` (``_turns_the_event``; docs/RULINGS.md#london-1888, "The next event card");
 - ``TABLE`` (the host at the laptop): all of these for anyone (the override: a phone that
   is away, a slip), ``next_round``, ``record_outcome`` and then ``confirm_outcome`` or
   ``withdraw_outcome``.
@@ -640,8 +642,8 @@ def _reveal(state: State, actor: int, target: int, positions: list[int], how: st
     require(target != actor, _("You cannot question yourself.") if how == "questioned"
             else _("The Black Market reveals the card of another player."))
     who = _who(state, target)
-    require(state["alive"][target], _("%(who)s is dead: a dead player's cards are never "
-                                      "revealed.", who=who))
+    require(state["alive"][target], _("%(who)s is dead: a dead player's cards stay face down "
+                                      "until the end of the game.", who=who))
     face_down = [pos for pos in range(1, LINE_LENGTH + 1)
                  if not state["revealed"][target][pos - 1]]
     require(bool(face_down), _("All of %(who)s's cards are already revealed.", who=who))
@@ -745,6 +747,27 @@ def _check_phone_arrest(state: State, seat: int, target: int, by: str) -> None:
         _own_turn(state, seat, "card")
 
 
+def _protection(state: State, target: int, by: str) -> Text | None:
+    """Why ``target`` may not be arrested ``by`` this way now, or None. Public facts only
+    (the characters lie face up, the ABSINTHE card and the turned events are in sight), so
+    a phone may leave out the buttons they forbid (docs/RULINGS.md#london-1888, "Protected
+    from arrest"): the Prince, and Warren before the Resignation event, except by an ARREST
+    card at the Black Market ("neither WARREN nor the PRINCE may be arrested", "including
+    SIR WARREN or PRINCE ALBERT VICTOR"); never the ABSINTHE holder by an ARREST card ("The
+    ARREST card, however, does not work on the player who holds the ABSINTHE card")."""
+    character = state["characters"][target]
+    if by != "black_market" and character == "Prince Albert Victor":
+        return _("Prince Albert Victor cannot be arrested (his privilege), except by an "
+                 "ARREST card at the Black Market.")
+    if by != "black_market" and character == "Warren" and not _resigned(state):
+        return _("Warren cannot be arrested before the Resignation event (his privilege), "
+                 "except by an ARREST card at the Black Market.")
+    if by in ("card", "black_market") and state["absinthe"] and target == state["holder"]:
+        return _("%(who)s holds the ABSINTHE card: the ARREST card does not work on them.",
+                 who=_who(state, target))
+    return None
+
+
 def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Rulebook "Prison and Arrests": Abberline or Godley arrest a player on their space; an
     ARREST card, never on the ABSINTHE holder, works at the Black Market even on Warren and
@@ -765,17 +788,9 @@ def _apply_arrest(state: State, actor: Viewer, action: Mapping[str, str]) -> Non
         arrester = state["characters"].index(police)
         require(arrester != target, _("%(police)s cannot arrest himself.", police=police))
         require(state["alive"][arrester], _("%(who)s is dead.", who=police))
-    if by != "black_market":
-        require(character != "Prince Albert Victor",
-                _("Prince Albert Victor cannot be arrested (his privilege), except by an "
-                  "ARREST card at the Black Market."))
-        require(character != "Warren" or _resigned(state),
-                _("Warren cannot be arrested before the Resignation event (his privilege), "
-                  "except by an ARREST card at the Black Market."))
-    if by in ("card", "black_market"):
-        require(not (state["absinthe"] and target == state["holder"]),
-                _("%(who)s holds the ABSINTHE card: the ARREST card does not work on them.",
-                  who=name))
+    protected = _protection(state, target, by)
+    if protected is not None:
+        raise RuleError(protected)
     _news(state, "arrest", actor, target, way=by)
     _set_prison(state, target, by)
     if by in POLICE_ARRESTS and _jack_known(state) == target:
@@ -874,9 +889,10 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
     _news(state, "death", actor, target, killer=killer)
     state["alive"][target] = False
     _set_prison(state, target, None)
-    _log(state, _("%(who)s is dead, killed by %(killer)s. Their cards will never be "
-                  "revealed.", who=name, killer=_who(state, killer)) if killer is not None
-         else _("%(who)s is dead. Their cards will never be revealed.", who=name))
+    died = (_("%(who)s is dead, killed by %(killer)s.", who=name, killer=_who(state, killer))
+            if killer is not None else _("%(who)s is dead.", who=name))
+    _log(state, _("%(first)s %(then)s", first=died, then=STAY_DOWN)
+         if _face_down(state, target) else died)
     if killer is not None and not identity_known and not _in_prison(state, killer):
         _set_prison(state, killer, KILLING)
         state["news"]["jailed"] = True
@@ -886,6 +902,19 @@ def _apply_mark_dead(state: State, actor: Viewer, action: Mapping[str, str]) -> 
         state["decided"] = True
     if was_playing:
         _end_turn(state)
+
+
+def _face_down(state: State, seat: int) -> int:
+    """How many of ``seat``'s cards are still face down (public)."""
+    return LINE_LENGTH - sum(state["revealed"][seat])
+
+
+# A dead player "NEVER turns over their IDENTITY cards" during the game, and the reveal at
+# its end turns every line over (docs/RULINGS.md#london-1888, "Cleared and discovered"):
+# so the words say "until the end", never "never", and only while a card lies face down.
+STAY_DOWN = _("Their face-down cards stay face down until the end of the game.")
+STAY_DOWN_YOURS = _("Nobody may question you any more: your face-down cards stay face down "
+                    "until the end of the game.")
 
 
 # --- the outcome ("Reveals and End of Game") ---------------------------------------------
@@ -1039,7 +1068,22 @@ def actions(state: State, viewer: Viewer) -> list[str]:
             if not _in_prison(state, current):
                 listed.append("black_market")
         listed.append("end_turn")
+    elif _turns_the_event(state) == viewer:
+        listed.append("next_round")
     return listed + _board_actions(state, int(viewer))
+
+
+def _turns_the_event(state: State) -> int | None:
+    """The seat whose phone turns the next event card once everyone has played: the player
+    to whom the ABSINTHE card passes, who starts the next round (rulebook "Playing the
+    Game": "another round begins by passing the ABSINTHE card to the player on the left
+    ... A new EVENT card is turned over"; without it, who starts the round;
+    docs/RULINGS.md#london-1888, "The next event card"). None during a round, after the
+    5th murder or with nobody left alive."""
+    if (_current(state) is not None or _murders(state) >= MURDERS_TO_END
+            or not any(state["alive"])):
+        return None
+    return _next_starter(state)
 
 
 def _board_actions(state: State, seat: int) -> list[str]:
@@ -1068,8 +1112,8 @@ def _refusal(state: State, actor: Viewer, kind: str) -> Text:
         return _("No outcome has been proposed: record the outcome first.")
     if actor == TABLE and kind in DECISIONS:
         return _("Each player takes their turn's decision on their own phone.")
-    if actor != TABLE and kind not in TURN_ACTIONS + BOARD_ACTIONS:
-        return _("New rounds and the outcome are entered by the host at the table screen.")
+    if actor != TABLE and kind not in TURN_ACTIONS + BOARD_ACTIONS + ("next_round",):
+        return _("The outcome is entered by the host at the table screen.")
     if _game_over_after_round(state):
         return _("The round of the 5th murder is over, so the game is over (“If the 5th "
                  "murder is discovered, the round must be ended”): record the outcome.")
@@ -1077,8 +1121,7 @@ def _refusal(state: State, actor: Viewer, kind: str) -> Text:
         return _("Jack the Ripper is caught: the Innocents win, and the table records the "
                  "outcome.")
     if kind == "next_round":
-        return _("The 5th murder has been discovered: this is the last round (“If the 5th "
-                 "murder is discovered, the round must be ended”).")
+        return _next_round_refusal(state, actor)
     if kind in BOARD_ACTIONS:
         return _board_refusal(state, int(actor), kind)
     if kind == "end_turn" and current is None:
@@ -1092,6 +1135,28 @@ def _refusal(state: State, actor: Viewer, kind: str) -> Text:
     # Only the Black Market is left: a prisoner spends the turn in prison.
     return _("You are spending this turn in PRISON: you cannot go to the Black Market (a "
              "visitor may still be questioned).")
+
+
+def _next_round_refusal(state: State, actor: Viewer) -> Text:
+    """Why the next event card may not be turned by ``actor`` now (the table is refused it
+    only after the 5th murder; during a round, ``_apply_next_round`` names who plays)."""
+    current = _current(state)
+    if _murders(state) >= MURDERS_TO_END:
+        return _("The 5th murder has been discovered: this is the last round (“If the 5th "
+                 "murder is discovered, the round must be ended”).")
+    if not state["alive"][int(actor)]:
+        return _board_refusal(state, int(actor), "next_round")
+    if current == actor:
+        return _("End your turn first: the next event card is turned once everyone has "
+                 "played this round.")
+    if current is not None:
+        return _("%(who)s is playing: the next event card is turned once everyone has "
+                 "played this round.", who=_who(state, current))
+    starter = _who(state, _next_starter(state))
+    return (_("%(who)s receives the ABSINTHE card and turns the next event card on their "
+              "phone (or the host, at the table screen).", who=starter) if state["absinthe"]
+            else _("%(who)s starts the next round and turns its event card on their phone (or "
+                   "the host, at the table screen).", who=starter))
 
 
 def _board_refusal(state: State, seat: int, kind: str) -> Text:
@@ -1216,10 +1281,7 @@ def _prompt(state: State, phase: str, viewer: Viewer) -> Text:
                 _("The 5th murder was discovered in round %(round)s and the round is over: "
                   "the game is over. The table records the outcome.", round=state["round"]))
     if current is None:
-        return (_("Round %(round)s is over: press Next round to turn the next event card.",
-                  round=state["round"]) if table else
-                _("Round %(round)s is over: the table turns the next event card.",
-                  round=state["round"]))
+        return _round_over(state, viewer)
     if viewer == current:
         if state["prison"][current] == SERVING:
             return _("Your turn, spent in PRISON: you may still question a visitor (never "
@@ -1238,6 +1300,30 @@ def _prompt(state: State, phase: str, viewer: Viewer) -> Text:
                   "discovered.", **facts))
     return (_("Round %(round)s: %(who)s is playing (in PRISON).", **facts) if serving
             else _("Round %(round)s: %(who)s is playing.", **facts))
+
+
+def _round_over(state: State, viewer: Viewer) -> Text:
+    """Everyone has played: who turns the next event card (``_turns_the_event``), said to
+    the table, to that player and to everyone else."""
+    turner = _turns_the_event(state)
+    if turner is None:
+        return _("Round %(round)s is over.", round=state["round"])
+    facts = {"round": state["round"], "who": _who(state, turner)}
+    if viewer == TABLE:
+        return (_("Round %(round)s is over: %(who)s receives the ABSINTHE card and turns the "
+                  "next event card on their phone (or press Next round).", **facts)
+                if state["absinthe"] else
+                _("Round %(round)s is over: %(who)s starts the next round and turns its event "
+                  "card on their phone (or press Next round).", **facts))
+    if viewer == turner:
+        return (_("Round %(round)s is over: the ABSINTHE card passes to you. Turn the next "
+                  "event card.", **facts) if state["absinthe"] else
+                _("Round %(round)s is over: you start the next round. Turn its event card.",
+                  **facts))
+    return (_("Round %(round)s is over: %(who)s receives the ABSINTHE card and turns the next "
+              "event card.", **facts) if state["absinthe"] else
+            _("Round %(round)s is over: %(who)s starts the next round and turns its event "
+              "card.", **facts))
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -1314,7 +1400,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         # The phone's now line (templates/_macros.html now_line): the prompt, then the
         # latest arrest, release or death in this reader's words.
         result["now"] = {"text": result["prompt"], "detail": _together(result["news"]),
-                         "mine": result["me"]["my_turn"]}
+                         "mine": result["me"]["my_turn"] or "next_round" in result["actions"]}
         # docs/RULINGS.md#london-1888, "Private refusals": every seat holds an identity.
         # Set for all seats alike, the flag itself tells nothing; the reasons name public
         # facts only, yet they tell a neighbour what the player tried.
@@ -1522,12 +1608,12 @@ def _death_line(state: State, news: Mapping[str, Any], reader: int) -> Text:
     target, actor, killer = news["target"], news["actor"], news["killer"]
     if reader == target:
         if killer is None:
-            return _("You are dead. Your cards will never be revealed.")
-        if killer == actor:
-            return _("%(killer)s killed you: you are dead. Your cards will never be revealed.",
-                     killer=_who(state, killer))
-        return _("You are dead, killed by %(killer)s. Your cards will never be revealed.",
-                 killer=_who(state, killer))
+            died = _("You are dead.")
+        elif killer == actor:
+            died = _("%(killer)s killed you: you are dead.", killer=_who(state, killer))
+        else:
+            died = _("You are dead, killed by %(killer)s.", killer=_who(state, killer))
+        return _together([died, STAY_DOWN_YOURS] if _face_down(state, target) else [died])
     said = (_("You killed %(who)s", who=_who(state, target)) if actor == reader else
             _("%(who)s is dead, killed by you", who=_who(state, target)))
     if not news["jailed"]:
@@ -1623,22 +1709,63 @@ def _my_view(state: State, seat: int) -> dict[str, Any]:
         "character": state["characters"][seat], **CHARACTERS[state["characters"][seat]],
         "role": JACK if is_jack else INNOCENT,
         "role_name": CARD_NAMES[JACK if is_jack else INNOCENT],
-        "role_hint": (None if _ended(state) else
-                      _("Do not let yourself be arrested; if your identity is discovered, "
-                        "flee until the 5th murder or take your own life at home with the "
-                        "ROPE.")
-                      if is_jack else
-                      _("Help capture Jack the Ripper before the 5th murder, or protect him as "
-                        "his accomplice.")),
+        "role_hint": _role_hint(state, seat, is_jack),
         "alive": state["alive"][seat],
-        "dead_note": (None if state["alive"][seat] else
-                      _("You are dead. Your cards will never be revealed.")),
+        "dead_note": _dead_note(state, seat),
+        "line_note": _line_note(state, seat),
         "in_prison": _in_prison(state, seat),
         "my_turn": my_turn,
         "decided": state["decided"] if my_turn else False,
         "targets": targets,
         **_board_choices(state, seat, my_turn),
     }
+
+
+def _role_hint(state: State, seat: int, is_jack: bool) -> Text | None:
+    """The advice behind the owner's peek, for the game as the table knows it: none once it
+    has ended, and a discovered Jack is told what is left to him ("Discovery of Jack")."""
+    if _ended(state):
+        return None
+    if not is_jack:
+        return _("Help capture Jack the Ripper before the 5th murder, or protect him as his "
+                 "accomplice.")
+    if _jack_known(state) == seat:
+        return _("You are discovered: flee until the 5th murder, or take your own life at "
+                 "home with the ROPE or WORN ROPE card.")
+    return _("Do not let yourself be arrested; if your identity is discovered, flee until the "
+             "5th murder or take your own life at home with the ROPE.")
+
+
+def _dead_note(state: State, seat: int) -> Text | None:
+    """Said to a dead player: their face-down cards wait for the end's reveal."""
+    if state["alive"][seat]:
+        return None
+    if is_over(state) or not _face_down(state, seat):
+        return _("You are dead.")
+    return _together([_("You are dead."), STAY_DOWN_YOURS])
+
+
+def _line_note(state: State, seat: int) -> Text | None:
+    """What the table knows of the owner's own line, said to them (nothing once the game
+    has ended, or once they are dead: ``_dead_note``). Public facts only: which of their
+    cards are turned over, and whether their role card is among them; the same words
+    whether that card is Jack's or an Innocent's."""
+    if _ended(state) or not state["alive"][seat]:
+        return None
+    character = CHARACTERS[state["characters"][seat]]
+    facts = {"name": character["full_name"], "title": character["title"]}
+    down = _face_down(state, seat)
+    if _role_revealed(state, seat) is not None:
+        return _("%(name)s, %(title)s. Your role card was turned over for the whole table.",
+                 **facts)
+    if down == LINE_LENGTH:
+        return _("%(name)s, %(title)s. Your 5 cards lie face down on the table screen: nobody "
+                 "knows where your role card is, not even you.", **facts)
+    if down == 1:
+        return _("%(name)s, %(title)s. Only your role card still lies face down.", **facts)
+    return _("%(name)s, %(title)s. %(n)s of your cards still lie face down on the table "
+             "screen: nobody knows which one is your role card, not even you.", n=down,
+             **facts)
 
 
 def _board_choices(state: State, seat: int, my_turn: bool) -> dict[str, Any]:
@@ -1651,10 +1778,16 @@ def _board_choices(state: State, seat: int, my_turn: bool) -> dict[str, Any]:
     ways += (["card"] if my_turn else []) + ["black_market"]
     others = [{"seat": other, "label": _who(state, other)} for other in range(_count(state))
               if other != seat and state["alive"][other]]
+    free = [entry for entry in others if not _in_prison(state, entry["seat"])]
     waiting = _waiting(state)
+    # Each way lists only the players it may arrest now (``_protection``): no button for a
+    # protected seat, whose tap would only be refused.
+    arrests = [{"key": key, "label": ARREST_CHOICES[key],
+                "targets": [entry for entry in free
+                            if _protection(state, entry["seat"], key) is None]}
+               for key in ways]
     return {
-        "arrest_ways": [{"key": key, "label": ARREST_CHOICES[key]} for key in ways],
-        "arrest_targets": [entry for entry in others if not _in_prison(state, entry["seat"])],
+        "arrest_ways": [way for way in arrests if way["targets"]],
         "kill_targets": others if my_turn and not state["decided"] else [],
         "killers": others,
         "can_leave_prison": seat in waiting,

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.support.glance import IDLE_SECONDS, assert_same_glance, untouched
 from tests.support.hidden import deal_again, hidden_state
 from tests.support.london_sequence import role_position, twin_deals
-from tests.support.pages import LAPTOP, confirm, shot, sit, start_game
+from tests.support.pages import LAPTOP, caught_up, confirm, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.twin_tables import MASK, NARROW, TwinTables, leak
 
@@ -69,6 +69,35 @@ def end_turn(page) -> None:
     confirm(page, page.locator("[data-end-turn]"))
 
 
+def now_on_top(pages, *words: str) -> None:
+    """Each phone, scrolled to the top, says what happens now in its first 150 px: the
+    ``words`` of its now line (one per page, or one for all) end above that line."""
+    for page, said in zip(pages, words * len(pages) if len(words) == 1 else words,
+                          strict=True):
+        caught_up(page)
+        text = page.locator("[data-now] .now-text")
+        expect(text).to_contain_text(said)
+        bottom = text.evaluate("""(el, said) => {
+          window.scrollTo(0, 0);
+          const node = el.firstChild, start = node.textContent.indexOf(said);
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, start + said.length);
+          return range.getBoundingClientRect().bottom;
+        }""", said)
+        assert bottom <= 150, (said, bottom)
+
+
+def event_on_top(pages, name: str) -> None:
+    """The round's event card stands under the now line, on the phone's first screen."""
+    for page in pages:
+        event = page.locator("[data-event]")
+        expect(event).to_contain_text(name)
+        box = event.evaluate("el => { window.scrollTo(0, 0); "
+                             "return el.getBoundingClientRect().y; }")
+        assert box < 400, box
+
+
 def tap_seat(page, section: str, label: str) -> None:
     """Open a section of the board (1 tap), tap a player's name (1) and again (1)."""
     box = page.locator(section)
@@ -78,11 +107,12 @@ def tap_seat(page, section: str, label: str) -> None:
 
 def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
         server, laptop, phone):
-    """Every action from the phone of the player who takes it (the host's laptop only turns
-    the event cards and records the outcome): an arrest, a questioning in prison, a
+    """Every action from the phone of the player who takes it, the next event card from the
+    phone of the ABSINTHE's new holder (the host's laptop only records the outcome), each
+    phone saying what happens now in its first 150 px: an arrest, a questioning in prison, a
     CORRUPTION card, Jack discovered, a kill, Jack arrested by Godley; the outcome form
     filled in by itself; every phone shows the end and the whole reveal, and no advice."""
-    code, phones = open_table(server, laptop, phone, NAMES, check=True)
+    code, phones = open_table(server, laptop, lambda: phone(width=360), NAMES, check=True)
     expect(laptop.locator("[data-setup]")).to_contain_text("Scotland Yard")
     check_screen(laptop, "london1888-table-setup")
     state = hidden_state(server, code)
@@ -110,6 +140,11 @@ def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
     # Round 1. Abberline arrests Godley on his space (3 taps: the section, Godley's name,
     # again): Godley's phone says so at its top, the table screen shows it.
     ann.locator("[data-arrest] summary").click()
+    # Warren has not resigned: his name is a button only under the Black Market's ARREST
+    # card ("neither WARREN nor the PRINCE may be arrested").
+    for way, count in (("abberline", 0), ("card", 0), ("black_market", 1)):
+        expect(ann.locator(f"[data-way={way}] button", has_text="Warren (Di)")).to_have_count(
+            count)
     check_phone(ann, "london1888-phone-arrest")
     confirm(ann, ann.locator("[data-way=abberline]").get_by_role("button", name="Godley (Ed)",
                                                                  exact=True))
@@ -145,12 +180,25 @@ def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
     expect(ed.locator("[data-in-prison]")).to_have_count(0)
     end_turn(di)
     end_turn(ed)
-    expect(laptop.locator("[data-prompt]")).to_contain_text("Round 1 is over")
-    confirm(laptop, laptop.locator("[data-next-round]"))  # the host: 2 taps
+    # Round 1 is over: every phone says in its first 150 px that the ABSINTHE card passes
+    # to Lusk, who turns the next event card from his phone (1 tap, inside his now line).
+    expect(laptop.locator("[data-prompt]")).to_contain_text(
+        "Round 1 is over: Lusk (Bob) receives the ABSINTHE card")
+    now_on_top([ann, bob, cy, di, ed], "Lusk (Bob) receives the ABSINTHE card",
+               "the ABSINTHE card passes to you", "Lusk (Bob) receives the ABSINTHE card",
+               "Lusk (Bob) receives the ABSINTHE card", "Lusk (Bob) receives the ABSINTHE card")
+    for page in (ann, cy, di, ed):
+        expect(page.locator("[data-next-round]")).to_have_count(0)
+    check_phone(bob, "london1888-phone-turn-the-event")
+    bob.locator("[data-next-round]").click()
     first_card = state["deck"][0]["name"]
-    for page in (laptop, cy):
-        expect(page.locator("[data-event]")).to_contain_text(first_card)
-        expect(page.locator("[data-round]")).to_have_text("2")
+    expect(laptop.locator("[data-event]")).to_contain_text(first_card)
+    expect(laptop.locator("[data-round]")).to_have_text("2")
+    # The event stands under every phone's now line, the round's turn on top.
+    now_on_top([ann, bob, cy, di, ed], "Lusk (Bob) is playing", "Your turn",
+               "Lusk (Bob) is playing", "Lusk (Bob) is playing", "Lusk (Bob) is playing")
+    event_on_top([ann, bob, cy, di, ed], first_card)
+    check_phone(di, "london1888-phone-event")
 
     # Round 2 (Lusk holds the ABSINTHE). Lusk questions Gull's card 3 (4 taps): Jack.
     question(bob, 2, 3)
@@ -159,17 +207,25 @@ def test_five_phones_play_to_an_outcome_each_action_from_its_players_phone(
     expect(laptop.locator("[data-jack]")).to_contain_text("Jack the Ripper is Gull (Cy)")
     expect(cy.locator("[data-jack]")).to_contain_text("You are discovered")
     expect(cy.locator("[data-jack]")).to_contain_text("You receive the SCALPEL")
+    # His phone no longer says that nobody knows where his role card is.
+    expect(cy.locator("[data-line-note]")).to_contain_text(
+        "Your role card was turned over for the whole table")
     check_screen(laptop, "london1888-table-jack-discovered")
     check_phone(di, "london1888-phone-jack-discovered")
     end_turn(bob)
     end_turn(cy)
-    # Warren kills Lusk (3 taps: the section, "You killed Lusk (Bob)", again): no prison,
-    # Jack is known. Lusk's phone is told.
-    expect(di.locator("[data-now].mine")).to_contain_text("Your turn")
+    # Warren kills Lusk (3 taps: "A death" under the event, "You killed Lusk (Bob)",
+    # again): no prison, Jack is known. Lusk's phone is told, at its top.
+    now_on_top([di], "Your turn")
+    death = di.locator("[data-death] summary")
+    assert death.evaluate("el => { window.scrollTo(0, 0); "
+                          "return el.getBoundingClientRect().bottom; }") < 740
     tap_seat(di, "[data-death]", "You killed Lusk (Bob)")
     expect(bob.locator("[data-now-detail]")).to_have_text(
-        "Warren (Di) killed you: you are dead. Your cards will never be revealed.")
+        "Warren (Di) killed you: you are dead. Nobody may question you any more: your "
+        "face-down cards stay face down until the end of the game.")
     expect(bob.locator("[data-dead]")).to_be_visible()
+    check_phone(bob, "london1888-phone-dead")
     end_turn(di)
     # Godley arrests Jack (3 taps): caught, the Innocents win; the phones stop.
     expect(ed.locator("[data-now].mine")).to_contain_text("Your turn")
@@ -343,10 +399,14 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     twins.both(lambda screen, phones: question(phones[3], 2, 1))
     twins.both(lambda screen, phones: end_turn(phones[3]))
 
-    # Round 2 turns a murder (the host: 2 taps); Warren dies, entered on his own phone (3
-    # taps: "You died", "Not by a player", again); round 3 turns the Manifestation.
-    twins.both(lambda screen, phones: confirm(screen, screen.locator("[data-next-round]")))
+    # Round 2 turns a murder, from the phone of Lusk, who receives the ABSINTHE card (1
+    # tap); the murder stands on top of every phone. Warren dies, entered on his own phone
+    # (3 taps: "You died", "Not by a player", again).
+    twins.both(lambda screen, phones: phones[1].click("[data-next-round]"))
     expect(twins.phones(0)[0].locator("[data-murders]")).to_have_text("1 of 5")
+    for page in twins.every_phone():
+        expect(page.locator("[data-event]")).to_contain_text("MURDER 1 of 5")
+    twins.glance("murder")
 
     def death(screen, phones):
         tap_seat(phones[3], "[data-death]", "Not by a player")

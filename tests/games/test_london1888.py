@@ -392,8 +392,12 @@ def test_turns_follow_the_order_and_only_the_player_or_table_ends_one():
     state = act(state, 3, type="end_turn")
     assert current(state) is None
     assert game.view(state, TABLE)["phase"] == "round_over"
-    assert "press Next round" in game.view(state, TABLE)["prompt"]
-    assert "the table turns the next event card" in game.view(state, 2)["prompt"]
+    assert game.view(state, TABLE)["prompt"] == (
+        "Round 1 is over: Lusk (Ben) receives the ABSINTHE card and turns the next event "
+        "card on their phone (or press Next round).")
+    assert game.view(state, 2)["prompt"] == (
+        "Round 1 is over: Lusk (Ben) receives the ABSINTHE card and turns the next event "
+        "card.")
     refused(state, TABLE, "Everyone has played this round", type="end_turn")
     assert game.actions(state, TABLE)[0] == "next_round"
     assert game.actions(state, 0) == ["arrest", "mark_dead"], \
@@ -556,9 +560,9 @@ def test_questioning_a_revealed_position_or_a_dead_player_is_refused():
     refused(state, 2, "Card 2 of Lusk \\(Ben\\) is already revealed", type="question",
             target="1", position_2="on")
     state = act(state, TABLE, type="mark_dead", target="4")
-    refused(state, 2, "dead: a dead player's cards are never revealed", type="question",
-            target="4", position_1="on")
-    refused(state, 2, "never revealed", type="black_market", target="4", position_1="on")
+    refused(state, 2, "dead: a dead player's cards stay face down until the end of the game",
+            type="question", target="4", position_1="on")
+    refused(state, 2, "stay face down", type="black_market", target="4", position_1="on")
 
 
 def test_questioning_out_of_turn_or_from_the_table_is_refused():
@@ -572,7 +576,10 @@ def test_questioning_out_of_turn_or_from_the_table_is_refused():
 def test_a_dead_player_cannot_question_and_the_phone_says_so():
     state = act(new_game(5), TABLE, type="mark_dead", target="3")
     me = game.view(state, 3)["me"]
-    assert me["alive"] is False and "never be revealed" in me["dead_note"]
+    assert me["alive"] is False and me["dead_note"] == (
+        "You are dead. Nobody may question you any more: your face-down cards stay face down "
+        "until the end of the game.")
+    assert me["line_note"] is None
     state = turn_of(state, 4)
     assert [entry["seat"] for entry in game.view(state, TABLE)["order"]] == [0, 1, 2, 3, 4]
     state = next_round(state)
@@ -775,8 +782,12 @@ def test_death_of_the_player_whose_turn_it_is_passes_the_turn():
 
 def test_phone_only_for_seats_and_table_actions_only_for_the_table():
     state = new_game(5)
-    for kind in ("next_round", "record_outcome"):
-        refused(state, 0, "entered by the host at the table screen", type=kind, target="1")
+    refused(state, 0, "The outcome is entered by the host at the table screen",
+            type="record_outcome")
+    refused(state, 0, "End your turn first: the next event card is turned once everyone",
+            type="next_round")
+    refused(state, 1, "Abberline \\(Ada\\) is playing: the next event card is turned once",
+            type="next_round")
     for kind in ("confirm_outcome", "withdraw_outcome"):
         refused(state, TABLE, "No outcome has been proposed", type=kind)
     refused(state, 7, "one of this table's 5 seats", type="end_turn")
@@ -1397,7 +1408,8 @@ def test_the_killer_enters_a_kill_in_his_turn_as_his_decision():
     assert news.startswith("You killed Gull (Cleo) without knowing their identity: you go "
                            "to PRISON")
     assert game.view(state, 2)["news"] == [
-        "Abberline (Ada) killed you: you are dead. Your cards will never be revealed."]
+        "Abberline (Ada) killed you: you are dead. Nobody may question you any more: your "
+        "face-down cards stay face down until the end of the game."]
     refused(sitting(), 1, "You kill during your own turn", type="mark_dead", target="2")
     refused(sitting(), 0, "Enter only your own kills", type="mark_dead", target="2",
             killer="3")
@@ -1408,13 +1420,13 @@ def test_the_killer_enters_a_kill_in_his_turn_as_his_decision():
 def test_the_victim_enters_their_own_death_at_any_time():
     state = act(sitting(), 3, type="mark_dead", target="3", killer="1")
     assert not state["alive"][3] and state["prison"][1] == "arrested"
-    assert game.view(state, 3)["news"] == [
-        "You are dead, killed by Lusk (Ben). Your cards will never be revealed."]
+    assert game.view(state, 3)["news"][0].startswith(
+        "You are dead, killed by Lusk (Ben). Nobody may question you any more")
     assert game.view(state, 1)["news"][0].startswith("Warren (Dan) is dead, killed by you "
                                                      "without knowing their identity")
     assert game.actions(state, 3) == [], "the dead enter nothing"
     alone = act(sitting(), 3, type="mark_dead", target="3", killer="")
-    assert game.view(alone, 3)["news"] == ["You are dead. Your cards will never be revealed."]
+    assert game.view(alone, 3)["news"][0].startswith("You are dead. Nobody may question you")
     refused(sitting(), 3, "cannot be their own killer", type="mark_dead", target="3",
             killer="3")
 
@@ -1459,3 +1471,173 @@ def test_an_imported_state_is_refused_when_its_news_is_not_one_of_this_game():
     four = act(new_game(4), 0, type="arrest", target="1", by="abberline")
     with pytest.raises(RuleError, match="policeman who is not in this game"):
         game.check_state({**four, "news": {**four["news"], "way": "godley"}})
+
+
+# --- protected arrests: refused, and never offered (docs/RULINGS.md#london-1888, "Protected
+# from arrest") ------------------------------------------------------------------------
+
+def offered(state: dict, seat: int) -> dict[str, list[int]]:
+    """The seats each way of arresting offers on ``seat``'s phone."""
+    return {way["key"]: [entry["seat"] for entry in way["targets"]]
+            for way in game.view(state, seat)["me"]["arrest_ways"]}
+
+
+# (way, protected seat, the rulebook's reason); 8 players: Warren is seat 3, the Prince 7,
+# Abberline (seat 0) holds the ABSINTHE card in round 1.
+PROTECTED = [
+    ("abberline", 3, "Warren cannot be arrested before the Resignation event"),
+    ("abberline", 7, "Prince Albert Victor cannot be arrested \\(his privilege\\)"),
+    ("card", 3, "Warren cannot be arrested before the Resignation event"),
+    ("card", 7, "Prince Albert Victor cannot be arrested"),
+    ("godley", 3, "Warren cannot be arrested before the Resignation event"),
+    ("godley", 7, "Prince Albert Victor cannot be arrested"),
+]
+
+
+@pytest.mark.parametrize(("by", "target", "reason"), PROTECTED)
+def test_every_protected_seat_is_refused_with_the_rulebooks_reason(by, target, reason):
+    """"neither WARREN nor the PRINCE may be arrested, since that is the privilege of their
+    character (before the appearance of the RESIGNATION Event for WARREN)": refused to the
+    policeman or the card's player in his turn, and to the host."""
+    state = new_game(8)
+    seat = 4 if by == "godley" else 0
+    state = turn_of(state, seat)
+    refused(state, seat, reason, type="arrest", target=str(target), by=by)
+    refused(state, TABLE, reason, type="arrest", target=str(target), by=by)
+    assert target not in offered(state, seat)[by]
+
+
+def test_the_absinthe_holder_is_safe_from_every_arrest_card_but_not_from_the_police():
+    """"The ARREST card may not be played on the holder of that card"; at the Black Market
+    it "does not work on the player who holds the ABSINTHE card". Abberline and Godley are
+    not named: Godley may arrest the holder in his turn."""
+    state = turn_of(new_game(5), 1)
+    assert state["holder"] == 0
+    for by in ("card", "black_market"):
+        refused(state, 1, "Abberline \\(Ada\\) holds the ABSINTHE card: the ARREST card does "
+                "not work on them", type="arrest", target="0", by=by)
+        assert 0 not in offered(state, 1)[by]
+    assert offered(state, 1) == {"card": [2, 4], "black_market": [2, 3, 4]}
+    godley = turn_of(state, 4)
+    assert offered(godley, 4)["godley"] == [0, 1, 2]
+    assert act(godley, 4, type="arrest", target="0", by="godley")["prison"][0] == "arrested"
+    # Without the card nobody holds it: the ARREST card works on Abberline too.
+    variant = turn_of(new_game(5, absinthe=""), 1)
+    assert offered(variant, 1) == {"card": [0, 2, 4], "black_market": [0, 2, 3, 4]}
+
+
+def test_warren_and_the_prince_at_the_black_market_and_warren_after_resignation():
+    """At the Black Market the ARREST card works "including SIR WARREN or PRINCE ALBERT
+    VICTOR"; after the Resignation event Warren is offered to every way."""
+    state = new_game(8)
+    assert offered(state, 1) == {"black_market": [2, 3, 4, 5, 6, 7]}
+    assert offered(state, 0) == {"abberline": [1, 2, 4, 5, 6], "card": [1, 2, 4, 5, 6],
+                                 "black_market": [1, 2, 3, 4, 5, 6, 7]}
+    resigned = seed_where(resignation_and_manifestation_before_the_end, count=8)
+    while not game.view(resigned, TABLE)["resigned"]:
+        resigned = next_round(resigned)
+    resigned = turn_of(resigned, 4)
+    assert 3 in offered(resigned, 4)["godley"] and 3 in offered(resigned, 4)["card"]
+    assert 7 not in offered(resigned, 4)["godley"]
+
+
+def test_a_way_with_nobody_to_arrest_is_not_offered():
+    """Four players, round 1, Lusk's turn: Abberline holds the ABSINTHE card, Warren is
+    protected, Gull is in prison: his ARREST card has nobody to work on away from the
+    Black Market, where only Warren is left."""
+    state = act(new_game(4), TABLE, type="arrest", target="2", by="abberline")
+    state = turn_of(state, 1)
+    assert offered(state, 1) == {"black_market": [3]}
+
+
+# --- the next event card from the phone of the ABSINTHE's new holder
+# (docs/RULINGS.md#london-1888, "The next event card") ---------------------------------
+
+def test_the_player_who_receives_the_absinthe_turns_the_next_event_card():
+    state = finish_round(new_game(5))
+    assert [seat for seat in range(5) if "next_round" in game.actions(state, seat)] == [1]
+    assert game.view(state, 1)["prompt"] == (
+        "Round 1 is over: the ABSINTHE card passes to you. Turn the next event card.")
+    assert game.view(state, 1)["now"]["mine"] and not game.view(state, 2)["now"]["mine"]
+    for seat in (0, 2, 3, 4):
+        refused(state, seat, "Lusk \\(Ben\\) receives the ABSINTHE card and turns the next "
+                "event card on their phone", type="next_round")
+    turned = act(state, 1, type="next_round")
+    assert turned["round"] == 2 and turned["holder"] == 1 and current(turned) == 1
+    assert game.view(turned, 3)["latest_event"]["name"] == str(
+        game._card_name(state["deck"][0]["name"]))
+    # Not before everyone has played, nor twice.
+    refused(turned, 2, "Lusk \\(Ben\\) is playing: the next event card is turned once",
+            type="next_round")
+    refused(turned, 1, "End your turn first", type="next_round")
+    # The laptop keeps its override: the host turns it for an absent phone.
+    by_host = act(finish_round(turned), TABLE, type="next_round")
+    assert by_host["round"] == 3 and by_host["holder"] == 2
+
+
+def test_the_next_event_card_passes_over_the_dead_and_follows_the_variant():
+    state = act(finish_round(new_game(5)), TABLE, type="mark_dead", target="1")
+    assert [seat for seat in range(5) if "next_round" in game.actions(state, seat)] == [2]
+    refused(state, 1, "You are dead", type="next_round")
+    variant = finish_round(new_game(5, absinthe=""))
+    assert [seat for seat in range(5) if "next_round" in game.actions(variant, seat)] == [0]
+    assert game.view(variant, 3)["prompt"] == (
+        "Round 1 is over: Abberline (Ada) starts the next round and turns its event card.")
+    assert act(variant, 0, type="next_round")["round"] == 2
+
+
+def test_no_phone_turns_a_card_after_the_fifth_murder():
+    state = finish_round(play_to_fifth_murder(new_game(5, 7)))
+    assert all("next_round" not in game.actions(state, seat) for seat in range(5))
+    last = play_to_fifth_murder(new_game(5, 7))
+    refused(last, current(last), "this is the last round", type="next_round")
+
+
+# --- every sentence a phone shows follows what the table knows (issue 38, point 9) -------
+
+def test_a_discovered_jacks_phone_no_longer_says_nobody_knows_his_card():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    assert "nobody knows where your role card is" in game.view(state, 2)["me"]["line_note"]
+    found = reveal_role(state, 2, by=0)
+    me = game.view(found, 2)["me"]
+    assert me["line_note"] == ("Sir William Gull, Queen's Physician. Your role card was "
+                               "turned over for the whole table.")
+    assert me["role_hint"].startswith("You are discovered: flee until the 5th murder")
+    # The same words for a cleared Innocent: the note tells nothing of the card.
+    cleared = game.view(reveal_role(state, 1, by=0), 1)["me"]["line_note"]
+    assert cleared == ("George Lusk, Head of the Protesters. Your role card was turned over "
+                       "for the whole table.")
+
+
+def test_a_line_partly_turned_says_how_many_cards_are_left_face_down():
+    state = seed_where(lambda s: jack_of(s) == 2)
+    for _ in range(3):
+        state = turn_of(state, 0)
+        state = act(state, 0, type="question", target="1",
+                    **{f"position_{clue_position(state, 1)}": "on"})
+        state = act(state, 0, type="end_turn")
+    note = game.view(state, 1)["me"]["line_note"]
+    assert "2 of your cards still lie face down" in note and "not even you" in note
+    state = turn_of(state, 0)
+    state = act(state, 0, type="question", target="1",
+                **{f"position_{clue_position(state, 1)}": "on"})
+    assert game.view(state, 1)["me"]["line_note"].endswith(
+        "Only your role card still lies face down.")
+
+
+def test_a_discovered_jack_who_dies_is_never_told_his_cards_will_never_be_revealed():
+    """A dead player's cards stay face down until the end (the reveal then turns every line
+    over): no "never" on his phone, the table screen or anyone's."""
+    state = reveal_role(seed_where(lambda s: jack_of(s) == 2), 2, by=0)
+    dead = act(state, 2, type="mark_dead", target="2", killer="")
+    for viewer in (TABLE, 0, 2):
+        seen = game.view(dead, viewer)
+        words = " ".join(map(str, seen["news"] + [seen["prompt"]]))
+        assert "never" not in words and "dead" in words, (viewer, words)
+    assert game.view(dead, 2)["me"]["dead_note"] == (
+        "You are dead. Nobody may question you any more: your face-down cards stay face down "
+        "until the end of the game.")
+    over = record(dead, "innocents")
+    assert game.view(over, 2)["me"]["dead_note"] == "You are dead."
+    assert all(all(seat["line"][i]["card"] for i in range(5))
+               for seat in game.view(over, 2)["seats"])

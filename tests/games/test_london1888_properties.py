@@ -341,3 +341,38 @@ def test_tournament_points_give_points_only_to_the_winning_side(winner, how, mur
         assert value in range(2, 9)
         assert points == [value if seat in side else 0 for seat in range(count)]
         assert (value >= 7) == (not discovered and how != "suicide")
+
+
+def offered_buttons(state: dict, seat: int) -> list[dict]:
+    """Every arrest, kill and next event card the seat's phone draws as a button now (as
+    templates/games/london1888/_board.html, _death.html and _seat.html draw them: the
+    sections of the actions offered)."""
+    seen = game.view(state, seat)
+    me, offered = seen["me"], seen["actions"]
+    buttons = [{"type": "arrest", "by": way["key"], "target": str(entry["seat"])}
+               for way in me["arrest_ways"] for entry in way["targets"]
+               if "arrest" in offered]
+    buttons += [{"type": "mark_dead", "target": str(entry["seat"])}
+                for entry in me["kill_targets"] if "mark_dead" in offered]
+    if "next_round" in offered:
+        buttons.append({"type": "next_round"})
+    return buttons
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts, seeds, seeds, st.booleans())
+def test_a_button_a_phone_offers_is_never_refused(count, seed, moves, absinthe):
+    """Along random legal games, every arrest button (each way lists only whom it may
+    arrest: docs/RULINGS.md#london-1888, "Protected from arrest"), every kill and the next
+    event card offered to a phone is accepted when tapped: ``actions`` and ``_refusal``
+    agree, and no protected seat is ever offered."""
+    state = new_game(count, seed, absinthe=absinthe)
+    rnd = random.Random(moves)
+    for _ in range(40):
+        for seat in range(count):
+            for button in offered_buttons(state, seat):
+                assert refusal(state, button, seat) is None, (seat, button)
+        move = random_move(state, rnd)
+        if move is None:
+            break
+        state = attempt(state, move[0], move[1], rnd)

@@ -47,6 +47,24 @@ PHONE_SEQUENCE = [
     (4, {"type": "end_turn"}),
 ]
 
+# Five players, rounds run from the phones (issue 38, point 3): the player who receives
+# the ABSINTHE card turns each event card on his phone; an ARREST card at the Black Market;
+# a prisoner's decision; seat 0 (Jack or not) dies with his cards face down. Seats 0 and 1
+# are never questioned, so a twin that swaps their roles stays hidden.
+ROUND_SEQUENCE = [
+    *[(seat, {"type": "end_turn"}) for seat in range(5)],
+    (1, {"type": "next_round"}),
+    (1, {"type": "question", "target": "2", "position_1": "on"}),
+    (1, {"type": "end_turn"}),
+    (2, {"type": "arrest", "target": "4", "by": "black_market"}),
+    (2, {"type": "end_turn"}),
+    (3, {"type": "end_turn"}),
+    (4, {"type": "question", "target": "3", "position_2": "on"}),
+    (0, {"type": "mark_dead", "target": "0", "killer": ""}),
+    (4, {"type": "end_turn"}),
+    (2, {"type": "next_round"}),
+]
+
 _J, _I, _S, _F = "jack", "innocent", "suspect", "false_lead"
 # Cards 1 and 2 of every line are the same clue cards in both deals: the glance tests
 # reveal only those. Jack is Lusk (seat 1) in the first deal and Gull (seat 2) in the

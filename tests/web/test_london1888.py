@@ -15,7 +15,12 @@ from companion.games import london1888 as game
 from companion.games.base import TABLE
 from tests.support.hidden import deal_again
 from tests.support.html import at_rest
-from tests.support.london_sequence import PHONE_SEQUENCE, PUBLIC_SEQUENCE, twin_deals
+from tests.support.london_sequence import (
+    PHONE_SEQUENCE,
+    PUBLIC_SEQUENCE,
+    ROUND_SEQUENCE,
+    twin_deals,
+)
 from tests.support.noninterference import (
     all_viewers,
     assert_indistinguishable,
@@ -167,7 +172,9 @@ def test_refusals_change_nothing(app):
         (phones[0].act("question", target=1, position_1="on", position_2="on"), 422,
          "only one card"),
         (phones[0].act("question", target=9, position_1="on"), 422, "not a player"),
-        (phones[0].act("next_round"), 422, "entered by the host at the table screen"),
+        (phones[0].act("next_round"), 422, "End your turn first"),
+        (phones[0].act("record_outcome", result="innocents"), 422,
+         "entered by the host at the table screen"),
         (laptop.table_act("next_round"), 422, "has not finished their turn"),
         (laptop.table_act("record_outcome", result="innocents"), 422, "not been discovered"),
         (laptop.table_act("record_outcome", result="jack_suicide"), 422, "only once"),
@@ -213,9 +220,11 @@ def test_prison_two_cards_and_prisoners(app):
 def test_dead_player_phone_says_so_and_cannot_be_questioned(app):
     laptop, phones = new_table(app)
     assert laptop.table_act("mark_dead", target=3).status_code == 303
-    assert "never be revealed" in phones[3].phone().text
+    page = phones[3].phone().text
+    assert "your face-down cards stay face down until the end of the game" in page
+    assert "never" not in page[page.index('class="l88"'):page.index("Game log")]
     refused = phones[0].act("question", target=3, position_1="on")
-    assert refused.status_code == 422 and "never revealed" in refused.text
+    assert refused.status_code == 422 and "stay face down until the end" in refused.text
 
 
 def test_a_full_game_to_the_fifth_murder_with_points_and_the_reveal(app):
@@ -477,7 +486,10 @@ REFUSALS = [
     (0, {"type": "question", "target": "2", "position_1": "on", "position_2": "on"},
      "Choose only one card"),
     (0, {"type": "black_market", "target": "3", "position_9": "on"}, "numbered 1 to 5"),
-    (0, {"type": "next_round"}, "entered by the host at the table screen"),
+    (0, {"type": "next_round"}, "End your turn first"),
+    (2, {"type": "next_round"}, "Abberline (Ann) is playing"),
+    (0, {"type": "record_outcome", "result": "innocents"},
+     "entered by the host at the table screen"),
     (TABLE, {"type": "arrest", "target": "1", "by": "card"}, None),
     (0, {"type": "question", "target": "1", "position_1": "on"}, "Choose two"),
     (0, {"type": "question", "target": "1", "position_1": "on", "position_2": "on"}, None),
@@ -485,7 +497,7 @@ REFUSALS = [
     (0, {"type": "end_turn"}, None),
     (1, {"type": "black_market", "target": "2", "position_1": "on"}, "spending this turn"),
     (TABLE, {"type": "mark_dead", "target": "3"}, None),
-    (1, {"type": "question", "target": "3", "position_3": "on"}, "never revealed"),
+    (1, {"type": "question", "target": "3", "position_3": "on"}, "stay face down until"),
 ]
 
 
@@ -523,3 +535,142 @@ def test_the_table_screen_says_its_refusals_in_the_open(app):
     assert refused.status_code == 422
     assert '<p class="error" role="alert" data-error>' in refused.text
     assert "Warren cannot be arrested" in refused.text and "Not accepted" not in refused.text
+
+
+# --- rounds from the phones (issue 38, point 3; docs/RULINGS.md#london-1888, "The next
+# event card", "Protected from arrest") ------------------------------------------------
+
+def marks(page: str, *selectors: str) -> list[int]:
+    """Where each data- attribute first stands in the game's component."""
+    component = page[page.index('class="l88"'):]
+    return [component.index(selector) for selector in selectors]
+
+
+def way_buttons(page: str, way: str) -> list[str]:
+    """The names on the buttons of one way of arresting on a phone."""
+    found = re.search(rf'data-way="{way}">(.*?)</div>', page, re.S)
+    return re.findall(r'>([^<>]+ \([A-Za-z]+\))</button>', found.group(1)) if found else []
+
+
+def test_the_absinthe_holders_phone_turns_the_event_which_stands_on_top_of_every_phone(app):
+    laptop, phones = new_table(app)
+    for seat in range(5):
+        assert phones[seat].act("end_turn").status_code == 303
+    # One tap on Lusk's phone, inside the now line; nobody else has the button.
+    lusk = phones[1].phone().text
+    now = lusk[lusk.index("data-now"):lusk.index("</section>", lusk.index("data-now"))]
+    assert "the ABSINTHE card passes to you" in now and "data-next-round" in now
+    assert 'class="now-line mine"' in lusk
+    for seat in (0, 2, 3, 4):
+        page = phones[seat].phone().text
+        assert "data-next-round" not in page
+        assert "Lusk (Bob) receives the ABSINTHE card and turns the next event card" in page
+    assert "turns the next event card on their phone (or press Next round)" in (
+        laptop.screen().text)
+    refused = phones[2].act("next_round")
+    assert refused.status_code == 422 and "Lusk (Bob) receives the ABSINTHE" in (
+        html.unescape(refused.text))
+    assert phones[1].act("next_round").status_code == 303
+    state = state_of(app, laptop.code)
+    assert state["round"] == 2 and state["holder"] == 1
+    card = state["deck"][0]["name"]
+    # The event stands under the now line, above the death, the role and the decision.
+    for seat, phone in enumerate(phones):
+        page = phone.phone().text
+        assert card in page[page.index("data-event"):]
+        now, event, death, peek = marks(page, "data-now", "data-event", "data-death",
+                                        "data-peek")
+        assert now < event < death < peek
+        if seat == 1:
+            assert event < marks(page, "data-decision")[0]
+        assert "Round 2 event card" in page
+        assert page.count("data-event>") == 1, "shown once, at the top"
+    assert "data-event" in laptop.screen().text
+    # It stays through the round, until the next card.
+    assert phones[1].act("end_turn").status_code == 303
+    assert card in phones[3].phone().text.split("data-death")[0]
+
+
+def test_a_murder_says_so_first_at_the_top_of_every_phone(app):
+    laptop, phones = new_table(app)
+    state = state_of(app, laptop.code)
+    state["deck"].insert(0, state["deck"].pop(next(index for index, card in
+                                                   enumerate(state["deck"])
+                                                   if card["murder"] and index != 9)))
+    deal_again(SimpleNamespace(db=app.config["DATABASE"]), laptop.code, state)
+    for seat in range(5):
+        phones[seat].act("end_turn")
+    assert phones[1].act("next_round").status_code == 303
+    for phone in phones:
+        page = phone.phone().text
+        top = page[page.index("data-event"):page.index("data-death")]
+        assert "l88-event murder" in page and "MURDER 1 of 5" in top
+        assert state["deck"][0]["name"] in top
+
+
+def test_the_death_control_is_near_the_top_of_every_living_phone(app):
+    laptop, phones = new_table(app)
+    for seat, phone in enumerate(phones):
+        page = phone.phone().text
+        death = marks(page, "data-death")[0]
+        assert death < marks(page, "data-peek")[0]
+        assert ("A death: you killed someone, or you died" if seat == 0 else "You died") in page
+    assert phones[3].act("mark_dead", target=3, killer="").status_code == 303
+    dead = phones[3].phone().text
+    assert "data-death" not in dead and "Nobody may question you any more" in dead
+
+
+def test_arrest_buttons_only_for_the_seats_each_way_may_arrest(app):
+    """Abberline holds the ABSINTHE card in round 1 and Warren has not resigned: no button
+    for Warren away from the Black Market, none for Abberline by any ARREST card."""
+    laptop, phones = new_table(app)
+    ann = phones[0].phone().text
+    assert way_buttons(ann, "abberline") == ["Lusk (Bob)", "Gull (Cy)", "Godley (Ed)"]
+    assert way_buttons(ann, "card") == ["Lusk (Bob)", "Gull (Cy)", "Godley (Ed)"]
+    assert way_buttons(ann, "black_market") == ["Lusk (Bob)", "Gull (Cy)", "Warren (Di)",
+                                                "Godley (Ed)"]
+    bob = phones[1].phone().text
+    assert way_buttons(bob, "black_market") == ["Gull (Cy)", "Warren (Di)", "Godley (Ed)"]
+    assert 'data-way="card"' not in bob, "not his turn"
+    refused = phones[1].act("arrest", target=0, by="black_market")
+    assert refused.status_code == 422 and "holds the ABSINTHE card" in html.unescape(
+        refused.text)
+
+
+def test_a_prisoners_decision_offers_only_what_he_may_do(app):
+    laptop, phones = new_table(app)
+    assert laptop.table_act("arrest", target=1, by="abberline").status_code == 303
+    assert phones[0].act("end_turn").status_code == 303
+    page = phones[1].phone().text
+    decision = page[page.index("data-decision"):]
+    assert "Question a visitor to the PRISON" in decision
+    assert "Black Market" not in decision[:decision.index("</section>")]
+
+
+def test_rounds_from_the_phones_show_nobody_who_jack_is(app):
+    """ROUND_SEQUENCE (the next event card turned on the ABSINTHE's new holder's phone,
+    the event on top, an arrest at the Black Market, a prisoner's decision, a death with
+    cards face down): every viewer but seats 0 and 1 sees the same whether Jack is seat 0
+    or 1, and those two the same at rest."""
+    for first, second in play_both(game, *jack_at_0_or_1(), ROUND_SEQUENCE):
+        assert_indistinguishable(app, game, first, second, [TABLE, 2, 3, 4])
+        for seat in (0, 1):
+            assert at_rest(render_component(app, game, first, seat)) == at_rest(
+                render_component(app, game, second, seat))
+
+
+def test_a_turned_role_card_reads_the_same_for_jack_and_an_innocent(app):
+    """The phone whose role card was turned says so in the same words whatever it was:
+    twin deals, seat 2's role card revealed (Jack's at one, an Innocent's at the other);
+    seat 2's phone at rest, the peek dropped, is the same."""
+    state = next(s for s in map(dealt, range(100)) if jack_of(s) == 2)
+    twin = copy.deepcopy(state)
+    slot = state["lines"][2].index("jack")
+    twin["lines"][2][slot] = "innocent"
+    twin["lines"][3][twin["lines"][3].index("innocent")] = "jack"
+    steps = [(0, {"type": "question", "target": "2", f"position_{slot + 1}": "on"})]
+    for first, second in play_both(game, state, twin, steps):
+        mine = [at_rest(render_component(app, game, one, 2)) for one in (first, second)]
+        notes = [re.search(r"data-line-note>([^<]*)<", page).group(1) for page in mine]
+        assert notes[0] == notes[1]
+    assert "Your role card was turned over for the whole table." in notes[0]

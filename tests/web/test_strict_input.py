@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
@@ -65,7 +66,8 @@ def test_jacks_map_ignores_links_that_are_not_plain_numbers(board_app):
     for query in ("to=²", "first=²", "to=①", "to=١٢", "first=①&to=²", "to=82²"):
         page = jack.get(f"/t/{jack.code}/me?{query}")
         assert page.status_code == 200, query
-        assert "data-picked=" not in page.text, query
+        # The ways sheet is always drawn (the same for every Jack at rest), picked empty.
+        assert not re.search(r'data-picked="[^"]', page.text), query
     assert 'data-picked="82"' in jack.get(f"/t/{jack.code}/me?to=82").text
 
 
