@@ -253,6 +253,14 @@ def players(db: Database) -> list[dict[str, Any]]:
     return sorted(found.values(), key=lambda p: (-p["games"], p["key"]))
 
 
+def names_by_key(found: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Every merged key of ``players`` (``found``) and the name of the player it counts
+    as: "ann" merged into "Anne" reads "Anne". A name merged into nobody stays as it was
+    typed at its table."""
+    return {key: player["name"] for player in found for key in player["keys"]
+            if key != player["key"]}
+
+
 def keys_of(db: Database, name: str) -> list[str]:
     """The keys that count as the player ``name`` (theirs and those merged into it)."""
     roots = merged(db)
@@ -282,9 +290,11 @@ def count(db: Database, game: str | None = None, keys: Sequence[str] | None = No
 
 def games(db: Database, game: str | None = None, keys: Sequence[str] | None = None,
           page: int = 1, per_page: int | None = PER_PAGE, shown: bool = True,
-          ) -> list[dict[str, Any]]:
+          names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Finished games, newest first, each with its players in seat order (name, key,
-    Jack or not, won or not, points): one page of them, or all with ``per_page`` None.
+    Jack or not, accomplice or not, won or not, points): one page of them, or all with
+    ``per_page`` None. ``names`` (``names_by_key``): each player by the name the laptop's
+    merges give them, else as typed at the table.
     Rows as plain tuples first: an export of years of games reads 10,000 players.
     ``shown``: each row's ``winner`` and ``how`` for a page, in its reader's language
     (``shown_words``); an export, in English only, goes without."""
@@ -306,24 +316,34 @@ def games(db: Database, game: str | None = None, keys: Sequence[str] | None = No
     for start in range(0, len(rows), 500):
         ids = [row["id"] for row in rows[start:start + 500]]
         marks = ", ".join("?" for _ in ids)
-        for result_id, name, key, jack, won, points in db.execute(
-                "SELECT result_id, name, key, jack, won, points FROM result_players "
+        for result_id, name, key, jack, side, won, points in db.execute(
+                "SELECT result_id, name, key, jack, side, won, points FROM result_players "
                 f"WHERE result_id IN ({marks}) ORDER BY result_id, position", ids):
-            seated[result_id].append({"name": name, "key": key, "jack": jack, "won": won,
-                                      "points": points})
+            # London 1888's accomplices: on Jack's side, not Jack (``record``).
+            seated[result_id].append({
+                "name": (names or {}).get(key, name), "key": key, "jack": jack,
+                "accomplice": int(side == "jack" and not jack), "won": won,
+                "points": points})
     for row in rows:
         row["players"] = seated[row["id"]]
         row["jack"] = [p["name"] for p in row["players"] if p["jack"]]
+        row["accomplices"] = [p["name"] for p in row["players"] if p["accomplice"]]
     return rows
 
 
-def by_game(db: Database) -> list[dict[str, Any]]:
+def by_game(db: Database, game: str | None = None, keys: Sequence[str] | None = None,
+            ) -> list[dict[str, Any]]:
     """Per game: finished games, Jack's wins among those with a Jack, and how they
-    ended (each ending's count, most frequent first, and the words of its latest)."""
+    ended (each ending's count, most frequent first, and the words of its latest); only
+    the games of ``game`` and with one of ``keys`` (a player and the names merged into
+    theirs) when given, as the list's filters keep them."""
     found: dict[str, dict[str, Any]] = {}
+    where, params = _where(game, keys)
     # SQLite gives a bare column from the row of max(): ``how`` of each ending's latest.
-    for row in db.query("SELECT game, side, ending, how, words, max(id) AS latest, "
-                        "count(*) AS n FROM results GROUP BY game, side, ending"):
+    for row in db.query("SELECT r.game AS game, r.side AS side, r.ending AS ending, "
+                        "r.how AS how, r.words AS words, max(r.id) AS latest, "
+                        f"count(*) AS n FROM results r{where} "
+                        "GROUP BY r.game, r.side, r.ending", params):
         entry = found.setdefault(row["game"], {"game": row["game"], "games": 0,
                                                "jack_wins": 0, "with_jack": 0,
                                                "endings": []})
@@ -371,9 +391,11 @@ def player_record(db: Database, keys: Sequence[str]) -> dict[str, Any]:
     return {**totals, "by_game": per_game, "months": months}
 
 
-def months(db: Database, game: str | None = None) -> list[dict[str, Any]]:
-    """Finished games and Jack's wins per month (the plot of wins over time)."""
-    where, params = _where(game, None)
+def months(db: Database, game: str | None = None, keys: Sequence[str] | None = None,
+           ) -> list[dict[str, Any]]:
+    """Finished games and Jack's wins per month (the plot of wins over time), of the
+    games the list's filters keep (``by_game``)."""
+    where, params = _where(game, keys)
     return list(db.query(
         "SELECT substr(r.ended_at, 1, 7) AS month, count(*) AS games, "
         "sum(r.side = 'jack') AS jack_wins, sum(r.side = 'detectives') AS detective_wins "

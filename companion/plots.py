@@ -31,12 +31,25 @@ COLOURS = ("#e0b354", "#6fb3ff", "#5cc28a", "#ff8f8f")
 """The series' colours: each at least 4.5:1 on BACKGROUND (tests/test_plots.py)."""
 
 
+STYLES = ({"width": 7, "dash": "", "marker": "circle", "size": 6},
+          {"width": 3, "dash": "9 5", "marker": "square", "size": 4})
+"""Each series' line and marker, so that where two coincide (as many Jack's wins as the
+detectives' in a month) both stay visible: the first wide and round-dotted under the
+second, which is thin, dashed, with small squares."""
+
+
 def _nice_top(value: float) -> float:
     """A round top for the y axis at or above ``value`` (1, 2 or 5 times a power of 10)."""
     if value <= 0:
         return 1
     power = 10 ** math.floor(math.log10(value))
     return next(step * power for step in (1, 2, 5, 10) if step * power >= value)
+
+
+def _count_top(value: float) -> int:
+    """A top for an axis of counts whose four steps are whole numbers: 4 for up to 4
+    games, else four round steps (8, 20, 40 ...), so no tick reads "0.2" of a game."""
+    return 4 * max(1, int(_nice_top(value / 4)))
 
 
 def _ticks(top: float, unit: str) -> list[dict[str, Any]]:
@@ -99,7 +112,9 @@ def lines(title: str, labels: Sequence[str], series: Sequence[tuple[str, Sequenc
           unit: str = "") -> dict[str, Any]:
     """One line per series (name, a value per label), over the labels in order (months);
     at most ``LABELS_MAX`` of the labels are written under the x axis, evenly spread."""
-    top = _nice_top(max((v for _name, values in series for v in values), default=0))
+    highest = max((v for _name, values in series for v in values), default=0)
+    # A percentage runs to 100 %; anything else is a count of games.
+    top = 100 if unit == "%" else _count_top(highest)
     plot = _frame(title, unit, top)
     count = len(labels)
     span = (WIDTH - LEFT - RIGHT) / max(count - 1, 1)
@@ -112,13 +127,16 @@ def lines(title: str, labels: Sequence[str], series: Sequence[tuple[str, Sequenc
     plot["lines"] = []
     for number, (name, values) in enumerate(series):
         points = [at(index, value) for index, value in enumerate(values)]
+        style = STYLES[number % len(STYLES)]
         plot["lines"].append({
-            "name": name, "colour": COLOURS[number % len(COLOURS)],
+            "name": name, "colour": COLOURS[number % len(COLOURS)], **style,
             "points": " ".join(f"{x:g},{y:g}" for x, y in points),
             "dots": [{"x": x, "y": y} for x, y in points] if count <= 24 else [],
             "legend_x": LEFT + number * 150})
     step = max(1, math.ceil(count / LABELS_MAX))
-    plot["xlabels"] = [{"x": at(index, 0)[0], "label": labels[index]}
+    # The last month ends at the right edge: written leftwards, or it would be cut.
+    plot["xlabels"] = [{"x": at(index, 0)[0], "label": labels[index],
+                        "anchor": "end" if count > 1 and index == count - 1 else "middle"}
                        for index in range(0, count, step)]
     plot["rows"] = [[label, *(_number(values[index], unit) for _name, values in series)]
                     for index, label in enumerate(labels)]

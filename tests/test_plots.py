@@ -57,3 +57,35 @@ def test_lines_fit_their_axis_and_write_a_few_months():
 def test_nothing_to_draw():
     assert plots.lines("Wins per month", [], [("Jack", [])])["rows"] == []
     assert plots.bars("Jack's win rate", [])["bars"] == []
+
+
+def test_an_axis_of_games_counts_in_whole_games():
+    """Issue 38: a month of one game drew ticks "0.2" and "0.8", read as rates."""
+    for highest in (0, 1, 2, 3, 4, 5, 7, 12, 19, 33, 250):
+        plot = plots.lines("Wins per month", ["2026-01", "2026-02"],
+                           [("Jack", [highest, 0]), ("Detectives", [0, 1])])
+        labels = [str(tick["label"]) for tick in plot["ticks"]]
+        assert all(label.isdigit() for label in labels), labels
+        assert int(labels[-1]) >= highest
+    one = plots.lines("Wins per month", ["2026-01"], [("Jack", [1])])
+    assert [str(t["label"]) for t in one["ticks"]] == ["0", "1", "2", "3", "4"]
+
+
+def test_a_percentage_axis_is_written_in_percent():
+    plot = plots.lines("Jack's win rate", ["2026-01", "2026-02"], [("Jack", [20, 80])],
+                       unit="%")
+    assert [str(t["label"]) for t in plot["ticks"]] == ["0%", "25%", "50%", "75%", "100%"]
+    assert plot["rows"] == [["2026-01", "20%"], ["2026-02", "80%"]]
+
+
+def test_two_series_that_coincide_both_show():
+    """Jack's wins were drawn under the detectives' where the two were equal: the first
+    line is wide with round dots, the second thin and dashed with small squares, so the
+    first shows around the second."""
+    plot = plots.lines("Wins per month", ["2026-01", "2026-02"],
+                       [("Jack", [2, 1]), ("Detectives", [2, 1])])
+    first, second = plot["lines"]
+    assert first["points"] == second["points"]
+    assert first["width"] > 2 * second["width"] and first["size"] > second["size"]
+    assert not first["dash"] and second["dash"]
+    assert {first["marker"], second["marker"]} == {"circle", "square"}

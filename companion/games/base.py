@@ -65,6 +65,11 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.
+``OPTION_WORDS`` (optional, a dict)
+    The setup form's fields by the name its page gives them (a key ending in "_" names
+    every field it begins), so that a new table that starts from the last one's options
+    says in words which it kept (``companion/web/lobby.py``); a field without a word is
+    counted among "other options".
 ``replay_nights(states, table_ended) -> list[dict]`` and
 ``replay_frames(states, night, table_ended) -> list[dict]``
     (optional, together) A game told in nights may replay each one step by step

@@ -156,6 +156,11 @@ DEFAULT_EVENT_CARDS = (_("Manifestation"), _("Resignation")) + tuple(
 DEFAULT_CARD_WORDS = {str(name): name for name in DEFAULT_MURDER_CARDS + DEFAULT_EVENT_CARDS}
 DECK_FIELDS = ("murder_cards", "event_cards")
 """The setup form's fields that name this game's cards, typed once on the laptop."""
+OPTION_WORDS = {"absinthe": _("The ABSINTHE card"),
+                "characters": _("Characters for seats 5 to 8"),
+                "character_": _("Characters for seats 5 to 8")}
+"""The setup form's options by name (a prefix ends in "_"), to say which a new table kept
+from the last one (``companion/games/base.py``, ``OPTION_WORDS``)."""
 MANIFESTATION, RESIGNATION = 0, 1
 REMINDERS = {
     MANIFESTATION: _("Manifestation: if Lusk is using his privilege with the 3 Protester "

@@ -154,6 +154,11 @@ def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     return [ROLE_NAMES[role] for role in ROLES[:count]]
 
 
+OPTION_WORDS = {"london": _("Mr. Jack London extension")}
+"""The setup form's options by name, to say which a new table kept from the last one
+(``companion/games/base.py``, ``OPTION_WORDS``)."""
+
+
 def default_options() -> dict[str, Any]:
     """The base game, without the Mr. Jack London extension."""
     return {"london": False}

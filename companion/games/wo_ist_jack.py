@@ -162,6 +162,12 @@ PRINT_WINDOW_SECONDS = 8
 "a few seconds", enough to take the card from the hand and tap twice
 (docs/RULINGS.md#wo-ist-jack-the-ripper, "About to print")."""
 
+ACTION_CARDS = {"u_haft": REPORTER_IN_U_HAFT, "reporterteam": REPORTERTEAM}
+"""The Action cards the companion keeps that a reporter plays as his turn's Action
+(Course of the Game, Action: "each player must at some point during his turn perform one
+of the following actions"; docs/RULINGS.md#wo-ist-jack-the-ripper, "One Action a turn").
+Druckmaschine defekt is none: it "cannot be played as an action card"."""
+
 RANDOM_START = "random"
 ACTION_TYPES = ("start_player", "print", "pass", "settle", "end_turn", "u_haft",
                 "reporterteam", "druckmaschine")
@@ -356,6 +362,8 @@ def apply(state: State, actor: Viewer, action: Mapping[str, str],
     if kind == "settle":
         raise RuleError(_waiting(state, seat))
     _require_turn(state, seat, kind)
+    if kind in ACTION_CARDS:
+        _require_no_action_yet(state)
     if kind == "print":
         _announce_print(state, action)
     elif kind == "end_turn":
@@ -430,6 +438,34 @@ def _require_turn(state: State, seat: int | None, kind: str) -> None:
         require(seat is None or seat == state["active"],
                 _("It is %(name)s's turn, not yours: Action cards “can only be played in "
                   "one's own turn” (%(card)s excepted).", name=active, card=DRUCKMASCHINE))
+
+
+def _turn_action(state: State) -> dict[str, Any] | None:
+    """The Action card the active reporter played as this turn's Action, or None. Read
+    from the cards kept for the reveal, so a state saved before the rule needs nothing
+    new (one saved before the cards were kept has none: its turn plays on)."""
+    return next((entry for entry in reversed(state.get("cards_played", []))
+                 if entry["kind"] in ACTION_CARDS and entry["turn"] == state["turn"]), None)
+
+
+def _require_no_action_yet(state: State) -> None:
+    """Course of the Game, Action: one Action a turn, "play an Action card" or "draw"
+    one; a second is refused (docs/RULINGS.md#wo-ist-jack-the-ripper, "One Action a
+    turn")."""
+    done = _turn_action(state)
+    if done is not None:
+        raise RuleError(_("%(name)s has already played %(card)s this turn: each turn has "
+                          "one Action (play an Action card or draw one), no more.",
+                          name=_name(state, state["active"]),
+                          card=ACTION_CARDS[done["kind"]]))
+
+
+def _lost_this_turn(state: State, seat: int) -> bool:
+    """Whether ``seat``'s turn was just passed over for U-Haft: the turn now being played
+    came in its place ("He must lose a turn!")."""
+    return any(entry["kind"] == "lost_turn" and entry["on"] == seat
+               and entry["turn"] == state["turn"] - 1
+               for entry in state.get("cards_played", []))
 
 
 def _announce_print(state: State, action: Mapping[str, str]) -> None:
@@ -781,6 +817,8 @@ def _public_view(state: State) -> dict[str, Any]:
         "active": None if state["over"] else active,
         "active_name": None if state["over"] or active is None else _name(state, active),
         "turn": state["turn"],
+        "turn_action": None if (done := _turn_action(state)) is None or state["over"]
+        else ACTION_CARDS[done["kind"]],
         "investigations": state["investigations"],
         "prints_this_turn": state["prints_this_turn"],
         "current": _card(state, state["current"]) if state["current"] else None,
@@ -860,6 +898,13 @@ def _now(text: str, detail: str = "", mine: bool = False) -> dict[str, Any]:
 
 
 def _turn_text(state: State) -> Text:
+    done = _turn_action(state)
+    if done is not None:
+        return ngettext("%(n)s investigation (meld, draw or print); the action is done "
+                        "(%(card)s)",
+                        "%(n)s investigations (meld, draw or print); the action is done "
+                        "(%(card)s)", state["investigations"],
+                        card=ACTION_CARDS[done["kind"]])
     return ngettext("%(n)s investigation (meld, draw or print) and 1 action",
                     "%(n)s investigations (meld, draw or print) and 1 action",
                     state["investigations"])
@@ -908,6 +953,10 @@ def _seat_now(state: State, seat: int) -> dict[str, Any]:
                     _("Play %(card)s on %(name)s now if you hold it, or let it print.",
                       card=DRUCKMASCHINE, name=printer), mine=True)
     if seat != state["active"]:
+        if _lost_this_turn(state, seat):
+            # Said at the top of the phone whose turn it would have been.
+            return _now(_("U-Haft: you lose this turn. It is %(name)s's turn.",
+                          name=_name(state, state["active"])), detained)
         return _now(_("It is %(name)s's turn.", name=_name(state, state["active"])), detained)
     left = state["investigations"] - state["prints_this_turn"]
     why: Text | str
@@ -951,10 +1000,11 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     if seat is not None and state["prints_this_turn"] < state["investigations"] \
             and _press_broken(state) is None:
         allowed.append("print")
-    if sum(state["u_haft"]) < U_HAFT_COPIES:
-        allowed.append("u_haft")
-    if state["reporterteam"] is None:
-        allowed.append("reporterteam")
+    if _turn_action(state) is None:
+        if sum(state["u_haft"]) < U_HAFT_COPIES:
+            allowed.append("u_haft")
+        if state["reporterteam"] is None:
+            allowed.append("reporterteam")
     allowed.append("end_turn")
     return allowed
 

@@ -383,8 +383,10 @@ def standings(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str,
 
     Order: most points, then each tiebreak of ``tiebreaks`` in turn among the players still
     tied (head-to-head counts only games between the players still tied), then drawn lots
-    (the lower lot first). Each row says what separated it from the row above
-    (``decided_by``: "points", a tiebreak key or "lots"; None for the first row), and
+    (the lower lot first). Each row says what decided its place among the players it
+    was tied with, the same word for all of them (``decided_by``: the tiebreak key, or
+    "lots" for every player still tied after the last tiebreak; "points" for a player
+    tied with nobody; None only for a tournament of one), and
     ``head_to_head`` its beats over the players still tied with it when that tiebreak
     came (0 for a player nobody was tied with by then: a group of one beats nobody), so
     the column is a number on every row."""
@@ -402,19 +404,22 @@ def standings(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str,
     head_to_head: dict[Any, int] = {}
 
     def place(group: list[Any], level: int, decided: str | None) -> None:
+        # ``decided``: the last criterion that split this group off from the players it
+        # was tied with; every member carries it, so tied players read the same word.
         if len(group) == 1:
             ranked.append((group[0], decided))
             return
         if level == len(criteria):
-            for index, player in enumerate(sorted(group, key=lambda p: by_id[p]["lot"])):
-                ranked.append((player, decided if index == 0 else LOTS))
+            ranked.extend((player, LOTS) for player in sorted(
+                group, key=lambda p: by_id[p]["lot"]))
             return
         values = value(criteria[level], group)
         if criteria[level] == "head_to_head":
             head_to_head.update(values)
-        for index, score in enumerate(sorted(set(values.values()), reverse=True)):
-            tied = [player for player in group if values[player] == score]
-            place(tied, level + 1, decided if index == 0 else criteria[level])
+        scores = sorted(set(values.values()), reverse=True)
+        split = criteria[level] if len(scores) > 1 else decided
+        for score in scores:
+            place([player for player in group if values[player] == score], level + 1, split)
 
     place([player["id"] for player in players], 0, None)
     rows = []

@@ -358,6 +358,21 @@ def set_status(db: Database, tournament_id: int, seen_version: int, player_id: i
         return _bump(db, tournament)
 
 
+def check_in_everyone(db: Database, tournament_id: int, seen_version: int) -> int:
+    """Check in every registered player at once (a dropped player stays out); the
+    number checked in."""
+    with immediate(db):
+        tournament = _locked(db, tournament_id, seen_version)
+        count = db.execute("UPDATE tournament_players SET status = 'present' "
+                           "WHERE tournament_id = ? AND status = 'registered'",
+                           [tournament_id]).rowcount
+        if not count:
+            raise TournamentError(_("Nobody is waiting to be checked in: every registered "
+                                    "player is checked in already."), 409)
+        _bump(db, tournament)
+        return count
+
+
 def _present(db: Database, tournament_id: int) -> list[dict[str, Any]]:
     return list(db.query("SELECT id, name FROM tournament_players WHERE tournament_id = ? "
                          "AND status = 'present' ORDER BY id", [tournament_id]))

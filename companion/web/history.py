@@ -91,14 +91,18 @@ def _query(filters: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
 
 def _overview(filters: Mapping[str, Any], error: str | None = None,
               status: int = 200) -> Response:
+    """The list with its filters; its summary of each game and its plots count the
+    games the filters keep, and every name reads as the laptop's merges give it."""
     db = get_db()
-    per_game = history.by_game(db)
+    per_game = history.by_game(db, filters["game"], filters["keys"])
     laptop = is_this_laptop(request.remote_addr)
+    players = history.players(db)
     return render("history/index.html", "history/_index.html", status=status, error=error,
                   filters=filters, query=_query, games=_games(), per_game=per_game,
                   words={name: ending_words(game) for name, game in _games().items()},
-                  rows=history.games(db, filters["game"], filters["keys"], filters["page"]),
-                  players=history.players(db), plots=_club_plots(per_game),
+                  rows=history.games(db, filters["game"], filters["keys"], filters["page"],
+                                     names=history.names_by_key(players)),
+                  players=players, plots=_club_plots(per_game, filters),
                   waiting=_waiting() if laptop else [])
 
 
@@ -160,8 +164,9 @@ def _titles() -> dict[str, str]:
     return {name: game.TITLE for name, game in current_app.config["GAMES"].items()}
 
 
-def _club_plots(per_game: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {"wins": _wins_plot(), "jack": _jack_plot(per_game)}
+def _club_plots(per_game: list[dict[str, Any]], filters: Mapping[str, Any],
+                ) -> dict[str, dict[str, Any]]:
+    return {"wins": _wins_plot(filters), "jack": _jack_plot(per_game)}
 
 
 MONTHS_MAX = 36
@@ -190,9 +195,10 @@ def _over_time(rows: list[dict[str, Any]], fields: tuple[str, ...]
                                  if label.startswith(y)) for y in years] for series in values]
 
 
-def _wins_plot() -> dict[str, Any]:
-    period, labels, (jack, detectives) = _over_time(history.months(get_db()),
-                                                    ("jack_wins", "detective_wins"))
+def _wins_plot(filters: Mapping[str, Any]) -> dict[str, Any]:
+    period, labels, (jack, detectives) = _over_time(
+        history.months(get_db(), filters["game"], filters["keys"]),
+        ("jack_wins", "detective_wins"))
     title = _("Wins per month") if period == "month" else _("Wins per year")
     return plots.lines(title, labels, [(_("Jack"), jack), (_("Detectives"), detectives)])
 
@@ -224,11 +230,17 @@ def _svg(name: str, plot: Mapping[str, Any]) -> Response:
 
 @bp.get("/history/plots/<name>.svg")
 def plot(name: str) -> Response:
-    """A plot alone, as an image (a projector's tab, a club's newsletter)."""
+    """A plot alone, as an image (a projector's tab, a club's newsletter), with the
+    list's filters (``?game=...&player=...``)."""
+    try:
+        filters = _filters({**request.args, "page": "1"})
+    except HistoryError as refused:
+        abort(refused.status, refused.message)
     if name == "wins":
-        return _svg(name, _wins_plot())
+        return _svg(name, _wins_plot(filters))
     if name == "jack":
-        return _svg(name, _jack_plot(history.by_game(get_db())))
+        return _svg(name, _jack_plot(history.by_game(get_db(), filters["game"],
+                                                     filters["keys"])))
     abort(404, _("There is no such plot: the history draws “wins” and “jack”."))
 
 
@@ -271,7 +283,8 @@ def _player_page(name: str, error: str | None = None, status: int = 200) -> Resp
     return render("history/player.html", "history/_player.html", status=status,
                   error=error, player=found, record=record, titles=_titles(),
                   plot=_player_plot(record), tournaments=_tournament_points(keys),
-                  rows=history.games(db, keys=keys, per_page=10),
+                  rows=history.games(db, keys=keys, per_page=10,
+                                     names=history.names_by_key(history.players(db))),
                   others=[p for p in history.players(db) if p["key"] != found["key"]],
                   merged_here=[m for m in history.merges(db)
                                if m["into_key"] == found["key"]],
@@ -371,8 +384,11 @@ def day(stamp: Any) -> str:
 # Machine-readable, so English whatever the reader's language: a spreadsheet's columns
 # and a script's keys must not change with the device that downloaded them.
 
-COLUMNS = ("ended_at", "game", "winner", "side", "jack", "how", "players", "points", "source")
-"""``source``: "here", "imported", or empty for a game kept before the history noted it."""
+COLUMNS = ("ended_at", "game", "winner", "side", "jack", "accomplices", "how", "players",
+           "points", "source")
+"""``accomplices``: London 1888's, on Jack's side; ``players``: each by the name the
+laptop's merges give them, "(accomplice)" and "(won)" after it; ``source``: "here",
+"imported", or empty for a game kept before the history noted it."""
 
 
 def _export_rows() -> list[dict[str, Any]]:
@@ -383,14 +399,18 @@ def _export_rows() -> list[dict[str, Any]]:
         abort(Response(json.dumps({"error": refused.message}), status=refused.status,
                        mimetype="application/json"))
     titles = _titles()
+    db = get_db()
+    names = history.names_by_key(history.players(db))
     return [{"ended_at": row["ended_at"], "game": titles.get(row["game"], row["game"]),
              "game_name": row["game"], "table_id": row["table_id"], "game_no": row["game_no"],
              "winner": row["winner"], "side": row["side"], "jack": row["jack"],
+             "accomplices": row["accomplices"],
              "ending": row["ending"], "how": row["how"], "source": row["source"],
-             "players": [{"name": p["name"], "jack": bool(p["jack"]), "won": bool(p["won"]),
+             "players": [{"name": p["name"], "jack": bool(p["jack"]),
+                          "accomplice": bool(p["accomplice"]), "won": bool(p["won"]),
                           "points": p["points"]} for p in row["players"]]}
-            for row in history.games(get_db(), filters["game"], filters["keys"],
-                                     per_page=None, shown=False)]
+            for row in history.games(db, filters["game"], filters["keys"],
+                                     per_page=None, shown=False, names=names)]
 
 
 @bp.get("/history.json")
@@ -406,7 +426,8 @@ def export_json() -> Response:
 def export_csv() -> Response:
     return csv_response([COLUMNS, *([
         row["ended_at"], row["game"], row["winner"], row["side"], " & ".join(row["jack"]),
-        row["how"], "; ".join(p["name"] + (" (won)" if p["won"] else "")
-                              for p in row["players"]),
+        " & ".join(row["accomplices"]), row["how"],
+        "; ".join(p["name"] + (" (accomplice)" if p["accomplice"] else "")
+                  + (" (won)" if p["won"] else "") for p in row["players"]),
         "; ".join("" if p["points"] is None else str(p["points"]) for p in row["players"]),
         row["source"] or ""] for row in _export_rows())], "history.csv")

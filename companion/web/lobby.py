@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
 from companion import decks, importing, tables
@@ -9,12 +12,12 @@ from companion.db import get_db
 from companion.games.base import Game, RuleError, int_or_none, parse_int
 from companion.net import is_this_laptop
 from companion.web import render
-from companion.web.boards import with_board
+from companion.web.boards import default_board, with_board
 from companion.web.context import host_cookie, set_private_cookie
 from companion.web.i18n import in_english, in_reader_words
 from companion.web.limits import creation_refused
 from companion.web.pages import pages_draw
-from companion.words import _
+from companion.words import Text, _
 
 bp = Blueprint("lobby", __name__)
 
@@ -59,22 +62,70 @@ def _game(name: str) -> Game:
 
 
 def _new_page(game: Game, form: dict[str, str], count: int, status: int = 200,
-              error: str | None = None) -> Response:
-    """The setup form, filled from ``form``: the remembered options, or what the
+              error: str | None = None, kept: Text | None = None,
+              base: bool = False) -> Response:
+    """The setup form, filled from ``form``: the remembered options (``kept``: those
+    that are not the base game's, in words), the base game's (``base``), or what the
     player just typed when it was refused (nothing typed is lost)."""
     named = decks.has_deck(game) and decks.named(get_db(), game.NAME) is not None
     form = decks.form_with(get_db(), game, form)
     return render("lobby/new.html", "lobby/_new.html", status=status, game=game,
                   form=in_reader_words(game, form, form), count=count, error=error,
-                  has_deck=decks.has_deck(game), deck_named=named)
+                  has_deck=decks.has_deck(game), deck_named=named, kept=kept, base=base)
+
+
+def kept_options(game: Game, remembered: Mapping[str, Any] | None) -> list[Text]:
+    """In words, the options of the last table of ``game`` that differ from the base game
+    (its defaults): a form that starts from them must say so (a group expecting the base
+    game would otherwise get the London extension's draft). The card names are the
+    laptop's deck, said on their own (``decks``), never counted here."""
+    if remembered is None:
+        return []
+    words: dict[str, Text] = dict(getattr(game, "OPTION_WORDS", {}))
+    kept_form, base = game.form_from(remembered), game.form_from(game.default_options())
+    if "board" in words:
+        # A form without a board shows the shipped one (games/whitechapel/_options.html).
+        for form in (kept_form, base):
+            form.setdefault("board", default_board())
+    deck = set(getattr(game, "DECK_FIELDS", ()))
+    order = list(words)
+
+    def word_for(field: str) -> tuple[int, Text]:
+        for index, key in enumerate(order):
+            if field == key or (key.endswith("_") and field.startswith(key)):
+                return index, words[key]
+        return len(order), _("other options")
+
+    found: dict[str, tuple[int, Text]] = {}
+    for field in sorted(set(kept_form) | set(base)):
+        value, default = kept_form.get(field, ""), base.get(field, "")
+        if field in deck or value == default:
+            continue
+        index, word = word_for(field)
+        said = (word if index == len(order) else
+                _("%(option)s: on", option=word) if value == "on" else
+                _("%(option)s: off", option=word) if default == "on" else word)
+        found.setdefault(str(said), (index, said))
+    return [said for _index, said in sorted(found.values(), key=lambda pair: pair[0])]
+
+
+def _listed(items: list[Text]) -> Text:
+    """Items side by side, each in the reader's language."""
+    return Text(", ".join(f"%(s{i})s" for i in range(len(items))),
+                params={f"s{i}": item for i, item in enumerate(items)})
 
 
 @bp.get("/new/<name>")
 def new(name: str) -> Response:
+    """The setup form, from the last table's options (said in words, the base game one
+    tap away), or from the defaults with ``?base=1``."""
     game = _game(name)
-    remembered = tables.remembered_options(get_db(), game.NAME)
+    base = request.args.get("base") == "1"
+    remembered = None if base else tables.remembered_options(get_db(), game.NAME)
+    kept = kept_options(game, remembered)
     return _new_page(game, game.form_from(remembered or game.default_options()),
-                     game.DEFAULT_PLAYERS)
+                     game.DEFAULT_PLAYERS, kept=_listed(kept) if kept else None,
+                     base=base)
 
 
 @bp.post("/new/<name>")

@@ -161,6 +161,7 @@ def _manage(tournament_id: int, status: int = 200, error: str | None = None,
     return render("tournament/manage.html", "tournament/_manage.html", status=status,
                   tournament=tournament, players=players, rounds=numbers, waiting=waiting,
                   present=sum(player["status"] == "present" for player in players),
+                  registered=sum(player["status"] == "registered" for player in players),
                   statuses=store.STATUSES, history=store.history(db, tournament_id),
                   sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
                   tiebreaks=logic.TIEBREAKS, error=error, name=extra.get("name", ""),
@@ -206,6 +207,16 @@ def set_status(tournament_id: int, player_id: int) -> Response:
         tournament_id,
         lambda t: store.set_status(get_db(), t["id"], seen_version(), player_id,
                                    request.form.get("status", "")),
+        url_for(".manage", tournament_id=tournament_id),
+        lambda message, status: _manage(tournament_id, status, message))
+
+
+@bp.post("/<int:tournament_id>/players/check-in")
+def check_in_everyone(tournament_id: int) -> Response:
+    """Every registered player checked in with one confirmed tap, not one per player."""
+    return _change(
+        tournament_id,
+        lambda t: store.check_in_everyone(get_db(), t["id"], seen_version()),
         url_for(".manage", tournament_id=tournament_id),
         lambda message, status: _manage(tournament_id, status, message))
 

@@ -18,7 +18,7 @@ from companion.games import discover
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support import club
 from tests.support.campaign import read_table
-from tests.support.pages import confirm, shot, sit, start_game
+from tests.support.pages import SCREENSHOTS, confirm, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 
@@ -83,6 +83,27 @@ def test_the_history_shows_tonights_games_and_the_clubs(club_server, laptop, pho
     reader.click("[data-filter-player='ann']")
     expect(reader.locator("[data-history-total]")).to_have_text("2 finished games with ann.")
     expect(reader.locator("[data-history-games] > li")).to_have_count(2)
+
+    # London 1888 with one club member (1 tap on the game, 1 to open the players, 1 on
+    # the name): the summary of each game and the plots count those games only.
+    reader.goto(club_server.url + "/history")
+    reader.click("[data-filter-game=london1888]")
+    reader.click(".history-player-choice > summary")
+    name = reader.locator("[data-filter-player]").first.get_attribute("data-filter-player")
+    reader.click(f"[data-filter-player='{name}']")
+    expect(reader.locator("[data-history-total]")).to_contain_text(
+        f"of London 1888 with {name}.")
+    expect(reader.locator("[data-per-game]")).to_have_count(1)
+    expect(reader.locator("[data-per-game=london1888]")).to_be_visible()
+    check_phone(reader, "history-filtered-phone")
+    laptop.goto(reader.url)
+    check_screen(laptop, "history-filtered-laptop")
+    # The plots alone, to look at: a phone's card and a projector's (1280x800).
+    for page, where in ((reader, "phone"), (laptop, "projector")):
+        for plot in ("wins", "jack"):
+            page.locator(f"[data-plot-figure={plot}] svg").screenshot(
+                path=str(SCREENSHOTS / f"history-plot-{plot}-{where}.png"))
+    reader.goto(club_server.url + "/history?player=ann")
 
     # Her page (1 tap on her name in a game): "Ann" and "ann" are one player.
     reader.locator("[data-history-games] a", has_text="ann").first.click()

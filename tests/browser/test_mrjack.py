@@ -311,6 +311,18 @@ def test_a_whole_london_game_from_the_phones(server, laptop, phone):
     check_phone(jack, "mrjack-jack-london-over")
     check_phone(detective, "mrjack-detective-london-over")
 
+    # The next new table starts from this one's options and says so; the base game is
+    # 1 tap away (issue 38: a group expecting the base game got a draft).
+    laptop.goto(server.url + "/new/mrjack")
+    expect(laptop.locator("input[name=london]")).to_be_checked()
+    expect(laptop.locator("[data-kept-options]")).to_contain_text(
+        "Kept from the last table: Mr. Jack London extension: on.")
+    check_screen(laptop, "mrjack-new-table-kept")
+    laptop.click("[data-base-game]")  # 1 tap
+    expect(laptop.locator("input[name=london]")).not_to_be_checked()
+    expect(laptop.locator("[data-base-game-shown]")).to_be_visible()
+    expect(laptop.locator("[data-kept-options]")).to_have_count(0)
+
 
 # --- the glance test: two tables, the same public game, different secrets -------------
 

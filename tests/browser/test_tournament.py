@@ -38,10 +38,16 @@ def test_the_projector_follows_a_confirmed_result(server, laptop, phone, browser
         laptop.fill("[data-add-player] input[name=name]", name)
         laptop.click("[data-add-player] button:has-text('Register')")
         expect(laptop.locator(f"tr[data-player='{name}']")).to_be_visible()
+    # Everyone is here: 2 taps (the tap again of the confirm pattern) for all of them,
+    # not one per player.
+    expect(laptop.locator("[data-check-in-everyone] button")).to_have_text(
+        f"Check everyone in ({len(PLAYERS)})")
+    check_screen(laptop, "tournament-check-in")
+    confirm(laptop, "[data-check-in-everyone] button")
     for name in PLAYERS:
-        laptop.click(f"tr[data-player='{name}'] button:has-text('Check in')")
         expect(laptop.locator(f"tr[data-player='{name}'] [data-status]")).to_have_text(
             "Checked in")
+    expect(laptop.locator("[data-check-in-everyone]")).to_have_count(0)
     check_screen(laptop, "tournament-organiser")
     board_url = laptop.locator("a:has-text('Leaderboard (projector)')").get_attribute("href")
     tid = int(board_url.split("/")[2])
@@ -163,7 +169,7 @@ def club_names(count: int) -> list[str]:
 
 
 def register_by_post(page, server, tid: int, names: list[str]) -> None:
-    """The organiser's Register and Check in, sent as the forms send them (the browser's
+    """The organiser's Register and Check everyone in, sent as the forms send them (the browser's
     own cookies, through its request API): the clicks themselves are played above."""
     manage = f"{server.url}/tournaments/{tid}"
     html = page.context.request.get(manage).text()
@@ -179,8 +185,7 @@ def register_by_post(page, server, tid: int, names: list[str]) -> None:
 
     for index, name in enumerate(names):
         post("/players", name=name, club="Ripper Club" if index % 3 == 0 else "")
-    for player in re.findall(r'/players/(\d+)/status', html):
-        post(f"/players/{player}/status", status="present")
+    post("/players/check-in")
 
 
 def new_tournament(page, server, name: str, players: int) -> int:

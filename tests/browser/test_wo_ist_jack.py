@@ -133,20 +133,31 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
     expect(ann.locator("[data-take-back]")).to_have_count(0)
     check_phone(bob, "wo_ist_jack-phone-take-back")
 
-    # Ann plays U-Haft on Cy from her phone (a pick, 2 taps), then Reporterteam (2 taps):
-    # Cy's phone says so at its top.
-    ann.select_option("[data-my-actions] select[name=target]", label="Cy")
-    confirm(ann, "[data-u-haft]")
-    expect(cy.locator("[data-now-detail]")).to_have_text(
-        "You are in U-Haft (Reporter in Detention): you lose your next turn.")
-    expect(bob.locator("[data-now-detail]")).to_have_count(0)
+    # Ann plays Reporterteam (2 taps): her turn's one Action (docs/RULINGS.md
+    # #wo-ist-jack-the-ripper, "One Action a turn"), so no other card is offered to her.
+    expect(ann.locator("[data-u-haft]")).to_be_visible()
     confirm(ann, "[data-reporterteam]")
     expect(laptop.locator("[data-markers]")).to_contain_text(
         "Ann has one extra investigation from their next turn")
+    expect(ann.locator("[data-action-done]")).to_have_text(
+        "Your Action this turn: Reporterteam. No other Action card, nor a draw, until your "
+        "next turn.")
+    expect(ann.locator("[data-u-haft]")).to_have_count(0)
+    expect(ann.locator("[data-now]")).to_contain_text("the action is done (Reporterteam)")
+    expect(laptop.locator("[data-action-done]")).to_have_text(
+        "Ann's Action this turn: Reporterteam.")
+    check_phone(ann, "wo_ist_jack-phone-action-done")
+    confirm(ann, "[data-end-turn]")  # 2 taps
+
+    # Bob plays U-Haft on Cy from his phone (a pick, 2 taps): Cy's phone says so at its top.
+    bob.select_option("[data-my-actions] select[name=target]", label="Cy")
+    confirm(bob, "[data-u-haft]")
+    expect(cy.locator("[data-now-detail]")).to_have_text(
+        "You are in U-Haft (Reporter in Detention): you lose your next turn.")
+    expect(ann.locator("[data-now-detail]")).to_have_count(0)
     expect(laptop.locator("[data-markers]")).to_contain_text("Cy loses their next turn.")
     check_screen(laptop, "wo_ist_jack-table-markers")
     check_phone(cy, "wo_ist_jack-phone-u-haft")
-    confirm(ann, "[data-end-turn]")  # 2 taps
 
     # Bob is about to print (2 taps); Cy breaks his press in the window (2 taps).
     expect(bob.locator("[data-now]")).to_contain_text("Your turn")
@@ -158,9 +169,15 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
     expect(laptop.locator("[data-markers]")).to_contain_text("Bob's printing press is broken")
     check_phone(bob, "wo_ist_jack-phone-druckmaschine")
     confirm(bob, "[data-end-turn]")  # 2 taps
-    # Cy loses the turn: back to Ann, with the extra investigation.
+    # Cy loses the turn, and her phone says so in its first 150 px (no tap): back to Ann,
+    # with the extra investigation.
     expect(ann.locator("[data-now]")).to_contain_text("Your turn: 3 investigations")
+    expect(cy.locator("[data-now] .now-text")).to_have_text(
+        "U-Haft: you lose this turn. It is Ann's turn.")
+    box = cy.locator("[data-now] .now-text").bounding_box()
+    assert box["y"] + box["height"] <= 150, box
     expect(laptop.locator("[data-markers]")).not_to_contain_text("Cy loses")
+    check_phone(cy, "wo_ist_jack-phone-lost-turn")
     check_phone(ann, "wo_ist_jack-phone-reporterteam")
 
     # Nobody else taps: the window runs out and Ann's print lands by itself (2 taps,
@@ -302,9 +319,9 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     """Two tables, same names, same public actions; the second's face-down story deck
     lies in another order. No phone, at rest, may tell which: before and after the start,
     after a refusal and a minute untouched, inside a print's window and once it ran out,
-    a broken press, a lost turn and a print the others let through; and the test sees a
-    one-character leak. The prints after draw the same markup whatever the deck, which
-    tests/web/test_wo_ist_jack.py proves for every viewer
+    the turn's Action done, a broken press, a lost turn and a print the others let
+    through; and the test sees a one-character leak. The prints after draw the same
+    markup whatever the deck, which tests/web/test_wo_ist_jack.py proves for every viewer
     (test_nobody_can_tell_the_deck_order_beyond_what_printing_turned,
     test_nobody_can_tell_the_hidden_story_deck_order); the browser looks where markup
     cannot (docs/TESTING.md, "What repeated, and what was cut")."""
@@ -345,18 +362,22 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     for _code, screen, _phones in twins.tables:
         expect(screen.locator("[data-printed] li")).to_have_count(1, timeout=20_000)
     twins.glance("printed")
-    # Ann plays U-Haft on Cy (a pick, 2 taps) and Reporterteam (2 taps) on her phone.
+    # Ann plays Reporterteam (2 taps), her turn's one Action, and ends her turn (2 taps).
 
-    def cards(screen, phones):
-        phones[0].select_option("[data-my-actions] select[name=target]", label="Cy")
-        confirm(phones[0], "[data-u-haft]")
-        expect(phones[2].locator("[data-now-detail]")).to_contain_text("You are in U-Haft")
+    def team(screen, phones):
         confirm(phones[0], "[data-reporterteam]")
-        expect(phones[2].locator("[data-marker=Reporterteam]")).to_be_visible()
-    twins.both(cards)
-    # Ann ends her turn (2 taps); Bob is about to print and Cy breaks his press (the
-    # digits, 2 taps; 2 taps); Bob ends his turn (2 taps), Cy loses hers: Ann again.
+        expect(phones[0].locator("[data-action-done]")).to_be_visible()
+    twins.both(team)
+    twins.glance("action-done")
     twins.both(lambda screen, phones: confirm(phones[0], "[data-end-turn]"))
+    # Bob plays U-Haft on Cy (a pick, 2 taps), is about to print and Cy breaks his press
+    # (the digits, 2 taps; 2 taps); Bob ends his turn (2 taps), Cy loses hers: Ann again.
+
+    def u_haft(screen, phones):
+        phones[1].select_option("[data-my-actions] select[name=target]", label="Cy")
+        confirm(phones[1], "[data-u-haft]")
+        expect(phones[2].locator("[data-now-detail]")).to_contain_text("You are in U-Haft")
+    twins.both(u_haft)
     twins.hide_otherwise()
 
     def broken(screen, phones):
@@ -367,6 +388,7 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     twins.glance("press-broken")
     twins.both(lambda screen, phones: confirm(phones[1], "[data-end-turn]"))
     expect(twins.phones(0)[1].locator("[data-now]")).to_contain_text("3 investigations")
+    expect(twins.phones(2)[0].locator("[data-now]")).to_contain_text("you lose this turn")
     twins.glance("lost-turn")
 
     # Ann prints again (the digits, 2 taps), let through by Bob's and Cy's taps well

@@ -155,9 +155,10 @@ def test_wo_ist_stories_in_print_order_with_the_action_cards():
     assert [kind for kind, _w, _t in steps[:4]] == ["action"] * 4
     assert steps[0] == ("action", "Turn 1", "Ann plays Reporter in U-Haft on Bob, who loses "
                                           "their next turn.")
-    assert steps[1][2].startswith("Ann plays Reporterteam until “")
-    assert steps[2][2].startswith("Bob plays Druckmaschine defekt on Ann, who cannot print")
-    assert steps[3] == ("action", "After turn 1", "Bob is in U-Haft and loses this turn.")
+    assert steps[1][2].startswith("Bob plays Druckmaschine defekt on Ann, who cannot print")
+    assert steps[2] == ("action", "After turn 1", "Bob is in U-Haft and loses this turn.")
+    assert steps[3][:2] == ("action", "Turn 2")
+    assert steps[3][2].startswith("Cy plays Reporterteam until “")
     prints = [(when, text) for kind, when, text in steps if kind == "print"]
     assert len(prints) == len(final["printed"]) == final["stories_in_play"]
     for (when, text), entry in zip(prints, final["printed"], strict=True):

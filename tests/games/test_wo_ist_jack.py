@@ -539,18 +539,96 @@ def test_reporter_in_u_haft_loses_one_turn_and_is_shown_until_then():
     assert state["active"] == 2, "only one turn is lost"
 
 
-def test_both_u_haft_cards_on_one_reporter_cost_two_turns_in_a_two_player_game():
-    state = act(act(new_game(2), 0, type="u_haft", target="1"), TABLE, type="u_haft",
-                target="1")
-    assert game.view(state, TABLE)["markers"][0]["text"] == "Ben loses their next 2 turns."
-    assert "u_haft" not in game.actions(state, 0)
-    refused(state, 0, "Both Reporter in U-Haft cards already lie", type="u_haft", target="1")
+def test_both_u_haft_cards_on_one_reporter_cost_two_turns():
+    # One Action a turn: Anna and Ben each play one U-Haft on Dora, in their own turns.
+    state = end_turn(act(new_game(4), 0, type="u_haft", target="3"))
+    state = end_turn(act(state, TABLE, type="u_haft", target="3"))
+    assert game.view(state, TABLE)["markers"][0]["text"] == "Dora loses their next 2 turns."
+    assert state["active"] == 2 and "u_haft" not in game.actions(state, 2)
+    refused(state, 2, "Both Reporter in U-Haft cards already lie", type="u_haft", target="1")
     state = end_turn(state)
-    assert state["active"] == 0 and state["u_haft"] == [0, 1]
-    state = end_turn(state)
+    assert state["active"] == 0 and state["u_haft"] == [0, 0, 0, 1]
+    state = end_turn(end_turn(end_turn(state)))
+    assert state["active"] == 0 and state["u_haft"] == [0, 0, 0, 0]
+    state = end_turn(end_turn(end_turn(state)))
+    assert state["active"] == 3
+
+
+def test_a_two_player_game_loses_the_turn_to_the_same_reporter_again():
+    state = end_turn(act(new_game(2), 0, type="u_haft", target="1"))
+    assert state["active"] == 0, "Ben's turn is lost"
+    state = end_turn(act(state, 0, type="u_haft", target="1"))
     assert state["active"] == 0 and state["u_haft"] == [0, 0]
+    assert end_turn(state)["active"] == 1
+
+
+# --- one Action a turn ------------------------------------------------------
+# Course of the Game, Action: "each player must at some point during his turn perform one
+# of the following actions" (play an Action card, or draw one);
+# docs/RULINGS.md#wo-ist-jack-the-ripper, "One Action a turn".
+
+ACTION_CARDS = {"u_haft": {"type": "u_haft", "target": "2"},
+                "reporterteam": {"type": "reporterteam"}}
+
+
+@pytest.mark.parametrize("first", sorted(ACTION_CARDS))
+@pytest.mark.parametrize("second", sorted(ACTION_CARDS))
+@pytest.mark.parametrize("first_by", [0, TABLE])
+@pytest.mark.parametrize("second_by", [0, TABLE])
+def test_every_pair_of_actions_in_one_turn_is_refused(first, second, first_by, second_by):
+    state = act(new_game(3), first_by, **ACTION_CARDS[first])
+    card = {"u_haft": "Reporter in U-Haft", "reporterteam": "Reporterteam"}[first]
+    error = refused(state, second_by, "Anna has already played", **ACTION_CARDS[second])
+    assert error.message == (f"Anna has already played {card} this turn: each turn has one "
+                             "Action (play an Action card or draw one), no more.")
+    # The buttons follow: nothing offered that would be refused.
+    for viewer in (0, TABLE):
+        assert not {"u_haft", "reporterteam"} & set(game.actions(state, viewer))
+    assert game.view(state, 0)["you"]["u_haft_targets"] == []
+    assert game.view(state, TABLE)["turn_action"] == card
+    assert game.view(state, 0)["now"]["text"] == (
+        f"Your turn: 2 investigations (meld, draw or print); the action is done ({card}).")
+    # The rest of the turn goes on: a print, then the end of the turn.
+    state = print_current(state, 2)
+    assert "print" in game.actions(state, 0)
     state = end_turn(state)
-    assert state["active"] == 1
+    assert game.view(state, TABLE)["turn_action"] is None
+
+
+def test_the_next_turn_has_its_own_action():
+    state = end_turn(act(new_game(3), 0, type="reporterteam"))
+    assert game.actions(state, 1) == ["print", "u_haft", "end_turn"]
+    state = act(state, 1, type="u_haft", target="0")
+    refused(state, 1, "Ben has already played Reporter in U-Haft this turn", type="u_haft",
+            target="2")
+
+
+def test_druckmaschine_defekt_and_prints_are_not_the_turns_action():
+    """Druckmaschine defekt "cannot be played as an action card"; printing is an
+    Investigation."""
+    state = act(announce(new_game(3), 3), 1, type="druckmaschine", clock=str(CLOCK))
+    assert game.actions(state, 0) == ["u_haft", "reporterteam", "end_turn"]
+    state = act(state, 0, type="reporterteam")
+    assert "reporterteam" in [entry["kind"] for entry in state["cards_played"]]
+
+
+def test_a_state_saved_before_the_cards_were_kept_plays_its_turn_on():
+    state = new_game(3)
+    del state["cards_played"]
+    state = act(state, 0, type="reporterteam")
+    refused(state, 0, "already played Reporterteam", type="u_haft", target="1")
+
+
+def test_the_reporter_who_loses_the_turn_is_told_at_the_top_of_his_phone():
+    state = end_turn(act(new_game(3), 0, type="u_haft", target="1"))
+    assert state["active"] == 2, "Ben's turn is lost"
+    now = game.view(state, 1)["now"]
+    assert now == {"text": "U-Haft: you lose this turn. It is Cleo's turn.", "detail": "",
+                   "mine": False}
+    assert game.view(state, 0)["now"]["text"] == "It is Cleo's turn."
+    # Only while the turn that came in its place is played.
+    state = end_turn(state)
+    assert game.view(state, 1)["now"]["text"] == "It is Anna's turn."
 
 
 def test_u_haft_needs_another_reporter():
@@ -793,8 +871,9 @@ def test_nothing_is_accepted_after_the_end():
 
 def test_markers_and_reminders_go_when_the_game_ends():
     state = play(new_game(2), [(0, 3)] * 7)
-    state = act(act(state, 0, type="reporterteam"), 0, type="u_haft", target="1")
-    state = print_current(state, 3)
+    # One Action a turn: Anna plays Reporterteam, Ben U-Haft on Anna and prints the last.
+    state = end_turn(act(state, 0, type="reporterteam"))
+    state = print_current(act(state, 1, type="u_haft", target="0"), 3)
     assert game.is_over(state)
     assert game.view(state, TABLE)["markers"] == []
     assert all(not row["u_haft"] and not row["reporterteam"]
@@ -863,9 +942,8 @@ def test_apply_never_mutates_its_input():
     state = new_game(3)
     frozen = copy.deepcopy(state)
     after = print_current(state, 4)
-    after = act(after, 0, type="u_haft", target="1")
-    after = act(after, 0, type="reporterteam")
-    end_turn(after)
+    after = end_turn(act(after, 0, type="u_haft", target="1"))
+    end_turn(act(after, TABLE, type="reporterteam"))
     assert state == frozen
 
 

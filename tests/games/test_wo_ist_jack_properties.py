@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import wo_ist_jack as game
-from companion.games.base import TABLE
+from companion.games.base import TABLE, RuleError
 from tests.support.contract import try_apply
 
 pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
@@ -99,6 +99,11 @@ def check_invariants(state: dict) -> None:
                for entry in state["printed"])
     assert all(0 <= seat < count for seat in (entry["seat"] for entry in state["printed"]))
     assert 0 <= sum(state["u_haft"]) <= game.U_HAFT_COPIES
+    # One Action a turn (docs/RULINGS.md#wo-ist-jack-the-ripper, "One Action a turn"): the
+    # random games play only what ``actions`` offers, so an offered card is never refused.
+    turns = [entry["turn"] for entry in state["cards_played"]
+             if entry["kind"] in game.ACTION_CARDS]
+    assert len(turns) == len(set(turns)), "two Action cards in one turn"
     assert min(state["u_haft"]) >= 0
     if state["active"] is None:
         assert state["turn"] == 0 and not state["printed"] and not any(state["u_haft"])
@@ -242,3 +247,29 @@ def test_non_interference_hidden_deck_order(count, seed, moves, keep, shuffler):
             break
         one = game.apply(one, move[0], move[1], rng_one)
         two = game.apply(two, move[0], move[1], rng_two)
+
+
+@settings(FAST, max_examples=30)
+@given(counts, seeds, seeds)
+def test_a_second_action_card_in_a_turn_is_always_refused(count, seed, moves):
+    """Wherever a random legal game stands, once the turn's Action card is played every
+    other Action card of that turn is refused, from the phone and the table screen alike,
+    and none is offered (docs/RULINGS.md#wo-ist-jack-the-ripper, "One Action a turn")."""
+    state = new_game(count, seed)
+    rnd = random.Random(moves)
+    for _ in range(200):
+        # (An action sent after a print's window first prints it: that case is the
+        # window's own, tested in tests/games/test_wo_ist_jack.py.)
+        if state["active"] is not None and not state["over"] \
+                and state["about_to_print"] is None \
+                and game.view(state, TABLE)["turn_action"] is not None:
+            other = str((state["active"] + 1) % count)
+            for actor in (state["active"], TABLE):
+                assert not {"u_haft", "reporterteam"} & set(game.actions(state, actor))
+                for action in ({"type": "u_haft", "target": other}, {"type": "reporterteam"}):
+                    with pytest.raises(RuleError):
+                        game.apply(state, actor, action, rnd)
+        move = legal_move(state, rnd)
+        if move is None:
+            break
+        state = game.apply(state, move[0], move[1], rnd)

@@ -67,9 +67,11 @@ def phases() -> Iterator[tuple[str, dict]]:
     yield "press broken", broken
     after = printed(state)
     yield "just printed", after
-    cards = act(act(after, 0, type="u_haft", target="2"), 0, type="reporterteam")
-    yield "action cards in front of reporters", cards
-    team = act(cards, 0, type="end_turn")
+    cards = act(after, 0, type="u_haft", target="2")
+    yield "U-Haft, the turn's Action done", cards
+    team = act(act(cards, 0, type="end_turn"), 1, type="reporterteam")
+    yield "action cards in front of reporters", team
+    team = act(team, 1, type="end_turn")
     yield "U-Haft lost a turn, Reporterteam waits", team
     twice = act(act(new_game(), 0, type="u_haft", target="1"), 0, type="end_turn")
     twice = act(twice, 1 if twice["active"] == 1 else twice["active"], type="end_turn")
@@ -79,7 +81,8 @@ def phases() -> Iterator[tuple[str, dict]]:
                type="u_haft", target="2")
     yield "two turns lost in U-Haft", held
     # Every story printed, by turns, to the final score and the reveal.
-    end = act(act(new_game(), 0, type="u_haft", target="2"), 0, type="reporterteam")
+    end = act(act(act(new_game(), 0, type="u_haft", target="2"), 0, type="end_turn"), 1,
+              type="reporterteam")
     while not end["over"]:
         end = printed(end, 1 + len(end["printed"]) % 5)
         if not end["over"] and end["prints_this_turn"] >= end["investigations"]:

@@ -92,15 +92,16 @@ def mrjack_script(now: Now, act: Act, jacks: Sequence[str] = ()) -> None:
 
 
 def wo_ist_script(now: Now, act: Act) -> None:
-    """Three reporters: Ann plays U-Haft on Bob and Reporterteam, announces a print that
-    Bob stops with Druckmaschine defekt; then each active reporter prints the current
-    story (1 to 4 points in turn), the others letting it print, until the deck is out."""
+    """Three reporters: Ann plays U-Haft on Bob (her turn's Action), announces a print that
+    Bob stops with Druckmaschine defekt; Bob loses his turn and Cy plays Reporterteam;
+    then each active reporter prints the current story (1 to 4 points in turn), the
+    others letting it print, until the deck is out."""
     act(TABLE, type="start_player", seat=0)
     act(0, type="u_haft", target=1)
-    act(0, type="reporterteam")
     act(0, type="print", story=now()["current"], points=3)
     act(1, type="druckmaschine")
     act(0, type="end_turn")
+    act(2, type="reporterteam")
     print_to_the_end(now, act, len(WO_NAMES))
 
 

@@ -239,7 +239,10 @@ def test_most_games_won_as_jack_breaks_a_tie_first_by_default():
     rows = t.standings(players, games)
     order = [row["name"] for row in rows if row["name"] in "AB"]
     assert order == ["A", "B"]
-    assert by_name(rows)["B"]["decided_by"] == "jack_wins"
+    # A, B, X and Y all have 4 points: A is placed by wins as Jack, and B, X and Y (tied
+    # on every tiebreak) all by the lots, the same word for each.
+    assert [by_name(rows)[name]["decided_by"] for name in "ABXY"] == [
+        "jack_wins", "lots", "lots", "lots"]
     reordered = t.standings(players, games, t.parse_tiebreaks(["wins"]))
     assert [row["name"] for row in reordered if row["name"] in "AB"] == ["B", "A"]
     assert by_name(reordered)["A"]["decided_by"] == "wins"
@@ -254,7 +257,7 @@ def test_most_points_as_jack_breaks_equal_wins_as_jack():
     rows = by_name(t.standings(players, games))
     assert rows["A"]["points"] == rows["B"]["points"] == 5
     assert rows["A"]["position"] < rows["B"]["position"]
-    assert rows["B"]["decided_by"] == "jack_points"
+    assert rows["A"]["decided_by"] == rows["B"]["decided_by"] == "jack_points"
 
 
 def test_head_to_head_counts_games_between_the_tied_players():
@@ -265,7 +268,9 @@ def test_head_to_head_counts_games_between_the_tied_players():
     rows = by_name(t.standings(players, games, t.parse_tiebreaks(["head_to_head"])))
     assert rows["A"]["points"] == rows["B"]["points"] == 2
     assert rows["A"]["position"] < rows["B"]["position"]
+    # A, B and Y have 2 points; head-to-head puts B last, then lots part A and Y.
     assert rows["B"]["decided_by"] == "head_to_head"
+    assert rows["A"]["decided_by"] == rows["Y"]["decided_by"] == "lots"
     assert (rows["A"]["head_to_head"], rows["B"]["head_to_head"]) == (1, 0)
 
 
@@ -275,8 +280,16 @@ def test_drawn_lots_decide_last_and_say_so():
     games = [game(1, "ABCD", innocents(3))]
     rows = t.standings(players, games)
     assert [row["name"] for row in rows] == ["B", "C", "A", "D"]
-    assert [row["decided_by"] for row in rows] == [None, "lots", "lots", "points"]
-    assert rows[1]["decided_label"] == "Drawn lots"
+    # Three players fully tied: all three say "Drawn lots", the first as the others.
+    assert [row["decided_by"] for row in rows] == ["lots", "lots", "lots", "points"]
+    assert [str(row["decided_label"]) for row in rows[:3]] == ["Drawn lots"] * 3
+
+
+def test_a_player_tied_with_nobody_is_placed_by_points_and_a_lone_one_by_nothing():
+    players = people("A", "B", "C", "D")
+    rows = t.standings(players, [game(1, "ABCD", jack_win(0, "suicide"))])
+    assert rows[0]["name"] == "A" and rows[0]["decided_by"] == "points"
+    assert t.standings([{"id": 1, "name": "Solo", "lot": 1}], [])[0]["decided_by"] is None
 
 
 def test_tiebreak_order_from_the_form():
@@ -323,13 +336,17 @@ def test_standings_are_a_ranking_consistent_with_the_games(seed, count, rounds):
     rows = t.standings(players, games, order, undiscovered_late_murder=rng.randint(4, 8))
     assert sorted(row["id"] for row in rows) == list(range(count))
     assert [row["position"] for row in rows] == list(range(1, count + 1))
-    assert rows[0]["decided_by"] is None
     for above, row in zip(rows, rows[1:], strict=False):
         assert above["points"] >= row["points"]
-        if above["points"] > row["points"]:
+    for row in rows:
+        tied = [other for other in rows if other["points"] == row["points"]]
+        if len(tied) == 1:
             assert row["decided_by"] == "points"
         else:
             assert row["decided_by"] in (*order, "lots")
+        if row["decided_by"] == "lots":
+            # Lots part two or more: someone tied with them reads "Drawn lots" too.
+            assert sum(other["decided_by"] == "lots" for other in tied) >= 2
     assert sum(row["games"] for row in rows) == sum(
         len(g["seats"]) for g in games if g["outcome"] is not None)
     assert sum(row["jack_games"] for row in rows) == sum(

@@ -7,12 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import re
 
 import pytest
 
-from companion import history
+from companion import history, importing, tables
 from companion.db import get_db
+from companion.games import london1888
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support import club
 from tests.support.history_games import mrjack_game
@@ -157,15 +159,16 @@ def test_the_exports_follow_the_filters(played, client):
                                                                               "Dee"}
     newest = data["games"][0]
     assert newest["winner"] == "Jack" and newest["jack"] == ["Dee"]
-    assert newest["players"][0] == {"name": "Dee", "jack": True, "won": True, "points": None}
+    assert newest["players"][0] == {"name": "Dee", "jack": True, "accomplice": False,
+                                    "won": True, "points": None}
     response = client.get("/history.csv?game=mrjack")
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.text)))
-    assert rows[0] == list(("ended_at", "game", "winner", "side", "jack", "how", "players",
-                            "points", "source"))
-    assert len(rows) == 4 and rows[1][1] == "Mr. Jack" and rows[1][6] == "Dee (won); Bob"
-    assert rows[1][8] == "here" and newest["source"] == "here"
+    assert rows[0] == list(("ended_at", "game", "winner", "side", "jack", "accomplices", "how",
+                            "players", "points", "source"))
+    assert len(rows) == 4 and rows[1][1] == "Mr. Jack" and rows[1][7] == "Dee (won); Bob"
+    assert rows[1][9] == "here" and newest["source"] == "here"
     refused = client.get("/history.json?game=chess")
     assert refused.status_code == 404 and "chess" in refused.get_json()["error"]
     assert client.get("/history.csv?page=1").status_code == 200  # pages do not cut it
@@ -285,3 +288,77 @@ def test_plots_count_per_month_then_per_year():
     assert _over_time(years, ("wins",)) == ("year", ["2020", "2021", "2022", "2023"],
                                             [[12, 12, 12, 6]])
     assert _over_time([], ("wins",)) == ("month", [], [[]])
+
+
+# --- the filters and the merges reach the summaries, plots and exports ---------------------
+# Issue 38, point 11: "/history?player=Dan&game=london1888 says '2 finished games of London
+# 1888 with Dan' but its 'Each game' summary and plots count the whole club"; the CSV
+# ignored merges and did not mark accomplices.
+
+def london_game(app, names: list[str], seed: int, accomplice: bool) -> dict[str, str]:
+    """A finished London 1888 game imported by the laptop (tests/support/club.py), with
+    one accomplice or none: its Jack and the first other seat's name."""
+    rng = random.Random(seed)
+    options = london1888.default_options()
+    first, last = club._london(rng, names, options)
+    jack = london1888._jack_seat(last)
+    other = next(seat for seat in range(len(names)) if seat != jack)
+    last["outcome"]["accomplices"] = [other] if accomplice else []
+    with app.app_context():
+        export = importing.check(club.export_of(london1888, [first, last], names, options,
+                                                club.LAST_NIGHT), app.config["GAMES"])
+        tables.import_table(get_db(), export, by_laptop=True)
+    return {"jack": names[jack], "other": names[other]}
+
+
+@pytest.fixture
+def with_dan(played):
+    """The three Mr. Jack games, two London 1888 games with Dan (one with an accomplice)
+    and one without him."""
+    played.dan = [london_game(played, ["Dan", "Eve", "Fay", "Gil", "Hal"], 1, True),
+                  london_game(played, ["Dan", "Eve", "Fay", "Gil"], 2, False)]
+    london_game(played, ["Ivy", "Jo", "Kit", "Lu"], 3, False)
+    return played
+
+
+def per_game(page: str) -> dict[str, str]:
+    return dict(re.findall(r'data-per-game="(\w+)">(.*?)</li>', page, re.S))
+
+
+def test_each_game_and_the_plots_follow_the_filters(with_dan, client):
+    page = client.get("/history?player=Dan&game=london1888").text
+    assert total(page) == "2 finished games of London 1888 with Dan."
+    summary = per_game(page)
+    assert list(summary) == ["london1888"] and "2 games" in summary["london1888"]
+    club_wide = per_game(client.get("/history").text)
+    assert "3 games" in club_wide["london1888"] and "mrjack" in club_wide
+    # The wins over time count the same two games; Jack's win rate names London 1888 only.
+    wins = client.get("/history/plots/wins.svg?player=Dan&game=london1888").text
+    numbers = [int(n) for n in re.findall(r"<td>(\d+)</td>", re.search(
+        r'data-plot-figure="wins".*?</figure>', page, re.S).group(0))]
+    assert sum(numbers) == 2
+    assert "<svg" in wins
+    jack = client.get("/history/plots/jack.svg?player=Dan&game=london1888").text
+    assert "London 1888" in jack and "Mr. Jack" not in jack
+    assert "Mr. Jack" in client.get("/history/plots/jack.svg").text
+    refused = client.get("/history/plots/jack.svg?player=Nobody")
+    assert refused.status_code == 404 and "Nobody" in refused.text
+
+
+def test_the_exports_follow_the_merges_and_mark_accomplices(with_dan, client):
+    assert merge(client, "Cy", "Dee").status_code == 303
+    rows = list(csv.DictReader(io.StringIO(client.get("/history.csv").text)))
+    assert not any("Cy" in row["players"] for row in rows), "Cy counts as Dee now"
+    assert sum("Dee" in row["players"] for row in rows) == 2
+    dan = [row for row in rows if "Dan" in row["players"]]
+    accomplice = with_dan.dan[0]["other"]
+    assert [row["accomplices"] for row in dan] == [accomplice, ""] or \
+        [row["accomplices"] for row in dan] == ["", accomplice]
+    assert any(f"{accomplice} (accomplice)" in row["players"] for row in dan)
+    data = client.get("/history.json?game=london1888&player=Dan").get_json()
+    marked = [p for game in data["games"] for p in game["players"] if p["accomplice"]]
+    assert [p["name"] for p in marked] == [accomplice]
+    assert not marked[0]["jack"]
+    page = client.get("/history?game=london1888&player=Dan").text
+    assert page.count("data-accomplice") == 1
+    assert 'href="/history/players/Cy"' not in client.get("/history").text

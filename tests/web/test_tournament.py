@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import html
 import io
 import json
 import random
@@ -831,3 +832,53 @@ def test_tournament_pages_show_nothing_of_a_game_in_play(app, tmp_path):
     assert first.keys() == second.keys()
     for key in first:
         assert first[key] == second[key], key
+
+
+# --- checking everyone in ----------------------------------------------------------------
+
+def test_everyone_registered_is_checked_in_with_one_confirmed_tap(app):
+    """Five players registered, one already here and one dropped: "Check everyone in"
+    (one tap and the tap again of the confirm pattern) checks in the other three, not the
+    dropped one; then it is no longer offered, and a second send changes nothing."""
+    organiser = new_tournament(app)
+    ids = register(app, organiser, NAMES[:5], check_in=False)
+    assert organiser.send(f"/players/{ids['Ann']}/status", status="present").status_code == 303
+    assert organiser.send(f"/players/{ids['Bob']}/status", status="dropped").status_code == 303
+    page = html_text(organiser.page())
+    assert "Check everyone in (3)" in page
+    assert 'data-confirm="Check in all 3 registered players?"' in page
+    version = organiser.tversion()
+    stale = organiser.send("/players/check-in", version=version - 1)
+    assert stale.status_code == 409 and organiser.tversion() == version
+    stranger = Device(app)
+    refused = stranger.post(f"/tournaments/{organiser.tid}/players/check-in",
+                            {"version": str(version)})
+    assert refused.status_code == 403 and organiser.tversion() == version
+    assert organiser.send("/players/check-in").status_code == 303
+    statuses = {p["name"]: p["status"] for p in read(app, store.get_players, organiser.tid)}
+    assert statuses == {"Ann": "present", "Bob": "dropped", "Cy": "present", "Di": "present",
+                        "Ed": "present"}
+    page = html_text(organiser.page())
+    assert "data-check-in-everyone" not in page
+    assert "4 checked in of 5" in page
+    version = organiser.tversion()
+    again = organiser.send("/players/check-in")
+    assert again.status_code == 409
+    assert "every registered player is checked in already" in html_text(again)
+    assert organiser.tversion() == version
+
+
+def html_text(response) -> str:
+    return html.unescape(response.text)
+
+
+def test_every_player_of_a_full_tie_is_labelled_drawn_lots(app):
+    """Three players with the same points and tiebreaks: the lots order them, and the
+    leaderboard and its CSV say so on all three rows, the first as the others."""
+    organiser = new_tournament(app)
+    register(app, organiser, NAMES[:3])
+    board = organiser.get(f"/tournaments/{organiser.tid}/board").text
+    assert board.count('data-decided="lots"') == 3
+    rows = list(csv.reader(io.StringIO(organiser.get(
+        f"/tournaments/{organiser.tid}/standings.csv").text)))
+    assert [row[-1] for row in rows[1:]] == ["Drawn lots"] * 3

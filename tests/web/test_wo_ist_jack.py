@@ -274,18 +274,67 @@ def test_turns_u_haft_and_reporterteam_from_the_table_and_the_phones(app):
                                                              detained.index("data-now"))]
     assert "You are in U-Haft (Reporter in Detention): you lose your next turn." in top
     assert "You are in U-Haft" not in text(phones[1].phone())
-    assert phones[0].act("reporterteam").status_code == 303
-    assert "Ann has one extra investigation from their next turn" in text(laptop.screen())
-    refused(laptop, phones[0].act("reporterteam"), 422, "already lies in front of Ann")
     assert phones[0].act("end_turn").status_code == 303
+    assert phones[1].act("reporterteam").status_code == 303
+    assert "Bob has one extra investigation from their next turn" in text(laptop.screen())
     assert laptop.table_act("end_turn").status_code == 303
     state = state_of(app, laptop.code)
     assert state["active"] == 0, "Cy lost the turn"
     screen = text(laptop.screen())
     assert "Cy is in U-Haft and loses this turn." in screen
     assert "Cy loses their next turn." not in screen
-    assert "Ann's turn: 3 investigations" in screen
-    assert "Your turn: 3 investigations" in text(phones[0].phone())
+    refused(laptop, phones[0].act("reporterteam"), 422, "already lies in front of Bob")
+    assert phones[0].act("end_turn").status_code == 303
+    assert "Bob's turn: 3 investigations" in text(laptop.screen())
+    assert "Your turn: 3 investigations" in text(phones[1].phone())
+
+
+def now_of(page: str) -> str:
+    """The now line of a page: its first section, what the first 150 px show."""
+    start = page.index("data-now")
+    return page[start:page.index("</section>", start)]
+
+
+def test_one_action_a_turn_and_the_buttons_follow(app):
+    """Course of the Game, Action: one Action a turn (docs/RULINGS.md#wo-ist-jack-the-ripper,
+    "One Action a turn"): Ann's Reporterteam, then U-Haft, is refused with the rule, and
+    neither the phone nor the table screen offers a second card."""
+    laptop, phones = new_table(app)
+    page = text(phones[0].phone())
+    assert "data-u-haft" in page and "data-reporterteam" in page
+    assert "One Action a turn: play one of these" in page
+    assert phones[0].act("reporterteam").status_code == 303
+    version = laptop.version()
+    for device in ("phone", "table"):
+        response = (phones[0].act("u_haft", target=2) if device == "phone"
+                    else laptop.table_act("u_haft", target=2))
+        refused(laptop, response, 422, "Ann has already played Reporterteam this turn: each "
+                                       "turn has one Action (play an Action card or draw "
+                                       "one), no more.")
+    assert laptop.version() == version
+    page = text(phones[0].phone())
+    assert "data-u-haft" not in page and "data-reporterteam" not in page
+    assert "data-end-turn" in page and "data-print-form" in page
+    assert ("Your Action this turn: Reporterteam. No other Action card, nor a draw, until "
+            "your next turn.") in page
+    assert "the action is done (Reporterteam)" in now_of(page)
+    screen = text(laptop.screen())
+    assert 'value="u_haft"' not in screen and 'value="reporterteam"' not in screen
+    assert "Ann's Action this turn: Reporterteam." in screen
+    assert phones[0].act("end_turn").status_code == 303
+    assert "data-u-haft" in text(phones[1].phone()), "Bob's turn has its own Action"
+
+
+def test_the_reporter_in_u_haft_reads_that_he_loses_this_turn_at_the_top(app):
+    laptop, phones = new_table(app)
+    assert phones[0].act("u_haft", target=1).status_code == 303
+    assert phones[0].act("end_turn").status_code == 303
+    assert state_of(app, laptop.code)["active"] == 2, "Bob's turn is lost"
+    assert "U-Haft: you lose this turn. It is Cy's turn." in now_of(text(phones[1].phone()))
+    for seat in (0, 2):
+        assert "you lose this turn" not in text(phones[seat].phone())
+    assert phones[2].act("end_turn").status_code == 303
+    assert "you lose this turn" not in text(phones[1].phone())
 
 
 def test_a_phone_that_is_not_the_host_cannot_act_for_the_table(app):
@@ -331,10 +380,12 @@ def dealt(count: int, seed: int = 5) -> dict:
 CLOCK = str(1_000_000.0)
 AFTER = str(1_000_000.0 + game.PRINT_WINDOW_SECONDS)
 
+# Ben loses a turn to U-Haft (his phone says so at its top), the next reporter plays her
+# turn's Action from the table screen (every page says it is done).
 STEPS = [
     (0, {"type": "u_haft", "target": "1"}),
-    (0, {"type": "reporterteam"}),
     (0, {"type": "end_turn"}),
+    (TABLE, {"type": "reporterteam"}),
     (TABLE, {"type": "end_turn"}),
 ]
 

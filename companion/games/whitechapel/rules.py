@@ -207,6 +207,14 @@ def _deal_for(options: Mapping[str, Any], count: int) -> dict[str, int]:
     return dict(deal) if _valid_deal(deal, count) else even_deal(count)
 
 
+OPTION_WORDS = {"board": _("Board"), "police_map": _("Police on the map"),
+                "deduction_map": _("Deduction map"), "false_clues": _("False clues"),
+                "letters": _("Jack's letters"), "letter_names": _("Names of Jack's letters"),
+                "policeman_": _("Policemen")}
+"""The setup form's options by name (a prefix ends in "_"), as its page labels them, to
+say which a new table kept from the last one (``companion/games/base.py``)."""
+
+
 def default_options() -> dict[str, Any]:
     """Optional rules off, policemen dealt evenly, the letters' default names."""
     return {"false_clues": False, "letters": False, "deduction_map": False,
