@@ -7,12 +7,15 @@ One phone a test is the browser; the laptop and the other players are HTTP devic
 (tests/support/httpdevice.py), which bring the table quickly where the phone acts. Each
 test: the phone joins by the join address, the other devices' actions reach it by
 themselves (a live update), hold to peek where the game has a secret to hold, a tap-again
-action, and in Letters from Whitechapel taps on the map.
+action, and in Letters from Whitechapel taps on the map. The keep-awake video is fetched
+once per phone, not at every loop, as WebKit did from the server.
 """
 
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -148,3 +151,41 @@ def test_letters_from_whitechapel_on_an_iphone(server, iphone):
     map_tap(iphone, CRIME)
     confirm(iphone, "[data-picked] button.confirm")
     assert "Alarm whistles" in laptop.get(f"/t/{laptop.code}").text
+
+
+@pytest.fixture
+def logged_server(tmp_path) -> Iterator[Server]:
+    running = Server(tmp_path / "companion.sqlite", access_log=tmp_path / "access.log").start()
+    yield running
+    running.stop()
+
+
+LOOPS = """var v = document.querySelector('video.awake-video');
+if (v && !v.dataset.loops) {
+  v.dataset.loops = '0';
+  var last = 0;
+  v.addEventListener('timeupdate', function () {
+    if (v.currentTime < last) { v.dataset.loops = String(Number(v.dataset.loops) + 1); }
+    last = v.currentTime;
+  });
+}
+return v && !v.paused ? Number(v.dataset.loops) : -1"""
+
+
+def test_the_keep_awake_video_is_fetched_once_per_phone(logged_server, iphone):
+    """WebKit's media stack asked the server for the looping video again at every loop
+    (a range request a second, per iPhone, all game long): now the page fetches it once
+    and it loops from memory. Counted in the server's access log over a few loops."""
+    seated(logged_server, iphone, "tally", 2)
+    # As on the laptop's plain-http address, where Safari has no Wake Lock (on 127.0.0.1
+    # WebKitGTK has one, which refuses): the video keeps the screen on.
+    iphone.execute_script("delete Navigator.prototype.wakeLock")
+    assert iphone.execute_script("return 'wakeLock' in navigator") is False
+    tap(iphone, "[data-seat-label]")  # the first tap anywhere starts it, where it must
+    says(iphone, "[data-wake]", "Screen stays on")
+    started = time.monotonic()
+    wait(iphone, lambda: iphone.execute_script(LOOPS) >= 3, "the video did not loop 3 times")
+    loops = iphone.execute_script(LOOPS)
+    fetched = [*logged_server.requests("/static/awake.webm"),
+               *logged_server.requests("/static/awake.mp4")]
+    assert len(fetched) == 1, (fetched, loops, time.monotonic() - started)
