@@ -541,9 +541,12 @@
 
   /* Keep the phone awake during a game. The Wake Lock API exists only on secure pages
      (https, localhost); on the laptop's plain-http Wi-Fi address a silent, muted video
-     looping inline does the same (NoSleep.js's technique, its files static/awake.*). */
+     looping inline does the same (NoSleep.js's technique, its files static/awake.*).
+     WebKit's media stack asked the laptop for the video again at every loop (about once
+     a second per iPhone): the video is fetched once and loops from memory (a blob). */
   var wakeLock = null;
   var video = null;
+  var videoLoaded = null;  // the promise of the video's blob, once asked for
   var wakeWanted = localStorage.getItem("companion-awake") !== "off";
   function awakeVideo() {
     if (!video) {
@@ -554,17 +557,32 @@
       video.playsInline = true;
       video.setAttribute("playsinline", "");
       video.setAttribute("aria-hidden", "true");
-      [["awake.webm", "video/webm"], ["awake.mp4", "video/mp4"]].forEach(function (file) {
-        var source = document.createElement("source");
-        source.src = staticBase + file[0];
-        source.type = file[1];
-        video.appendChild(source);
-      });
       video.addEventListener("playing", showWake);
       video.addEventListener("pause", showWake);
       document.body.appendChild(video);
     }
     return video;
+  }
+  function loadVideo() {
+    if (!videoLoaded) {
+      var file = [["awake.webm", "video/webm"], ["awake.mp4", "video/mp4"]].filter(
+        function (kind) { return awakeVideo().canPlayType(kind[1]) !== ""; })[0];
+      videoLoaded = !file ? Promise.reject(new Error("no video type")) :
+        fetch(staticBase + file[0]).then(function (response) {
+          if (!response.ok) { throw new Error("video " + response.status); }
+          return response.blob();
+        }).then(function (blob) { video.src = URL.createObjectURL(blob); });
+      // Fetched again at a later tap if the laptop could not be reached.
+      videoLoaded.catch(function () { videoLoaded = null; });
+    }
+    return videoLoaded;
+  }
+  function playVideo() {
+    // Played at once when loaded: some browsers play only within the tap that asks.
+    if (awakeVideo().src) { video.play().catch(function () { showWake(); }); return; }
+    loadVideo().then(function () {
+      if (wanted()) { return video.play(); }
+    }).catch(function () { showWake(); });
   }
   function awake() { return Boolean(wakeLock) || Boolean(video && !video.paused); }
   function showWake() {
@@ -578,13 +596,16 @@
     button.classList.toggle("on", on);
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
+  function wanted() {
+    var current = view();
+    return Boolean(current) && wakeWanted && current.dataset.awake === "on" &&
+      document.visibilityState === "visible";
+  }
   var lockRefused = false;  // the browser has Wake Lock but said no (a power saver, say)
   function lock() {
     var current = view();
     if (!current || !current.dataset.awake) { return; }
-    var wanted = wakeWanted && current.dataset.awake === "on" &&
-      document.visibilityState === "visible";
-    if (!wanted) {
+    if (!wanted()) {
       if (wakeLock) { wakeLock.release(); }
       if (video && !video.paused) { video.pause(); }
     } else if ("wakeLock" in navigator && !lockRefused) {
@@ -597,7 +618,7 @@
       }
     } else {
       // Some browsers play only after a tap: then the next tap anywhere starts it.
-      awakeVideo().play().catch(function () { showWake(); });
+      playVideo();
     }
     showWake();
   }

@@ -20,9 +20,10 @@ from companion.words import _
 
 log = logging.getLogger("companion")
 
+# media-src blob: the keep-awake video plays from the copy the page fetched (app.js).
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
+       "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer",
                     "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"}
 """Every answer carries these: the app's through ``_secure``, those the server writes

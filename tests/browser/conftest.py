@@ -1,7 +1,9 @@
-"""Browser tests: the real server (waitress) and the system Chromium at phone size.
+"""Browser tests: the real server (waitress) and the system Chromium at phone size, and
+the distribution's WebKitGTK for iPhones (tests/support/webkit.py).
 
-Without /usr/bin/chromium these tests are skipped with a loud reason; in CI
-(CI=true) they fail instead, so a missing browser can never pass silently.
+Without /usr/bin/chromium (or WebKitWebDriver and Xvfb) these tests are skipped with a
+loud reason; in CI (CI=true) they fail instead, so a missing browser can never pass
+silently.
 """
 
 from __future__ import annotations
@@ -105,6 +107,25 @@ def phone(browser) -> Iterator[Callable[[], object]]:
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def webkit() -> Iterator[object]:
+    """One WebKitGTK a test module (Selenium through WebKitWebDriver, on its own Xvfb
+    display the size of a phone: tests/support/webkit.py)."""
+    from tests.support.webkit import webkit_phone
+
+    with webkit_phone() as driver:
+        yield driver
+
+
+@pytest.fixture
+def iphone(webkit) -> Iterator[object]:
+    """The module's WebKitGTK as a new phone: every cookie of the last test's phone
+    forgotten (all the tests' servers are on 127.0.0.1, and cookies ignore the port)."""
+    yield webkit
+    webkit.delete_all_cookies()
+    webkit.get("about:blank")
 
 
 @pytest.fixture

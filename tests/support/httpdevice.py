@@ -12,7 +12,10 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from tests.support.scripted import parse_forms
 
 
 @dataclass
@@ -72,6 +75,14 @@ class HttpDevice:
         self.code = reply.location.rstrip("/").rsplit("/", 1)[-1]
         return self.code
 
+    def create_as_set_up(self, game: str, players: int) -> str:
+        """A table with the set-up form's defaults, as a host who changes nothing."""
+        form = next(f for f in parse_forms(self.get(f"/new/{game}").text)
+                    if f.action.endswith(f"/new/{game}"))
+        return self.create(game, players, **{key: value for key, value in
+                                            form.defaults().items()
+                                            if key not in ("csrf", "players")})
+
     def join(self, code: str, seat: int, name: str) -> Reply:
         self.code = code
         return self.post(f"/j/{code}", {"seat": seat, "name": name})
@@ -81,3 +92,15 @@ class HttpDevice:
 
     def host(self, control: str, version: int, **fields: object) -> Reply:
         return self.post(f"/t/{self.code}/{control}", {"version": version, **fields})
+
+
+def others_join_and_start(laptop: HttpDevice, names: Sequence[str]) -> list[HttpDevice]:
+    """Once a browser's phone has taken seat 0 of the laptop's table, a phone over HTTP
+    takes each other seat (``names[1:]``) and the host starts the game."""
+    others = []
+    for seat, name in enumerate(names[1:], start=1):
+        other = HttpDevice(laptop.base)
+        assert other.join(laptop.code, seat, name).status == 303
+        others.append(other)
+    assert laptop.host("start", laptop.version()).status == 303
+    return others

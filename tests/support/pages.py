@@ -17,6 +17,16 @@ SETTLED = """() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx
 _VERSION = """async address => (await (await fetch(address, {cache: "no-store"})).json()).version"""
 
 
+CODE_CUT = """(() => {
+  const code = document.querySelector('.topbar .code'), line = code.closest('p');
+  const [c, p] = [code.getBoundingClientRect(), line.getBoundingClientRect()];
+  return c.left < p.left - 1 || c.right > p.right + 1 ? `${code.textContent}: ${c.left}-${
+    c.right} px in a line of ${p.left}-${p.right} px` : '';
+})()"""
+"""A phone header's table code cut off (its line clips what overflows), or ''. Read
+by Playwright's and Selenium's phones alike (issue 38, point 7)."""
+
+
 def sit(page: Page, url: str, name: str, seat: int) -> None:
     """Open a join link, type a name, pick the seat and land on the phone page."""
     page.goto(url)

@@ -8,6 +8,9 @@ from __future__ import annotations
 import os
 import random
 import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from jinja2 import ChoiceLoader, FileSystemLoader
 
@@ -15,6 +18,25 @@ from companion import create_app
 from companion.games import discover
 from companion.server import make_server
 from tests.support import TEMPLATES, tally
+
+
+def access_logged(app: Callable, path: str) -> Callable:
+    """The WSGI app, writing a line per request to ``path`` once answered: method, path,
+    Range header, status (a test counts what a browser fetched; the product logs no
+    request, since an address can hold a seat's token)."""
+    lock = threading.Lock()
+
+    def logged(environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
+        def start(status: str, headers: list, *args: Any) -> Callable:
+            line = " ".join([environ["REQUEST_METHOD"], environ["PATH_INFO"],
+                             environ.get("HTTP_RANGE", "-").replace(" ", ""),
+                             status.split()[0]])
+            with lock, open(path, "a", encoding="utf-8") as log:
+                log.write(line + "\n")
+            return start_response(status, headers, *args)
+        return app(environ, start)
+
+    return logged
 
 
 def main() -> None:
@@ -30,6 +52,9 @@ def main() -> None:
         app.config["RNG"] = random.Random(int(seed))
     app.jinja_loader = ChoiceLoader([app.jinja_loader,
                                      FileSystemLoader(str(TEMPLATES))])
+    access_log = os.environ.get("COMPANION_TEST_ACCESS_LOG")
+    if access_log:
+        app.wsgi_app = access_logged(app.wsgi_app, access_log)
     server = make_server(app, "127.0.0.1", port, devices=64)
     print(f"ready {url}", flush=True)
     server.run()
