@@ -134,9 +134,11 @@ def lines(title: str, labels: Sequence[str], series: Sequence[tuple[str, Sequenc
             "dots": [{"x": x, "y": y} for x, y in points] if count <= 24 else [],
             "legend_x": LEFT + number * 150})
     step = max(1, math.ceil(count / LABELS_MAX))
-    # The last month ends at the right edge: written leftwards, or it would be cut.
+    # The last month ends at the right edge: written leftwards, or it would be cut; the
+    # first starts at the axis, rightwards, clear of the value axis's 0.
     plot["xlabels"] = [{"x": at(index, 0)[0], "label": labels[index],
-                        "anchor": "end" if count > 1 and index == count - 1 else "middle"}
+                        "anchor": "end" if count > 1 and index == count - 1
+                        else "start" if count > 1 and index == 0 else "middle"}
                        for index in range(0, count, step)]
     plot["rows"] = [[label, *(_number(values[index], unit) for _name, values in series)]
                     for index, label in enumerate(labels)]
