@@ -91,7 +91,7 @@ def start(code: str) -> Response:
 @bp.post("/undo")
 def undo(code: str) -> Response:
     return _host_change(code, lambda db, game, table, sent: tables.undo(
-        db, table["id"], seen_version(), sent=sent))
+        db, table["id"], seen_version(), sent=sent, game=game))
 
 
 @bp.post("/hand-host")
