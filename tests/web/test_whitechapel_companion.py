@@ -181,3 +181,71 @@ def test_the_decisions_are_the_same_for_the_same_seed(tmp_path):
     second = companion_table(two)[0]
     a, b = state_of(one, first.code), state_of(two, second.code)
     assert a["hideout"] == b["hideout"] and a["nights"][0] == b["nights"][0]
+
+
+def test_another_tables_pages_answer_while_the_companion_thinks(tmp_path, monkeypatch):
+    """The companion thinks inside the transaction of the action that handed him the
+    turn; a page of another table (a read) does not wait for it. His thinking is made to
+    last a second here, far over its budget, so the wait would show."""
+    import threading
+    import time
+
+    from companion.games.whitechapel import jack_ai
+
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app)
+    other, other_phones = companion_table(app, level="easy")
+    thinking = threading.Event()
+    decide = jack_ai.decide
+
+    def slow(knowledge, level, rng):
+        thinking.set()
+        time.sleep(1.0)
+        return decide(knowledge, level, rng)
+
+    monkeypatch.setattr(jack_ai, "decide", slow)
+    head = head_phone(app, laptop, phones)
+    done: list[int] = []
+    worker = threading.Thread(target=lambda: done.append(
+        head.act("patrols_placed").status_code))
+    worker.start()
+    assert thinking.wait(5)
+    started = time.monotonic()
+    screen = other.screen()
+    phone = other_phones[1].phone()
+    answered = time.monotonic() - started
+    worker.join(10)
+    assert screen.status_code == phone.status_code == 200
+    assert done == [303]
+    assert answered < 0.5, f"another table's pages waited {answered:.2f} s"
+
+
+def test_a_whole_game_against_the_companion_counts_apart_in_the_history(tmp_path):
+    """A whole game through storage, the detectives scripted from the table's view
+    (bench/jack.py), the companion answering in each of their transactions; the end
+    reveals his sheet, and the club's history counts it apart, by level, with no
+    player's record for his seat."""
+    from tests.test_bench import _jack_bench
+
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app, level="easy")
+    board = wc.board_of(state_of(app, laptop.code))
+    detectives = _jack_bench().Detectives(board, "cordon")
+    rng = random.Random(4)
+    for _ in range(2000):
+        table = table_of(app, laptop.code)
+        if table["status"] != "playing":
+            break
+        actor, action = detectives.act(table["state"], rng)
+        response = phones[actor].act(action.pop("type"), **action)
+        assert response.status_code == 303, response.text
+    state = state_of(app, laptop.code)
+    assert wc.is_over(state)
+    screen = laptop.screen().text
+    assert "Jack&#39;s sheet" in screen and f">{state['hideout']}<" in screen
+    with app.app_context():
+        page = app.test_client().get("/history/games/whitechapel").text
+    won = 0 if state["outcome"]["winner"] == "jack" else 1
+    assert f"The detectives against the companion (easy): {won} of 1." in page
+    players = app.test_client().get("/history").text
+    assert tables.COMPANION_NAME not in players
