@@ -7,6 +7,8 @@ import copy
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.games.whitechapel import jack_ai
 from companion.games.whitechapel import rules as wc
@@ -136,3 +138,53 @@ def test_trapped_when_no_movement_is_left(real):
                                  "closed": frozenset(tuple(sorted((1, n)))
                                                      for n in real.neighbours(1))})
     assert jack_ai.decide(stuck, "hard", random.Random(0)) == {"type": "trapped"}
+
+
+def random_police(state, board, r):
+    """Some legal action of the detectives, at random (the rules refusing any of it
+    would be a fault of this helper: it reads the choices the view offers)."""
+    public = wc.view(state, wc.TABLE)
+    phase = state["phase"]
+    if phase == "patrols":
+        return head(state), {"type": "patrols_placed"}
+    cops = public["cops"]
+    if phase == "alarm":
+        colour = r.choice([c for c in wc.POLICEMEN if cops["at"][c] is None])
+        return state["policemen"][colour], {"type": "place", "policeman": colour,
+                                             "crossing": str(r.choice(cops["choices"][colour]))}
+    if public["police_moving"]:
+        colour = public["police_moving"][0]
+        return state["policemen"][colour], {
+            "type": "move_policeman", "policeman": colour,
+            "crossing": str(r.choice(cops["choices"][colour]))}
+    colour = wc._speaking(state)
+    seat = state["policemen"][colour]
+    near = sorted(set(cops["next_to"][colour]) - set(public["clues"])
+                  - set(public["police_searched"]))
+    roll = r.random()
+    if near and roll < 0.6:
+        return seat, {"type": "search", "policeman": colour, "circle": str(r.choice(near))}
+    if near and roll < 0.7 and state["police"]["searching"] != colour:
+        return seat, {"type": "arrest", "policeman": colour, "circle": str(r.choice(near))}
+    return seat, {"type": "done", "policeman": colour}
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), level=st.sampled_from(jack_ai.LEVELS),
+       false_clues=st.booleans(), letters=st.booleans(), players=st.integers(2, 6))
+def test_the_rules_never_refuse_the_companion(real, seed, level, false_clues, letters,
+                                              players):
+    """Random legal police play over whole games, every option: each decision of the
+    companion is accepted, and taken again from the same state and seed it is the same."""
+    state = companion_game(real, level, players, false_clues="on" if false_clues else "",
+                           letters="on" if letters else "")
+    r = random.Random(seed)
+    while not wc.is_over(state):
+        if wc.companion_seat(state) is not None:
+            decision = wc.companion_action(state, random.Random(seed))
+            assert decision == wc.companion_action(state, random.Random(seed))
+            state = wc.apply(state, wc.JACK, decision, r)   # a RuleError fails the test
+        else:
+            actor, action = random_police(state, real, r)
+            state = wc.apply(state, actor, action, r)
+    assert state["outcome"]["reason"] in ("escape", "arrest", "square15", "no_legal_move")
