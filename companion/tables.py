@@ -635,9 +635,10 @@ def _taken_back(db: Database, game: Game | None,
 
 
 def hand_host(db: Database, table_id: int, seen_version: int, position: int,
-              sent: str | None = None) -> int:
+              sent: str | None = None, game: Game | None = None) -> int:
     with immediate(db):
         table = _locked(db, table_id, seen_version)
+        _not_the_companions(game, table, position)
         seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
         if seat is None or seat["token_hash"] is None:
             raise TableError(_("Host controls can only go to a seat someone has joined."),
@@ -663,7 +664,7 @@ def take_host_back(db: Database, table_id: int, seen_version: int,
 
 def replace_seat_token(db: Database, table_id: int, seen_version: int,
                        position: int, token: str | None = None,
-                       sent: str | None = None) -> tuple[str, int]:
+                       sent: str | None = None, game: Game | None = None) -> tuple[str, int]:
     """A new private link for a seat whose phone was lost: every earlier link of the seat
     stops working at once. Gives the link's token and the table's new version: a new
     link is a new version, so every page says so at its top (``relinked``) and the phone
@@ -687,6 +688,7 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
                 raise TableError(_("That link was replaced since: make a new one."), 409)
             return token, made["version"]
         table = _locked(db, table_id, seen_version)
+        _not_the_companions(game, table, position)
         seat = _seat(db, table_id, position)
         if seat is None or seat["token_hash"] is None:
             raise TableError(_("That seat has nobody in it yet: they can join normally."),
@@ -696,6 +698,14 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
         version = _bump(db, table)
         _log(db, table, version, "host", "rejoin", {"seat": position}, sent=sent)
     return token, version
+
+
+def _not_the_companions(game: Game | None, table: Mapping[str, Any], position: int) -> None:
+    """A seat the companion plays holds its secrets (Jack's sheet): no link opens it and
+    the host controls never go to it."""
+    played = getattr(game, "companion_seats", None)
+    if played is not None and position in played(table["options"]):
+        raise TableError(_("The companion plays that seat: no phone can take it."), 422)
 
 
 def _seat(db: Database, table_id: int, position: int) -> dict[str, Any] | None:

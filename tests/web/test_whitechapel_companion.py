@@ -249,3 +249,15 @@ def test_a_whole_game_against_the_companion_counts_apart_in_the_history(tmp_path
     assert f"The detectives against the companion (easy): {won} of 1." in page
     players = app.test_client().get("/history").text
     assert tables.COMPANION_NAME not in players
+
+
+def test_no_link_opens_the_companions_seat_nor_do_the_host_controls_go_to_it(tmp_path):
+    """Jack's seat holds his sheet: the host (a detective) can neither make a re-join
+    link for it nor hand it the host controls."""
+    app = make_app(tmp_path)
+    laptop, _phones = companion_table(app)
+    for control in ("rejoin", "hand-host"):
+        answer = laptop.host(control, seat=0, position=0)
+        assert answer.status_code == 422, (control, answer.status_code)
+        assert "The companion plays that seat" in answer.text
+    assert state_of(app, laptop.code)["phase"] == "patrols"
