@@ -79,7 +79,7 @@ def test_the_companion_takes_jacks_seat_and_plays_at_once(tmp_path):
     # What he did with his pieces, at the top of the table screen and every phone,
     # never which tokens are marked nor his hideout.
     tokens = sorted(state["nights"][0]["women"] + state["nights"][0]["unmarked"])
-    said = "Jack put a woman token on " + ", ".join(map(str, tokens)) + " (face down)"
+    said = "Jack put a woman token on " + ", ".join(map(str, tokens)) + " (face down)."
     for page in (laptop.screen().text, *(p.phone().text for p in phones[1:])):
         assert said in page
         assert page.index("data-companion-said") < page.index("data-prompt") \

@@ -379,8 +379,7 @@ def companion_said(state: State) -> Text | None:
     phase = state["phase"]
     if phase == "patrols" and night.get("unmarked") is not None:
         tokens = ", ".join(map(str, sorted(night["women"] + night["unmarked"])))
-        return _("Jack put a woman token on %(circles)s (face down): put them on the "
-                 "board.", circles=tokens)
+        return _("Jack put a woman token on %(circles)s (face down).", circles=tokens)
     moves = night["moves"]
     if phase in ("alarm", "police") and night["crimes"] and not moves:
         scenes = sorted(night["crimes"])
