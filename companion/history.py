@@ -62,7 +62,8 @@ def record(db: Database, game: Game, table_id: int, game_no: int, log_id: int,
         return False
     result = result_of(state)
     detail = {key: result[key] for key in ("points", "hideout", "crimes", "board",
-                                            "jack_side") if result.get(key) is not None}
+                                            "jack_side", "companion")
+              if result.get(key) is not None}
     cursor = db.execute(
         "INSERT OR IGNORE INTO results (table_id, game_no, log_id, game, ended_at, side, "
         "winner, ending, how, detail, words, source) VALUES (?, ?, ?, ?, "
@@ -74,7 +75,10 @@ def record(db: Database, game: Game, table_id: int, game_no: int, log_id: int,
         return False
     points = result.get("points")
     jack_side = set(result.get("jack_side") or ())
+    played = set(result.get("companion_seats") or ())
     for position, name in enumerate(names):
+        if position in played:
+            continue  # the companion's seat: no player's record
         shown = " ".join(str(name or f"Seat {position + 1}").split())
         side = "players" if result["side"] == "players" else (
             "jack" if position in jack_side else "detectives")
@@ -354,6 +358,14 @@ def by_game(db: Database, game: str | None = None, keys: Sequence[str] | None = 
         entry["endings"].append({"ending": row["ending"], "side": row["side"],
                                  "games": row["n"], "example": shown_words(
                                      {"winner": "", "how": row["how"]}, row["words"])["how"]})
+    # Games against the companion, apart by its level ("the detectives against the
+    # companion: 7 of 12").
+    for row in db.query("SELECT game, json_extract(detail, '$.companion') AS level, "
+                        "count(*) AS n, sum(side = 'detectives') AS won FROM results "
+                        "WHERE json_extract(detail, '$.companion') IS NOT NULL "
+                        "GROUP BY game, level ORDER BY game, level"):
+        found[row["game"]].setdefault("companion", []).append(
+            {"level": row["level"], "games": row["n"], "detective_wins": row["won"]})
     for entry in found.values():
         entry["endings"].sort(key=lambda e: (-e["games"], e["ending"]))
         entry["jack_rate"] = (entry["jack_wins"] / entry["with_jack"]

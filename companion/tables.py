@@ -44,6 +44,8 @@ STATE_LEVEL = 6
 quicker but its larger rows and the pages they free put a whole Letters from
 Whitechapel game 8 KB further from its 300 KB (bench/storage.py)."""
 NAME_MAX = 30
+COMPANION_NAME = "The companion"
+"""The name of a seat the companion plays (a game's ``companion_seats``)."""
 ACTION_MAX = 4096
 """Bytes an action may take in the log (its fields as JSON). The longest form of any
 game, London 1888's outcome with its eight accomplice boxes, is under 300."""
@@ -371,9 +373,15 @@ def create_table(db: Database, game: Game, options: Mapping[str, Any], count: in
             [code, game.NAME, json.dumps(dict(options), sort_keys=True),
              hash_token(host_token)])
         table_id = cursor.lastrowid
+        played = set(getattr(game, "companion_seats", lambda _options: [])(options))
         for position, label in enumerate(labels):
-            db.execute("INSERT INTO seats (table_id, position, label) VALUES (?, ?, ?)",
-                       [table_id, position, label])
+            # A seat the companion plays is taken by nobody's phone: its token is made
+            # and thrown away, so no link ever opens it.
+            db.execute("INSERT INTO seats (table_id, position, label, name, token_hash) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       [table_id, position, label,
+                        COMPANION_NAME if position in played else None,
+                        hash_token(new_token()) if position in played else None])
         if remember:
             _remember(db, game.NAME, options)
         table = {"id": table_id, "game_no": 0}
@@ -473,6 +481,8 @@ def start_game(db: Database, game: Game, table_id: int, seen_version: int,
         version = _bump(db, table, state=state, status="playing", game_no=game_no,
                         options=options)
         _log(db, table, version, "host", "start", {}, state, game_no=game_no, sent=sent)
+        version = _companion_plays(db, game, {**table, "version": version, "state": state,
+                                              "status": "playing", "game_no": game_no}, rng)
     return version
 
 
@@ -520,18 +530,41 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
         if table["status"] != "playing":
             raise TableError(_("The game is not running.") if table["status"] == "lobby"
                              else _("This game is over."), 409)
-        state = game.apply(table["state"], actor, fields, rng)
-        status = "over" if game.is_over(state) else "playing"
-        version = _bump(db, table, state=state, status=status)
-        actor_name = TABLE if actor == TABLE else f"seat:{actor}"
-        entry = _log(db, table, version, actor_name, "act", fields.read(), state,
-                     previous=table["state"], sent=sent)
-        if status == "over":
-            # The club's history, in the transaction that ended the game: never a row
-            # for a game that did not end, nor an end without its row.
-            club_history.record(db, game, table_id, table["game_no"], entry, state,
-                                [seat["name"] for seat in _players(db, table_id)])
-    return version
+        table = _applied(db, game, table, actor, fields, rng, sent)
+        return _companion_plays(db, game, table, rng)
+
+
+def _applied(db: Database, game: Game, table: Mapping[str, Any], actor: int | str,
+             fields: ReadFields, rng: random.Random, sent: str | None = None
+             ) -> dict[str, Any]:
+    """One action applied, written and logged in the open transaction: the table as
+    it is after it."""
+    state = game.apply(table["state"], actor, fields, rng)
+    status = "over" if game.is_over(state) else "playing"
+    version = _bump(db, table, state=state, status=status)
+    actor_name = TABLE if actor == TABLE else f"seat:{actor}"
+    entry = _log(db, table, version, actor_name, "act", fields.read(), state,
+                 previous=table["state"], sent=sent)
+    if status == "over":
+        # The club's history, in the transaction that ended the game: never a row
+        # for a game that did not end, nor an end without its row.
+        club_history.record(db, game, table["id"], table["game_no"], entry, state,
+                            [seat["name"] for seat in _players(db, table["id"])])
+    return {**table, "version": version, "state": state, "status": status}
+
+
+def _companion_plays(db: Database, game: Game, table: Mapping[str, Any],
+                     rng: random.Random) -> int:
+    """While the game says the companion acts (it plays a seat, issue 39: Jack), its
+    decisions are applied at once, in the transaction of the action that handed it the
+    turn, each logged as that seat's action: an export holds them like anyone's, and
+    nobody at the table waits on a button. Gives the version after the last."""
+    seat_of = getattr(game, "companion_seat", None)
+    while (table["status"] == "playing" and seat_of is not None
+           and (seat := seat_of(table["state"])) is not None):
+        action = game.companion_action(table["state"], rng)
+        table = _applied(db, game, table, seat, ReadFields(action), rng)
+    return int(table["version"])
 
 
 def _commutes(db: Database, game: Game, table: Mapping[str, Any], seen_version: int,
@@ -556,8 +589,10 @@ def _commutes(db: Database, game: Game, table: Mapping[str, Any], seen_version: 
     return seen is not None and bool(commutes(seen, table["state"], actor, dict(action)))
 
 
-def undo(db: Database, table_id: int, seen_version: int, sent: str | None = None) -> int:
-    """Take back the last game action of the current game (host only, confirmed)."""
+def undo(db: Database, table_id: int, seen_version: int, sent: str | None = None,
+         game: Game | None = None) -> int:
+    """Take back the last game action of the current game (host only, confirmed);
+    ``game``: the table's game, which says whether the companion plays a seat."""
     with immediate(db):
         table = _locked(db, table_id, seen_version)
         if table["status"] == "over":
@@ -569,22 +604,41 @@ def undo(db: Database, table_id: int, seen_version: int, sent: str | None = None
             raise TableError(_("There is no game action to undo."))
         entries = list(db.query(
             "SELECT id, kind, actor FROM log WHERE table_id = ? AND game_no = ? "
-            "AND kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC LIMIT 2",
+            "AND kind IN ('start', 'act') AND undone = 0 ORDER BY id DESC",
             [table_id, table["game_no"]]))
-        if len(entries) < 2 or entries[0]["kind"] != "act":
+        taken = _taken_back(db, game, entries)
+        if not taken:
             raise TableError(_("There is no game action to undo."))
-        last, before = entries
-        db.execute("UPDATE log SET undone = 1 WHERE id = ?", [last["id"]])
+        for entry in taken:
+            db.execute("UPDATE log SET undone = 1 WHERE id = ?", [entry["id"]])
+        before = entries[len(taken)]
         version = _bump(db, table, state=_state_of(db, before["id"]), status="playing")
+        last = taken[-1]
         _log(db, table, version, "host", "undo", {"entry": last["id"], "by": last["actor"]},
              sent=sent)
     return version
 
 
+def _taken_back(db: Database, game: Game | None,
+                entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries an undo takes back, newest first: the last action, and with a seat
+    the companion plays, every action back to the last one a person made (the
+    companion's decisions after a mis-tap go with it, and are taken again when the
+    table plays on). Nothing when no person's action is left to take back."""
+    seat_of = getattr(game, "companion_seat", None)
+    for count, entry in enumerate(entries):
+        if entry["kind"] != "act" or count + 1 >= len(entries):
+            return []
+        if seat_of is None or seat_of(_state_of(db, entries[count + 1]["id"])) is None:
+            return entries[:count + 1]
+    return []
+
+
 def hand_host(db: Database, table_id: int, seen_version: int, position: int,
-              sent: str | None = None) -> int:
+              sent: str | None = None, game: Game | None = None) -> int:
     with immediate(db):
         table = _locked(db, table_id, seen_version)
+        _not_the_companions(game, table, position)
         seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
         if seat is None or seat["token_hash"] is None:
             raise TableError(_("Host controls can only go to a seat someone has joined."),
@@ -610,7 +664,7 @@ def take_host_back(db: Database, table_id: int, seen_version: int,
 
 def replace_seat_token(db: Database, table_id: int, seen_version: int,
                        position: int, token: str | None = None,
-                       sent: str | None = None) -> tuple[str, int]:
+                       sent: str | None = None, game: Game | None = None) -> tuple[str, int]:
     """A new private link for a seat whose phone was lost: every earlier link of the seat
     stops working at once. Gives the link's token and the table's new version: a new
     link is a new version, so every page says so at its top (``relinked``) and the phone
@@ -634,6 +688,7 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
                 raise TableError(_("That link was replaced since: make a new one."), 409)
             return token, made["version"]
         table = _locked(db, table_id, seen_version)
+        _not_the_companions(game, table, position)
         seat = _seat(db, table_id, position)
         if seat is None or seat["token_hash"] is None:
             raise TableError(_("That seat has nobody in it yet: they can join normally."),
@@ -643,6 +698,14 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
         version = _bump(db, table)
         _log(db, table, version, "host", "rejoin", {"seat": position}, sent=sent)
     return token, version
+
+
+def _not_the_companions(game: Game | None, table: Mapping[str, Any], position: int) -> None:
+    """A seat the companion plays holds its secrets (Jack's sheet): no link opens it and
+    the host controls never go to it."""
+    played = getattr(game, "companion_seats", None)
+    if played is not None and position in played(table["options"]):
+        raise TableError(_("The companion plays that seat: no phone can take it."), 422)
 
 
 def _seat(db: Database, table_id: int, position: int) -> dict[str, Any] | None:

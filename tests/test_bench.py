@@ -183,3 +183,33 @@ def test_the_history_bench_fills_once_and_measures_pages_that_answer(tmp_path):
     for address in addresses.values():
         response = client.get(address)
         assert response.status_code == 200, (unquote(address), response.text[:300])
+
+
+def _jack_bench():
+    """bench/jack.py as a module."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "jack.py"
+    spec = importlib.util.spec_from_file_location("bench_jack", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_jack_bench_plays_whole_games_its_quick_form():
+    """bench/jack.py in its quick form (a handful of games): every Jack against every
+    scripted team plays to an end the rules accept, within the thinking budget, the same
+    game for the same seed; the detectives read only the table's view (their decisions
+    never touch Jack's sheet: a twin with another hideout gets the same first moves)."""
+    bench = _jack_bench()
+    board = bench.load_board(bench.SHIPPED_BOARDS[0])
+    for jack in bench.JACKS:
+        for team in bench.TEAMS:
+            row = bench.measure(board, jack, team, 1, 39)
+            assert row["games"] == 1 and 0 <= row["survived"] <= 4
+            assert row["p95"] < bench.BUDGET_MS, row
+            assert set(row["reasons"]) <= {"escape", "square15", "no_legal_move", "arrest"}
+    first, again = (bench.play(board, "hard", "cordon", 7) for _ in range(2))
+    assert len(first.pop("thinking")) == len(again.pop("thinking")) and first == again
+    assert bench.wilson(0, 10)[0] == 0.0 and 0.43 < bench.wilson(100, 200)[0] < 0.44

@@ -62,6 +62,13 @@ A game is a pure module (no Flask, no SQL, no I/O) with this surface:
     ``hideout``, ``crimes`` and ``board`` for the heat map. Without it a game's ends
     are not in the history. ``ENDING_WORDS`` (a dict beside it) names each ``ending``
     for the history's tally of how games end.
+``companion_seats(options) -> list[int]``, ``companion_seat(state) -> int | None`` and
+``companion_action(state, rng) -> dict`` (optional, together)
+    The companion plays a seat (Letters from Whitechapel's Jack): the seats it takes when
+    the table is made (no phone joins them), the seat it acts for now (None: a person
+    acts), and its action then. ``companion.tables`` applies its actions at once, in the
+    transaction of the action that handed it the turn, each logged as that seat's; the
+    host's undo takes back a person's last action with the companion's after it.
 ``options_for_next_game(state) -> dict`` (optional)
     Options the table learnt during a game (a card's value, say); the next game
     at the table, and the next new table of this game, start from them.

@@ -91,13 +91,13 @@ def start(code: str) -> Response:
 @bp.post("/undo")
 def undo(code: str) -> Response:
     return _host_change(code, lambda db, game, table, sent: tables.undo(
-        db, table["id"], seen_version(), sent=sent))
+        db, table["id"], seen_version(), sent=sent, game=game))
 
 
 @bp.post("/hand-host")
 def hand_host(code: str) -> Response:
     return _host_change(code, lambda db, game, table, sent: tables.hand_host(
-        db, table["id"], seen_version(), _position(), sent=sent))
+        db, table["id"], seen_version(), _position(), sent=sent, game=game))
 
 
 @bp.post("/take-host")
@@ -145,7 +145,8 @@ def rejoin(code: str) -> Response:
     sent = sent_key()
     try:
         token, version = tables.replace_seat_token(get_db(), table["id"], seen_version(),
-                                                   position, _rejoin_token(sent), sent)
+                                                   position, _rejoin_token(sent), sent,
+                                                   game=game)
     except tables.TableError as error:
         return refused(table["code"], on_phone, error.message, error.status)
     # Every page says so, and the phone that held the seat learns at once it lost it.

@@ -97,6 +97,7 @@ from companion.games.base import (
     require_type,
     shuffled,
 )
+from companion.games.whitechapel import jack_ai
 from companion.games.whitechapel.board import (
     CROSSING_GRAPH_KEYS,
     GRAPH_KEYS,
@@ -104,6 +105,7 @@ from companion.games.whitechapel.board import (
     BoardError,
     board_from_graph,
 )
+from companion.games.whitechapel.jack_ai import LEVELS
 from companion.games.whitechapel.policemap import crossing_names
 
 # The protocol's optional replay hook (companion/games/base.py): this module's, as below.
@@ -216,10 +218,11 @@ say which a new table kept from the last one (``companion/games/base.py``)."""
 
 
 def default_options() -> dict[str, Any]:
-    """Optional rules off, policemen dealt evenly, the letters' default names."""
+    """Optional rules off, policemen dealt evenly, the letters' default names, Jack a
+    player."""
     return {"false_clues": False, "letters": False, "deduction_map": False,
             "police_map": False, "policemen": {},
-            "letter_names": list(DEFAULT_LETTERS)}
+            "letter_names": list(DEFAULT_LETTERS), "jack": "player"}
 
 
 def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
@@ -229,7 +232,9 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
     ``deduction_map`` (checkbox: with a board, the detectives' pages show where
     Jack can be, ``companion/games/whitechapel/boardmap.py``), ``police_map``
     (checkbox: with a board that has crossings, the detectives enter where each
-    policeman stands) and ``board`` (a loaded board's name, optional)."""
+    policeman stands), ``board`` (a loaded board's name, optional) and ``jack``
+    ("player", or a level of ``jack_ai.LEVELS``: the companion plays Jack, which needs
+    police on the map, so that he knows where the policemen stand)."""
     require(MIN_PLAYERS <= count <= MAX_PLAYERS,
             _("Letters from Whitechapel is for %(low)s to %(high)s players.", low=MIN_PLAYERS,
               high=MAX_PLAYERS))
@@ -265,6 +270,11 @@ def parse_options(form: Mapping[str, str], count: int) -> dict[str, Any]:
             "choose one under Board, or untick Police on the map."))
     require(board or not options["deduction_map"], _("The deduction map needs a board: "
             "choose one under Board, or untick Deduction map."))
+    jack = str(form.get("jack", "") or "player").strip()
+    options["jack"] = parse_choice(jack, ("player", *LEVELS), "Jack")
+    require(jack == "player" or options["police_map"],
+            _("The companion plays Jack only with police on the map (he must know where "
+              "the policemen stand): tick Police on the map, or let a player be Jack."))
     return options
 
 
@@ -277,6 +287,7 @@ def form_from(options: Mapping[str, Any]) -> dict[str, str]:
     form["letter_names"] = "\n".join(options.get("letter_names") or DEFAULT_LETTERS)
     if options.get("board"):
         form["board"] = str(options["board"])
+    form["jack"] = str(options.get("jack") or "player")
     return form
 
 
@@ -309,7 +320,36 @@ def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random
         "police": _new_police_turn(),
         "trapped_claim": False,
         "outcome": None,
+        "companion": _companion_level(options),
     }
+
+
+def _companion_level(options: Mapping[str, Any]) -> str | None:
+    """The level the companion plays Jack at, or None: a player is Jack."""
+    level = options.get("jack")
+    return level if level in LEVELS and options.get("police_map") else None
+
+
+def companion_seats(options: Mapping[str, Any]) -> list[int]:
+    """The seats the companion takes at the table (Jack's, when it plays him): nobody
+    joins them (the platform's optional hook, companion/games/base.py)."""
+    return [JACK] if _companion_level(options) else []
+
+
+def companion_seat(state: State) -> int | None:
+    """The seat the companion acts for now, or None: a person acts (or nobody)."""
+    if not state.get("companion") or is_over(state):
+        return None
+    return JACK if actions(state, JACK) else None
+
+
+def companion_action(state: State, rng: random.Random) -> dict[str, str]:
+    """The companion's decision now, taken from Jack's own view and the public board
+    only (``jack_ai.knowledge``): it never reads the state itself."""
+    board = board_of(state)
+    assert board is not None
+    return jack_ai.decide(jack_ai.knowledge(view(state, JACK), board), state["companion"],
+                          rng)
 
 
 def _board_graph(options: Mapping[str, Any]) -> dict[str, str] | None:
@@ -483,7 +523,27 @@ def _women(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
                 _("Circle %(circle)s holds a crime scene marker: no woman may be placed there.",
                   circle=circle))
     _night(state)["women"] = circles
+    unmarked = str(action.get("unmarked", "") or "").strip()
+    if unmarked:
+        _unmarked(state, circles, unmarked)
     state["phase"] = "patrols"
+
+
+def _unmarked(state: State, marked: list[int], text: str) -> None:
+    """The unmarked women tokens, where the companion says it puts them (Hell 2: "Jack
+    places ... women tokens face down on red circles"; a player puts them on the board
+    himself). Kept so the table screen can say where all the tokens go, face down."""
+    rules = NIGHTS[state["night"]]
+    circles = [_board_circle(state, f, "circle of a woman token")
+               for f in re.split(r"[\s,;]+", text) if f]
+    require(len(circles) == rules["women"] - rules["marked"]
+            and len(set(circles) | set(marked)) == rules["women"],
+            _("Each woman token is on a different circle."))
+    board = board_of(state)
+    scenes = set(_crime_scenes(state))
+    require(all((board is None or c in board.red) and c not in scenes for c in circles),
+            _("The women tokens go on red circles that hold no crime scene marker."))
+    _night(state)["unmarked"] = sorted(circles)
 
 
 def _patrols_placed(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
@@ -1046,6 +1106,7 @@ STATE_SHAPE = {
     "trapped_claim": bool,
     "outcome": (None, {"winner": str, "reason": str}),
 }
+COMPANION_SHAPE = (None, frozenset(LEVELS))
 
 
 def check_state(state: Any) -> None:
@@ -1081,5 +1142,12 @@ def check_state(state: Any) -> None:
         check_shape(night.get("overrides", []), [{"after_move": int, "forgone": [_COLOUR]}],
                     "a night's ended police turns")
     check_shape(state["police"].get("moved", []), [_COLOUR], "the policemen who moved")
+    # Kept since the companion plays Jack; older files lack it.
+    check_shape(state.get("companion"), COMPANION_SHAPE, "the companion's level")
+    require(not state.get("companion") or state.get("cops") is not None,
+            "the companion plays Jack only with police on the map.")
+    for night in state["nights"]:
+        check_shape(night.get("unmarked", []), [int], "a night's unmarked women")
+        named += night.get("unmarked", [])
     named += state["police"]["searched"]
     require(set(named) <= circles, "a circle is not on the board.")

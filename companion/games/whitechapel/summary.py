@@ -48,4 +48,8 @@ def result(state: State) -> dict[str, Any]:
             "jack_side": [JACK], "points": None, "ending": outcome["reason"],
             "how": HOW[outcome["reason"]](night, circle),
             "hideout": state["hideout"], "crimes": _crime_scenes(state),
-            "board": _board_label(state)}
+            "board": _board_label(state),
+            # The companion played Jack (issue 39): counted apart, by level, and its
+            # seat is nobody's record.
+            "companion": state.get("companion"),
+            "companion_seats": [JACK] if state.get("companion") else []}

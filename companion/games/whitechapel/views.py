@@ -357,10 +357,52 @@ def _public_view(state: State) -> dict[str, Any]:
                       if number > 1 and state["phase"] == "women" and not is_over(state)
                       else None),
         "events": _events(state),
+        "companion": ({"level": state["companion"], "said": companion_said(state)}
+                      if state.get("companion") else None),
         "reveal": _sheet(state) if is_over(state) else None,
         "public_facts": public_facts(state),
         "seat_labels": _seat_labels(state),
     }
+
+
+def companion_said(state: State) -> Text | None:
+    """What the companion, playing Jack, does with his pieces on the real board, said to
+    the table as a human Jack would show it (issue 39): where the women tokens go (face
+    down: which are marked stays his), the targets and the crime scene once he kills,
+    the Jack pawn and a Coach or Alley token on the move track after each movement.
+    Public facts only, like the rest of the table screen."""
+    night = _night(state)
+    phase = state["phase"]
+    if phase == "patrols" and night.get("unmarked") is not None:
+        tokens = ", ".join(map(str, sorted(night["women"] + night["unmarked"])))
+        return _("Jack put a woman token on %(circles)s (face down).", circles=tokens)
+    moves = night["moves"]
+    if phase in ("alarm", "police") and night["crimes"] and not moves:
+        scenes = sorted(night["crimes"])
+        targets = _("The targets: %(circles)s: a wretched there, remove the other women "
+                    "tokens.", circles=listed([str(c) for c in sorted(night["women"])]))
+        killed = _("Jack killed on %(circle)s: crime scene.", circle=scenes[0]) \
+            if len(scenes) == 1 else \
+            _("Jack killed on %(circles)s: crime scenes; the Jack pawn on square "
+              "%(square)s.", circles=listed([str(c) for c in scenes]),
+              square=_filled(night))
+        return _sentences(targets, killed)
+    clues = night["clues"]
+    if phase == "police" and clues and clues[-1]["false"] \
+            and clues[-1]["after_move"] == len(moves):
+        return _("Jack put a False clue on %(circle)s: a clue marker there.",
+                 circle=clues[-1]["circle"])
+    if phase == "police" and moves:
+        square = _filled(night)
+        kind = moves[-1]["kind"]
+        if kind == "coach":
+            return _("Jack took a Coach: two spaces on the track, the Coach token on "
+                     "them (the Jack pawn on square %(square)s).", square=square)
+        if kind == "alley":
+            return _("Jack took an Alley: the Alley token on square %(square)s.",
+                     square=square)
+        return _("Jack moved: the Jack pawn on square %(square)s.", square=square)
+    return None
 
 
 def _seat_labels(state: State) -> list[Text]:

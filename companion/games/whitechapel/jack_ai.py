@@ -1,0 +1,412 @@
+"""The companion plays Jack: every decision of Jack's, from what a human Jack knows.
+
+Two steps, kept apart on purpose (issue 39, "A fair Jack"):
+
+- ``knowledge(jack_view, board)`` reads Jack's own page (``view(state, JACK)``: his
+  sheet, tonight's row, the policemen where they stand, the tokens left, the public
+  facts) and the board everyone sees. It is the only door: nothing else of a state
+  reaches a decision, so two states that differ only in what Jack cannot know give
+  the same ``Knowledge`` and the same decisions (tests/games/test_whitechapel_jack_ai.py).
+- ``decide(knowledge, level, rng) -> action`` picks one action, a form as a phone
+  would send it. Chance comes only from ``rng`` (the table's random source), and sets
+  are walked in sorted order, so a seeded game plays the same every time.
+
+Levels (``LEVELS``, offered on the setup page): ``easy`` walks the shortest road
+home with some randomness and never spends a Coach or an Alley unless trapped, a Jack
+a new group beats; ``hard`` weighs each legal movement by the detectives' own
+deduction (how many circles they must still consider after it, how many policemen can
+search or arrest there next, the circles of his trail they can reach) while keeping a
+road home within the squares left. ``BASELINES`` (``random``, ``shortest``) are the
+bench's reference Jacks (bench/jack.py), never offered at a table.
+
+What the companion cannot see on the real board, it does not use: he kills at once,
+at time I, on a marked woman (the Head's patrol tokens and the wretched he moves are
+not in the app), so he never reveals a patrol token
+(docs/RULINGS.md#letters-from-whitechapel, "The companion plays Jack").
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.whitechapel.board import Board, link
+from companion.games.whitechapel.deduction import FactsError, possible_positions
+from companion.games.whitechapel.state import DOUBLE_EVENT, NIGHTS
+
+LEVELS = ("easy", "hard")
+BASELINES = ("random", "shortest")
+
+KILL_DISTANCE = 7
+"""How far from his hideout the hard Jack likes a victim: far enough that the crime
+tells little about the hideout, near enough to get home with squares to spare."""
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a human Jack knows at this moment, and nothing else."""
+
+    board: Board
+    phase: str
+    night: int
+    actions: tuple[str, ...]
+    hideout: int | None
+    location: int | None
+    trail: tuple[int, ...]
+    squares_left: int
+    coaches: int
+    alleys: int
+    police: tuple[int, ...]
+    closed: frozenset[tuple[int, int]]
+    police_before: tuple[int, ...]
+    crime_scenes: frozenset[int]
+    women: tuple[int, ...]
+    clues: frozenset[int]
+    letters_left: tuple[str, ...]
+    false_clues_left: int
+    facts: Mapping[str, Any]
+
+
+def knowledge(jack_view: Mapping[str, Any], board: Board) -> Knowledge:
+    """Jack's knowledge from his own view and the board on the table."""
+    night = jack_view["night"]
+    sheet = jack_view["sheet"]
+    row = sheet["nights"][night - 1]
+    trail = tuple(row["crimes"]) + tuple(c for m in row["moves"] for c in m["circles"])
+    cops = jack_view.get("cops") or {}
+    tokens = jack_view["tokens"]
+    return Knowledge(
+        board=board,
+        phase=jack_view["phase"],
+        night=night,
+        actions=tuple(jack_view["actions"]),
+        hideout=sheet["hideout"],
+        location=jack_view["jack"]["location"],
+        trail=trail,
+        squares_left=tokens["squares"] if tokens["squares"] is not None else 0,
+        coaches=tokens["coaches"],
+        alleys=tokens["alleys"],
+        police=tuple(sorted(x for x in (cops.get("at") or {}).values() if x is not None)),
+        closed=frozenset(link(*road) for road in jack_view["closed_roads"]),
+        police_before=tuple(cops.get("before") or ()),
+        crime_scenes=frozenset(c for scene in jack_view["crime_scenes"]
+                               for c in scene["circles"]),
+        women=tuple(jack_view["jack"]["women"]),
+        clues=frozenset(jack_view["clues"]),
+        letters_left=tuple(jack_view["jack"]["letters_left"]),
+        false_clues_left=jack_view["jack"]["false_clues_left"],
+        facts=jack_view["public_facts"],
+    )
+
+
+def decide(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
+    """Jack's action now, as a phone would send it."""
+    if k.phase == "hideout":
+        return {"type": "hideout", "circle": str(_hideout(k, level, rng))}
+    if k.phase == "women":
+        return _women(k, level, rng)
+    if k.phase == "letter":
+        if k.letters_left and rng.random() < 0.5:
+            return {"type": "letter", "letter": rng.choice(k.letters_left)}
+        return {"type": "no_letter"}
+    if k.phase == "blood":
+        return _kill(k, level, rng)
+    if k.phase == "jack":
+        return _movement(k, level, rng)
+    if k.phase == "police" and "false_clue" in k.actions:
+        return {"type": "false_clue", "circle": str(_false_clue(k, level, rng))}
+    raise ValueError(f"the companion has nothing to decide in phase {k.phase!r}")
+
+
+# --- the board's distances, once per board -----------------------------------------
+
+_TABLES: dict[int, tuple[Board, dict[int, dict[int, int]], dict[int, frozenset[int]]]] = {}
+
+
+def _distances(board: Board) -> dict[int, dict[int, int]]:
+    """Road distances between every two circles (Board objects are decoded once per
+    graph, so this is worked out once per board)."""
+    return _tables(board)[0]
+
+
+def _tables(board: Board) -> tuple[dict[int, dict[int, int]], dict[int, frozenset[int]]]:
+    kept = _TABLES.get(id(board))
+    if kept is None or kept[0] is not board:
+        roads = {n: _bfs(board, n) for n in board.numbers}
+        # Where each crossing's policeman can look next turn: the circles next to any
+        # crossing he reaches in 0-2 steps (Hunting 2 then 3).
+        reach = {x: frozenset(c for y in board.police_moves(x)
+                              for c in board.circles_next_to(y))
+                 for x in board.crossing_ids}
+        kept = _TABLES[id(board)] = (board, roads, reach)
+    return kept[1], kept[2]
+
+
+def _bfs(board: Board, start: int) -> dict[int, int]:
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in sorted(board.neighbours(here)):
+            if there not in seen:
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return seen
+
+
+def _home(k: Knowledge, circle: int) -> int:
+    """Squares from ``circle`` to his hideout as the board stands now: the roads the
+    policemen close stay closed (they may move away, or not), an Alley counts while
+    he has one."""
+    return _home_table(k).get(circle, 99)
+
+
+_HOME: dict[tuple[Any, ...], tuple[Board, dict[int, int]]] = {}
+"""The last decision's distances home: a decision asks for them once per option."""
+
+
+def _home_table(k: Knowledge) -> dict[int, int]:
+    key = (id(k.board), k.hideout, k.closed, bool(k.alleys))
+    kept = _HOME.get(key)
+    if kept is None or kept[0] is not k.board:
+        _HOME.clear()
+        board = k.board
+        start = k.hideout if k.hideout is not None else board.numbers[0]
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            ends = set(board.normal_moves(here, k.closed))
+            if k.alleys:
+                ends |= board.alley_moves(here)
+            for there in sorted(ends):
+                if there not in seen:
+                    seen[there] = seen[here] + 1
+                    queue.append(there)
+        kept = _HOME[key] = (board, seen)
+    return kept[1]
+
+
+def _threat(k: Knowledge) -> dict[int, int]:
+    """For each circle, how many policemen can search or arrest there next turn."""
+    reach = _tables(k.board)[1]
+    count: dict[int, int] = {}
+    for x in k.police:
+        for c in reach.get(x, ()):
+            count[c] = count.get(c, 0) + 1
+    return count
+
+
+def _pressure(board: Board, crossings: Iterable[int]) -> dict[int, float]:
+    """How near a circle is to crossings where policemen may stand (their patrol
+    tokens' crossings before the alarm): 1 next to one, a half one road further."""
+    found: dict[int, float] = {}
+    for x in crossings:
+        near = board.circles_next_to(x)
+        for c in near:
+            found[c] = found.get(c, 0) + 1
+        for c in {m for n in near for m in board.neighbours(n)} - near:
+            found[c] = found.get(c, 0) + 0.5
+    return found
+
+
+def _best(scored: list[tuple[float, Any]], rng: random.Random, spread: float = 0.0) -> Any:
+    """The best-scored choice; ``spread`` adds noise from ``rng`` to each score first
+    (ties, and a Jack who is not always the same)."""
+    noisy = [(score + (rng.random() * spread if spread else 0.0), i)
+             for i, (score, _) in enumerate(scored)]
+    return scored[max(noisy)[1]][1]
+
+
+# --- Setup and Hell ---------------------------------------------------------------
+
+def _hideout(k: Knowledge, level: str, rng: random.Random) -> int:
+    """Setup 6: any circle but a red one."""
+    legal = [n for n in k.board.numbers if k.board.is_legal_hideout(n)]
+    if level != "hard":
+        return rng.choice(legal)
+    dist = _distances(k.board)
+    red = sorted(k.board.red)
+    # Many red circles (where the women stand) at a killing distance, few right next.
+    scored = [(sum(1 for r in red if 4 <= dist[n].get(r, 99) <= 9)
+               - 3 * sum(1 for r in red if dist[n].get(r, 99) <= 2), n) for n in legal]
+    scored.sort(reverse=True)
+    return rng.choice([n for _, n in scored[:max(8, len(scored) // 5)]])
+
+
+def _women(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
+    """Hell 2: the women tokens on red circles, the marked ones among them."""
+    rules = NIGHTS[k.night]
+    free = sorted(c for c in k.board.red if c not in k.crime_scenes)
+    if level == "hard" and k.hideout is not None:
+        dist = _distances(k.board)[k.hideout]
+        pressure = _pressure(k.board, k.board.police_starts | set(k.police_before))
+        scored = [(-abs(dist.get(c, 99) - KILL_DISTANCE) - pressure.get(c, 0), c)
+                  for c in free]
+        marked = []
+        for _ in range(rules["marked"]):
+            pick = _best([(s, c) for s, c in scored if c not in marked], rng, spread=1.5)
+            marked.append(pick)
+    else:
+        marked = rng.sample(free, rules["marked"])
+    others = rng.sample([c for c in free if c not in marked], rules["women"] - rules["marked"])
+    return {"type": "women", "circles": " ".join(map(str, marked)),
+            "unmarked": " ".join(map(str, sorted(others)))}
+
+
+def _kill(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
+    """Hell 5: the kill at once, on the marked women (the two of the double event in
+    the order he chooses: he escapes from the second)."""
+    count = 2 if k.night == DOUBLE_EVENT else 1
+    women = sorted(k.women)
+    if level == "hard" and k.hideout is not None:
+        dist = _distances(k.board)[k.hideout]
+        pressure = _pressure(k.board, k.board.police_starts | set(k.police_before))
+        ranked = sorted(women, key=lambda c: (abs(dist.get(c, 99) - KILL_DISTANCE)
+                                              + pressure.get(c, 0), rng.random()))
+        victims = ranked[:count][::-1]
+    else:
+        victims = rng.sample(women, count)
+    action = {"type": "kill", "circle": str(victims[0])}
+    if count == 2:
+        action["circle2"] = str(victims[1])
+    return action
+
+
+def _false_clue(k: Knowledge, level: str, rng: random.Random) -> int:
+    """Optional rule: a False clue where it leads the detectives away from him: near
+    the clues already found, far from where he stands and from his hideout."""
+    dist = _distances(k.board)
+    near = sorted({m for c in k.clues for m in k.board.neighbours(c)}
+                  - k.clues - set(k.trail)) or sorted(set(k.board.numbers) - k.clues)
+    if level != "hard" or k.location is None:
+        return rng.choice(near)
+    return _best([(dist[k.location].get(c, 0) + _home(k, c), c) for c in near], rng, 0.5)
+
+
+# --- Hunting --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Option:
+    kind: str
+    circles: tuple[int, ...]
+
+    @property
+    def end(self) -> int:
+        return self.circles[-1]
+
+    @property
+    def squares(self) -> int:
+        return len(self.circles)
+
+    def action(self) -> dict[str, str]:
+        if self.kind == "escape":
+            return {"type": "escape"}
+        action = {"type": self.kind, "circle": str(self.circles[0])}
+        if self.kind == "coach":
+            action["circle2"] = str(self.circles[1])
+        return action
+
+
+def _options(k: Knowledge) -> list[_Option]:
+    """Every legal movement from where he stands (Hunting 1, Special Movements)."""
+    here = k.location
+    if here is None:
+        return []
+    found = [_Option("move", (end,)) for end in sorted(k.board.normal_moves(here, k.closed))
+             if end != k.hideout]
+    if k.hideout in k.board.normal_moves(here, k.closed):
+        found.append(_Option("escape", (k.hideout,)))
+    if "coach" in k.actions and k.squares_left >= 2:
+        found += [_Option("coach", route) for route in sorted(k.board.coach_routes(here))]
+    if "alley" in k.actions:
+        found += [_Option("alley", (end,)) for end in sorted(k.board.alley_moves(here))]
+    return found
+
+
+def _movement(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
+    options = _options(k)
+    if not options:
+        return {"type": "trapped"}
+    escape = next((o for o in options if o.kind == "escape"), None)
+    if escape is not None and level != "random":
+        return escape.action()
+    if level == "random":
+        return rng.choice(options).action()
+    home = [o for o in options if o.kind != "escape"
+            and _home(k, o.end) <= k.squares_left - o.squares]
+    if level in ("easy", "shortest"):
+        return _homeward(k, level, home or options, rng).action()
+    return _hard(k, home, options, rng).action()
+
+
+def _homeward(k: Knowledge, level: str, options: list[_Option],
+              rng: random.Random) -> _Option:
+    """Shortest road home: the normal move nearest home (the easy Jack wanders off it
+    now and then; the shortest-road baseline keeps away from policemen between equals),
+    a Coach or an Alley only when no normal move is left."""
+    normal = [o for o in options if o.kind == "move"] or options
+    if level == "easy" and rng.random() < 0.3:
+        return rng.choice(normal)
+    threat = _threat(k)
+    return _best([(-_home(k, o.end) - 0.1 * threat.get(o.end, 0), o) for o in normal], rng,
+                 0.05)
+
+
+def _spread(k: Knowledge, circles: frozenset[int], kind: str) -> frozenset[int]:
+    """Where the detectives must think he may be after a movement of ``kind`` from
+    any of ``circles`` (the deduction's next step, without the searches to come)."""
+    board = k.board
+    if kind == "move":
+        return frozenset(m for c in circles for m in board.normal_moves(c, k.closed))
+    if kind == "alley":
+        return frozenset(m for c in circles for m in board.alley_moves(c))
+    return frozenset(route[1] for c in circles for route in board.coach_routes(c))
+
+
+def _possible(k: Knowledge) -> frozenset[int]:
+    """The detectives' deduction map now, from the public facts in his view."""
+    try:
+        found = possible_positions(k.board, k.facts)
+    except FactsError:
+        found = set()
+    if k.location is not None:
+        found.add(k.location)
+    return frozenset(found)
+
+
+def _hard(k: Knowledge, home: list[_Option], options: list[_Option],
+          rng: random.Random) -> _Option:
+    """Each movement weighed as the detectives will see it: the circles their map keeps
+    after it (more is better), how many policemen can reach where he ends and the new
+    circles of his trail next turn, the squares to spare on the way home, and the
+    tokens spent, which later turns may need more."""
+    if not home:
+        # No road home in time whatever he does: the movement that gets nearest.
+        return min(options, key=lambda o: (_home(k, o.end) - (k.squares_left - o.squares),
+                                           o.kind != "move", o.circles))
+    possible = _possible(k)
+    threat = _threat(k)
+    sizes = {kind: len(_spread(k, possible, kind)) for kind in {o.kind for o in home}}
+    left_after = k.squares_left
+    scored = []
+    for option in home:
+        end = option.end
+        spare = left_after - option.squares - _home(k, end)
+        watched = threat.get(end, 0)
+        trail_seen = sum(1 for c in option.circles if threat.get(c, 0))
+        score = (1.2 * math.log(1 + sizes[option.kind])
+                 - 2.5 * watched / max(1.0, math.sqrt(sizes[option.kind]))
+                 - 0.6 * trail_seen
+                 - 3.0 * max(0, 3 - spare)
+                 - 0.1 * spare)
+        if option.kind == "coach":
+            score -= 1.2 if k.coaches > 1 else 1.8
+        elif option.kind == "alley":
+            score -= 0.8 if k.alleys > 1 else 1.2
+        scored.append((score, option))
+    return _best(scored, rng, 0.2)

@@ -1,0 +1,263 @@
+"""The companion plays Jack at a table (issue 39), through the Flask client: the setup
+page, the seat nobody joins, Jack's decisions applied in the transaction of the action
+that handed him the turn and logged as his, what he does said at the top of every page,
+the host's undo taking a mis-tap back with his decisions after it, an export that
+imports to the same states, and twin tables that differ only in his secrets."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion import importing, tables
+from companion.db import get_db
+from companion.games.base import TABLE
+from companion.games.whitechapel import rules as wc
+from tests.support.noninterference import assert_indistinguishable
+from tests.support.webflow import Device, create_table, join, state_of, table_of
+from tests.web.test_whitechapel_board import NAME, head_phone, make_app
+
+
+def companion_table(app, level="hard", names=("Ann", "Bob", "Cy")):
+    """A table whose Jack the companion plays, three detectives seated, started."""
+    laptop = create_table(app, "whitechapel", len(names) + 1, board=NAME,
+                          police_map="on", jack=level)
+    phones = [None] + [join(app, laptop.code, seat, name)
+                       for seat, name in enumerate(names, start=1)]
+    assert laptop.host("start").status_code == 303
+    return laptop, phones
+
+
+def log_of(app, code):
+    with app.app_context():
+        table = table_of(app, code)
+        return [dict(e) for e in get_db().query(
+            "SELECT actor, kind, action, undone FROM log WHERE table_id = ? ORDER BY id",
+            [table["id"]])]
+
+
+def place_all(app, laptop, phones):
+    """The alarm: each detective puts his policemen on the first free start crossings."""
+    state = state_of(app, laptop.code)
+    board = wc.board_of(state)
+    starts = sorted(board.police_starts | set(state["cops"]["before"]))
+    for colour in wc.POLICEMEN:
+        taken = set(state_of(app, laptop.code)["cops"]["at"].values())
+        free = next(x for x in starts if x not in taken)
+        response = phones[state["policemen"][colour]].act("place", policeman=colour,
+                                                          crossing=free)
+        assert response.status_code == 303, response.text
+
+
+def test_the_setup_page_offers_the_companion_as_jack_with_police_on_the_map(tmp_path):
+    app = make_app(tmp_path)
+    page = app.test_client().get("/new/whitechapel").text
+    assert 'name="jack"' in page and 'value="easy"' in page and 'value="hard"' in page
+    # Without police on the map the companion could not know where the policemen stand.
+    answer = Device(app).post("/new/whitechapel", {"players": 4, "board": NAME,
+                                                   "jack": "hard"})
+    assert answer.status_code == 422 and "Police on the map" in answer.text
+    laptop = create_table(app, "whitechapel", 4, board=NAME, police_map="on", jack="easy")
+    assert table_of(app, laptop.code)["options"]["jack"] == "easy"
+    # Jack's seat is taken by the companion: the join page offers only the detectives.
+    join_page = app.test_client().get(f"/j/{laptop.code}").text
+    assert tables.COMPANION_NAME in join_page
+
+
+def test_the_companion_takes_jacks_seat_and_plays_at_once(tmp_path):
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app)
+    table = table_of(app, laptop.code)
+    state = table["state"]
+    # Nobody joined seat 0 and nobody waits on it: his hideout and women are chosen.
+    assert state["players"][0] == tables.COMPANION_NAME
+    assert state["phase"] == "patrols" and state["hideout"] is not None
+    entries = log_of(app, laptop.code)
+    assert [e["actor"] for e in entries if e["kind"] == "act"] == ["seat:0", "seat:0"]
+    # What he did with his pieces, at the top of the table screen and every phone,
+    # never which tokens are marked nor his hideout.
+    tokens = sorted(state["nights"][0]["women"] + state["nights"][0]["unmarked"])
+    said = "Jack put a woman token on " + ", ".join(map(str, tokens)) + " (face down)."
+    for page in (laptop.screen().text, *(p.phone().text for p in phones[1:])):
+        assert said in page
+        assert page.index("data-companion-said") < page.index("data-prompt") \
+            if "data-prompt" in page else True
+    # The Head says the patrols are placed: the companion kills at once.
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    state = state_of(app, laptop.code)
+    assert state["phase"] == "alarm" and state["nights"][0]["crimes"]
+    assert f"Jack killed on {state['nights'][0]['crimes'][0]}: crime scene" \
+        in laptop.screen().text
+    # The last policeman placed hands the turn to Jack, who moves in the same
+    # transaction: the police's turn is next.
+    place_all(app, laptop, phones)
+    state = state_of(app, laptop.code)
+    assert state["phase"] == "police" and len(state["nights"][0]["moves"]) == 1
+    assert "Jack" in phones[1].phone().text
+
+
+def test_the_hosts_undo_takes_back_a_mistap_with_the_companions_decisions(tmp_path):
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app)
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    before = state_of(app, laptop.code)
+    assert before["phase"] == "alarm"
+    place_all(app, laptop, phones)
+    moved = state_of(app, laptop.code)
+    assert moved["phase"] == "police"
+    # One undo: the last placement and Jack's move after it go together.
+    assert laptop.host("undo").status_code == 303
+    back = state_of(app, laptop.code)
+    assert back["phase"] == "alarm" and not back["nights"][0]["moves"]
+    assert sum(1 for x in back["cops"]["at"].values() if x is None) == 1
+    # A second undo takes back the placement before it, a detective's alone.
+    assert laptop.host("undo").status_code == 303
+    assert sum(1 for x in state_of(app, laptop.code)["cops"]["at"].values() if x is None) == 2
+    for _ in range(3):
+        assert laptop.host("undo").status_code == 303
+    assert state_of(app, laptop.code)["phase"] == "alarm"
+    # The Head's "patrols placed" goes with the kill the companion made after it.
+    assert laptop.host("undo").status_code == 303
+    assert state_of(app, laptop.code)["phase"] == "patrols"
+    # Only the companion's own decisions are left: nothing a person did to take back.
+    assert laptop.host("undo").status_code != 303
+    assert state_of(app, laptop.code)["phase"] == "patrols"
+
+
+def test_an_export_of_a_companion_game_imports_to_the_same_states(tmp_path):
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app)
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    place_all(app, laptop, phones)
+    with app.app_context():
+        table = table_of(app, laptop.code)
+        export = tables.export_table(get_db(), table["id"])
+        checked = importing.check(json.loads(json.dumps(export)), app.config["GAMES"])
+        imported, _host = tables.import_table(get_db(), checked, by_laptop=True)
+        copy = tables.get_table_by_id(get_db(), imported["id"])
+        # Every state of the log, in order, undone or not, is the same in the copy.
+        assert [e["state"] for e in tables.history(get_db(), copy["id"])] == \
+            [e["state"] for e in tables.history(get_db(), table["id"])]
+    assert copy["state"] == table["state"]
+    # Each entry: version, game, actor, kind, action, undone, time, state.
+    jack_entries = [e for e in export["log"] if e[2] == "seat:0"]
+    assert len(jack_entries) == 4  # hideout, women, kill, first move
+
+
+@pytest.mark.parametrize("viewer", [TABLE, 1, 2, 3])
+def test_twin_tables_differing_only_in_the_companions_secrets_look_alike(tmp_path, viewer):
+    """Two games alike in public, one whose companion hid on another circle and made
+    another first move of the same kind: every detective's page and the table screen
+    draw the same, his said line included."""
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app)
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    place_all(app, laptop, phones)
+    state = state_of(app, laptop.code)
+    board = wc.board_of(state)
+    night = state["nights"][0]
+    twin = json.loads(json.dumps(state))
+    twin["hideout"] = next(n for n in board.numbers
+                           if n != state["hideout"] and board.is_legal_hideout(n))
+    first = night["moves"][0]
+    crime = night["crimes"][0]
+    police = night["police"][0]
+    other = sorted({end for end in board.normal_moves(crime, board.closed_roads(police))}
+                   - {first["circles"][-1]})
+    if first["kind"] == "move" and other:
+        twin["nights"][0]["moves"][0] = {"kind": "move", "circles": [other[0]]}
+    assert twin != state
+    assert_indistinguishable(app, wc, state, twin, [viewer])
+
+
+def test_the_decisions_are_the_same_for_the_same_seed(tmp_path):
+    one = make_app(tmp_path / "a")
+    two = make_app(tmp_path / "b")
+    for app in (one, two):
+        app.config["RNG"] = random.Random(39)
+    first = companion_table(one)[0]
+    second = companion_table(two)[0]
+    a, b = state_of(one, first.code), state_of(two, second.code)
+    assert a["hideout"] == b["hideout"] and a["nights"][0] == b["nights"][0]
+
+
+def test_another_tables_pages_answer_while_the_companion_thinks(tmp_path, monkeypatch):
+    """The companion thinks inside the transaction of the action that handed him the
+    turn; a page of another table (a read) does not wait for it. His thinking is made to
+    last a second here, far over its budget, so the wait would show."""
+    import threading
+    import time
+
+    from companion.games.whitechapel import jack_ai
+
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app)
+    other, other_phones = companion_table(app, level="easy")
+    thinking = threading.Event()
+    decide = jack_ai.decide
+
+    def slow(knowledge, level, rng):
+        thinking.set()
+        time.sleep(1.0)
+        return decide(knowledge, level, rng)
+
+    monkeypatch.setattr(jack_ai, "decide", slow)
+    head = head_phone(app, laptop, phones)
+    done: list[int] = []
+    worker = threading.Thread(target=lambda: done.append(
+        head.act("patrols_placed").status_code))
+    worker.start()
+    assert thinking.wait(5)
+    started = time.monotonic()
+    screen = other.screen()
+    phone = other_phones[1].phone()
+    answered = time.monotonic() - started
+    worker.join(10)
+    assert screen.status_code == phone.status_code == 200
+    assert done == [303]
+    assert answered < 0.5, f"another table's pages waited {answered:.2f} s"
+
+
+def test_a_whole_game_against_the_companion_counts_apart_in_the_history(tmp_path):
+    """A whole game through storage, the detectives scripted from the table's view
+    (bench/jack.py), the companion answering in each of their transactions; the end
+    reveals his sheet, and the club's history counts it apart, by level, with no
+    player's record for his seat."""
+    from tests.test_bench import _jack_bench
+
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app, level="easy")
+    board = wc.board_of(state_of(app, laptop.code))
+    detectives = _jack_bench().Detectives(board, "cordon")
+    rng = random.Random(4)
+    for _ in range(2000):
+        table = table_of(app, laptop.code)
+        if table["status"] != "playing":
+            break
+        actor, action = detectives.act(table["state"], rng)
+        response = phones[actor].act(action.pop("type"), **action)
+        assert response.status_code == 303, response.text
+    state = state_of(app, laptop.code)
+    assert wc.is_over(state)
+    screen = laptop.screen().text
+    assert "Jack&#39;s sheet" in screen and f">{state['hideout']}<" in screen
+    with app.app_context():
+        page = app.test_client().get("/history/games/whitechapel").text
+    won = 0 if state["outcome"]["winner"] == "jack" else 1
+    assert f"The detectives against the companion (easy): {won} of 1." in page
+    players = app.test_client().get("/history").text
+    assert tables.COMPANION_NAME not in players
+
+
+def test_no_link_opens_the_companions_seat_nor_do_the_host_controls_go_to_it(tmp_path):
+    """Jack's seat holds his sheet: the host (a detective) can neither make a re-join
+    link for it nor hand it the host controls."""
+    app = make_app(tmp_path)
+    laptop, _phones = companion_table(app)
+    for control in ("rejoin", "hand-host"):
+        answer = laptop.host(control, seat=0, position=0)
+        assert answer.status_code == 422, (control, answer.status_code)
+        assert "The companion plays that seat" in answer.text
+    assert state_of(app, laptop.code)["phase"] == "patrols"
