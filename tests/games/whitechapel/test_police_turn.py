@@ -135,7 +135,7 @@ def _detective_taps(state: dict, draw) -> tuple[int, dict[str, str]]:
 
 
 # No shrinking: a failing sequence is read from its draws (shrinking 40 taps is slow).
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(st.data())
 def test_no_tap_of_one_detective_costs_another_policeman_his_move_or_action(data):
