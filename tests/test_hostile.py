@@ -22,7 +22,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from flask import Flask
@@ -263,8 +263,11 @@ def check(w: World, data: st.DataObject, client: FlaskClient, method: str, path:
     response.get_data()
     assert response.status_code < 500, (method, path, form, response.status_code)
     if "Location" in response.headers:  # a redirect stays on this app, whatever was sent
-        assert own_path(response.headers["Location"]) == response.headers["Location"], \
-            (method, path, response.headers["Location"])
+        location = urlsplit(response.headers["Location"])
+        # Werkzeug's own redirects (a doubled slash merged: /t//me) name this very host.
+        assert location.netloc in ("", "localhost"), (method, path, location)
+        here = location.path + (f"?{location.query}" if location.query else "")
+        assert own_path(here) == here, (method, path, response.headers["Location"])
     if response.status_code >= 400 or method in ("GET", "HEAD"):
         assert w.snapshot() == before, f"{method} {path} {form} was refused " \
             f"({response.status_code}) yet changed the database"
