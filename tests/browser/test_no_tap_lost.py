@@ -63,6 +63,16 @@ def adds(server, code: str) -> list[dict]:
     return [action for kind, action in logged(server, code) if action.get("type") == "add"]
 
 
+def add_while_down(ann, wifi):
+    """Ann adds 2 (1 tap) with the Wi-Fi gone: the top of her page says it waits."""
+    ann.fill("input[name=amount]", "2")
+    wifi.down()
+    ann.click("[data-add]")
+    bar = ann.locator("[data-connection]")
+    expect(bar).to_have_text(WAITING)
+    return bar
+
+
 def test_a_tap_made_while_the_laptop_cannot_be_reached_is_sent_when_it_can(
         server, wifi, laptop, phone):
     """The Wi-Fi is gone when Ann taps Add (1 tap, as always): the top of her page says
@@ -70,11 +80,7 @@ def test_a_tap_made_while_the_laptop_cannot_be_reached_is_sent_when_it_can(
     the page keeps trying. The Wi-Fi back, the tap goes by itself, once, and the top
     says so; her page follows the table again."""
     code, ann, bob = tally_through(server, wifi, laptop, phone)
-    ann.fill("input[name=amount]", "2")
-    wifi.down()
-    ann.click("[data-add]")
-    bar = ann.locator("[data-connection]")
-    expect(bar).to_have_text(WAITING)
+    bar = add_while_down(ann, wifi)
     expect(bar).to_have_attribute("data-connection", "unsent")
     expect(bar).to_be_in_viewport()
     expect(ann.locator("input[name=amount]")).to_have_value("2")
@@ -135,11 +141,7 @@ def test_a_waiting_tap_the_table_moved_past_is_refused(server, wifi, laptop, pho
     refused as any tap on a table that moved on, and her page says so (the waiting note
     gone: the refusal is the answer). Nothing of hers is stored."""
     code, ann, bob = tally_through(server, wifi, laptop, phone)
-    ann.fill("input[name=amount]", "2")
-    wifi.down()
-    ann.click("[data-add]")
-    bar = ann.locator("[data-connection]")
-    expect(bar).to_have_text(WAITING)
+    bar = add_while_down(ann, wifi)
     laptop.click("button:has-text('Skip this turn')")
     expect(bob.locator("[data-add]")).to_be_visible()
 
