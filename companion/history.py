@@ -359,11 +359,13 @@ def by_game(db: Database, game: str | None = None, keys: Sequence[str] | None = 
                                  "games": row["n"], "example": shown_words(
                                      {"winner": "", "how": row["how"]}, row["words"])["how"]})
     # Games against the companion, apart by its level ("the detectives against the
-    # companion: 7 of 12").
-    for row in db.query("SELECT game, json_extract(detail, '$.companion') AS level, "
-                        "count(*) AS n, sum(side = 'detectives') AS won FROM results "
-                        "WHERE json_extract(detail, '$.companion') IS NOT NULL "
-                        "GROUP BY game, level ORDER BY game, level"):
+    # companion: 7 of 12"), under the same filters.
+    companion = "json_extract(r.detail, '$.companion') IS NOT NULL"
+    where = f"{where} AND {companion}" if where else f" WHERE {companion}"
+    for row in db.query("SELECT r.game AS game, json_extract(r.detail, '$.companion') AS "
+                        "level, count(*) AS n, sum(r.side = 'detectives') AS won "
+                        f"FROM results r{where} GROUP BY r.game, level "
+                        "ORDER BY r.game, level", params):
         found[row["game"]].setdefault("companion", []).append(
             {"level": row["level"], "games": row["n"], "detective_wins": row["won"]})
     for entry in found.values():

@@ -249,6 +249,13 @@ def test_a_whole_game_against_the_companion_counts_apart_in_the_history(tmp_path
     assert f"The detectives against the companion (easy): {won} of 1." in page
     players = app.test_client().get("/history").text
     assert tables.COMPANION_NAME not in players
+    # Filtered to another game or a player, the companion's tally follows the filters.
+    for query in ("?game=london1888", f"?player={state['players'][1]}"):
+        answer = app.test_client().get(f"/history{query}")
+        assert answer.status_code == 200, query
+        assert ("against the companion" in answer.text) == ("player" in query), query
+    plot = app.test_client().get("/history/plots/jack.svg?game=london1888")
+    assert plot.status_code == 200
 
 
 def test_no_link_opens_the_companions_seat_nor_do_the_host_controls_go_to_it(tmp_path):
