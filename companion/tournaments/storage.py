@@ -360,7 +360,7 @@ def set_status(db: Database, tournament_id: int, seen_version: int, player_id: i
 
 def check_in_everyone(db: Database, tournament_id: int, seen_version: int) -> int:
     """Check in every registered player at once (a dropped player stays out); the
-    number checked in."""
+    tournament's new version."""
     with immediate(db):
         tournament = _locked(db, tournament_id, seen_version)
         count = db.execute("UPDATE tournament_players SET status = 'present' "
@@ -369,8 +369,7 @@ def check_in_everyone(db: Database, tournament_id: int, seen_version: int) -> in
         if not count:
             raise TournamentError(_("Nobody is waiting to be checked in: every registered "
                                     "player is checked in already."), 409)
-        _bump(db, tournament)
-        return count
+        return _bump(db, tournament)
 
 
 def _present(db: Database, tournament_id: int) -> list[dict[str, Any]]:

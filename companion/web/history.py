@@ -280,12 +280,13 @@ def _player_page(name: str, error: str | None = None, status: int = 200) -> Resp
         return _overview(_filters({}), refused.message, refused.status)
     db = get_db()
     keys = found["keys"]
+    players = history.players(db)
     return render("history/player.html", "history/_player.html", status=status,
                   error=error, player=found, record=record, titles=_titles(),
                   plot=_player_plot(record), tournaments=_tournament_points(keys),
                   rows=history.games(db, keys=keys, per_page=10,
-                                     names=history.names_by_key(history.players(db))),
-                  others=[p for p in history.players(db) if p["key"] != found["key"]],
+                                     names=history.names_by_key(players)),
+                  others=[p for p in players if p["key"] != found["key"]],
                   merged_here=[m for m in history.merges(db)
                                if m["into_key"] == found["key"]],
                   laptop=is_this_laptop(request.remote_addr))
