@@ -416,7 +416,8 @@ def clean_name(name: str) -> str:
     return name
 
 
-def claim_seat(db: Database, table_id: int, position: int, name: str) -> tuple[int, str]:
+def claim_seat(db: Database, table_id: int, position: int, name: str,
+               game: Game) -> tuple[int, str]:
     """Claim an empty seat under ``name``; returns the new version and the seat token."""
     name = clean_name(name)
     token = new_token()
@@ -424,6 +425,8 @@ def claim_seat(db: Database, table_id: int, position: int, name: str) -> tuple[i
         table = _locked(db, table_id, None)
         if table["status"] == "closed":
             raise TableError(_("This table has ended."), 410)
+        # Whatever its token (an imported copy frees the seats' links), never by a phone.
+        _not_the_companions(game, table, position)
         seat = next(iter(db.query("SELECT * FROM seats WHERE table_id = ? AND position = ?",
                                   [table_id, position])), None)
         if seat is None:

@@ -57,7 +57,7 @@ def claim(code: str) -> Response:
     if position is None:
         return _join_page(table, game, 422, _("Please pick a seat."), name)
     try:
-        version, token = tables.claim_seat(get_db(), table["id"], position, name)
+        version, token = tables.claim_seat(get_db(), table["id"], position, name, game)
     except tables.TableError as error:
         return _join_page(table, game, error.status, error.message, name)
     current_app.extensions["broadcaster"].publish(table["id"], version)

@@ -144,6 +144,14 @@ def test_an_export_of_a_companion_game_imports_to_the_same_states(tmp_path):
     # Each entry: version, game, actor, kind, action, undone, time, state.
     jack_entries = [e for e in export["log"] if e[2] == "seat:0"]
     assert len(jack_entries) == 4  # hideout, women, kill, first move
+    # The copy beside its original frees its seats' links: the companion's seat (Jack's
+    # sheet) is still no phone's, even under its own name.
+    stranger = Device(app, copy["code"])
+    for name in (tables.COMPANION_NAME, "Mallory"):
+        answer = stranger.post(f"/j/{copy['code']}", {"seat": 0, "name": name})
+        assert answer.status_code == 422, answer.text
+        assert "The companion plays that seat" in answer.text
+    assert stranger.get(f"/t/{copy['code']}/me").status_code != 200
 
 
 @pytest.mark.parametrize("viewer", [TABLE, 1, 2, 3])
