@@ -135,6 +135,18 @@ def test_htmx_refusal_returns_the_phone_component_with_the_message(app):
     assert "data-decision" in response.text
 
 
+def test_every_tap_form_of_a_deciding_phone_has_a_key_of_its_own(app):
+    """Sent again after a Wi-Fi drop, a tap is stored once only if its form has a key
+    (static/app.js, "No tap lost"): the question forms too."""
+    laptop, phones = new_table(app)
+    page = phones[0].phone().text
+    assert "data-decision" in page
+    forms = re.findall(r"<form method=\"post\".*?</form>", page, re.S)
+    assert len([f for f in forms if 'name="target"' in f]) >= 3
+    for form in forms:
+        assert 'name="key"' in form, form[:200]
+
+
 def test_question_from_the_phone_reveals_to_everyone(app):
     laptop, phones = new_table(app)
     state = state_of(app, laptop.code)
