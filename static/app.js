@@ -292,7 +292,8 @@
   var TAP_TIMEOUT_MS = 15000;  // no answer by then: taken for lost, and sent again
   var RESEND_MS = [1000, 2000, 4000, 8000, 10000];
   var unsent = null;     // { form, target, path, data }: the tap the laptop has not had
-  var resending = null;  // the tap being sent again, until htmx:configRequest takes it
+  // Marks the request that sends it again, even one htmx queues behind another.
+  var RESEND = "X-Companion-Resend";
   var tries = 0, resendTimer = null;
   function showTap(state) {
     var bar = document.querySelector("[data-connection]");
@@ -304,8 +305,10 @@
   function keepUnsent(event) {
     var config = event.detail.requestConfig;
     if (!isTap(event)) { return; }
-    unsent = { form: config.elt, target: config.target, path: config.path,
-               data: config.resent || config.formData };
+    if (!(unsent && config.headers[RESEND])) {  // a failed resend keeps the tap as it was
+      unsent = { form: config.elt, target: config.target, path: config.path,
+                 data: config.formData };
+    }
     showTap("unsent");
     // A refusal still on the page answered an earlier tap: under "not sent" it would
     // read as this one's.
@@ -332,22 +335,21 @@
   function resend() {
     if (!unsent || tapsPending()) { return; }
     clearTimeout(resendTimer);
-    resending = unsent;
     // Its form may be gone (a map redrawn under it): the view then stands in as the
     // request's source, the data being the tap's own.
     var source = unsent.form.isConnected ? unsent.form : view();
-    htmx.ajax("POST", unsent.path, { source: source,
+    var headers = {};
+    headers[RESEND] = "1";
+    htmx.ajax("POST", unsent.path, { source: source, headers: headers,
                                      target: unsent.target.isConnected ? unsent.target : view() })
       .catch(function () { /* heard as htmx:sendError */ });
-    resending = null;  // taken by then (htmx configures a request as it is asked for)
   }
   document.addEventListener("htmx:configRequest", function (event) {
     if (event.detail.verb === "get") { return; }
     event.detail.timeout = TAP_TIMEOUT_MS;
-    if (resending) {
+    if (event.detail.headers[RESEND] && unsent) {
       // Exactly what went the first time: the same key, every field as then.
-      event.detail.parameters = resending.data;
-      event.detail.resent = resending.data;
+      event.detail.parameters = unsent.data;
       event.detail.errors = [];
     }
   });
