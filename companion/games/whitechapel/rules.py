@@ -510,8 +510,19 @@ def _women(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
             ngettext("Please enter the %(n)s circle of the marked women (%(given)s given).",
                      "Please enter the %(n)s circles of the marked women (%(given)s given).",
                      marked, given=len(fields)))
-    circles = [_board_circle(state, f, "circle of a marked woman") for f in fields]
+    circles = _woman_tokens(state, fields, "circle of a marked woman")
     require(len(set(circles)) == len(circles), _("Each marked woman is on a different circle."))
+    _night(state)["women"] = circles
+    unmarked = str(action.get("unmarked", "") or "").strip()
+    if unmarked:
+        _unmarked(state, circles, unmarked)
+    state["phase"] = "patrols"
+
+
+def _woman_tokens(state: State, fields: list[str], what: str) -> list[int]:
+    """The circles of women tokens: red circles (board mode) that hold no crime scene
+    marker (Hell 2, note)."""
+    circles = [_board_circle(state, f, what) for f in fields]
     board = board_of(state)
     for circle in circles:
         require(board is None or circle in board.red,
@@ -522,11 +533,7 @@ def _women(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
         require(circle not in scenes,
                 _("Circle %(circle)s holds a crime scene marker: no woman may be placed there.",
                   circle=circle))
-    _night(state)["women"] = circles
-    unmarked = str(action.get("unmarked", "") or "").strip()
-    if unmarked:
-        _unmarked(state, circles, unmarked)
-    state["phase"] = "patrols"
+    return circles
 
 
 def _unmarked(state: State, marked: list[int], text: str) -> None:
@@ -534,15 +541,11 @@ def _unmarked(state: State, marked: list[int], text: str) -> None:
     places ... women tokens face down on red circles"; a player puts them on the board
     himself). Kept so the table screen can say where all the tokens go, face down."""
     rules = NIGHTS[state["night"]]
-    circles = [_board_circle(state, f, "circle of a woman token")
-               for f in re.split(r"[\s,;]+", text) if f]
+    circles = _woman_tokens(state, [f for f in re.split(r"[\s,;]+", text) if f],
+                            "circle of a woman token")
     require(len(circles) == rules["women"] - rules["marked"]
             and len(set(circles) | set(marked)) == rules["women"],
             _("Each woman token is on a different circle."))
-    board = board_of(state)
-    scenes = set(_crime_scenes(state))
-    require(all((board is None or c in board.red) and c not in scenes for c in circles),
-            _("The women tokens go on red circles that hold no crime scene marker."))
     _night(state)["unmarked"] = sorted(circles)
 
 

@@ -484,9 +484,10 @@ def _cops_view(state: State) -> dict[str, Any] | None:
         reach = {c: board.police_moves(cops["from"][c]) for c in POLICEMEN}
     else:
         reach = {}
+    names = crossing_names(board)
     return {
         "at": at,
-        "where": {c: crossing_names(board)[at[c]] if at.get(c) is not None else None
+        "where": {c: names[at[c]] if at.get(c) is not None else None
                   for c in POLICEMEN},
         "from": dict(cops["from"]) if reach and state["phase"] == "police" else {},
         "before": list(cops["before"]),
