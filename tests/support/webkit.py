@@ -67,6 +67,9 @@ def webkit_phone() -> Iterator[WebDriver]:
         service = Service(executable_path=driver_path, log_output=subprocess.DEVNULL,
                           env={**os.environ, "DISPLAY": f":{display}"})
         driver = webdriver.WebKitGTK(options=options, service=service)
+        # A command WebKit never answers fails the test in bounded time instead of holding
+        # the whole run (one execute_script hung for minutes on a loaded machine).
+        driver.command_executor.client_config.timeout = WAIT * 6
         driver.set_page_load_timeout(WAIT * 2)
         driver.set_script_timeout(WAIT)
         driver.set_window_size(WIDTH, HEIGHT)
