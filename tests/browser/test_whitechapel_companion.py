@@ -78,6 +78,9 @@ def test_three_detectives_against_the_companion_at_360_px(shipped_server, laptop
         page.locator(f"a[data-cop='{colour}']").first.click()
         page.locator(f"a[data-crossing='{crossing}']").click()
         tap(page, f"[data-police-confirm='{colour}:{crossing}']")
+        # Its answer in before the next phone reads the table's version (a placement
+        # still on its way moved it on under the next phone: a fresh-clone failure).
+        caught_up(page)
     # The last one hands the turn to Jack, who moves in the same transaction: the
     # table never waits on a button, and every phone says what he did on the track.
     caught_up(laptop, *detectives)
