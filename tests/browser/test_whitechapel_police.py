@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support.glance import assert_same_glance
 from tests.support.hidden import deal_again, hidden_state
-from tests.support.pages import LAPTOP, caught_up, confirm, shot, sit, start_game
+from tests.support.pages import LAPTOP, caught_up, confirm, measured, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.twin_tables import MASK, NARROW, TwinTables
@@ -39,7 +39,7 @@ def shipped_server(tmp_path) -> Iterator[Server]:
 def targets_are_thumb_sized(page) -> int:
     """Every crossing link of the police map is at least 44x44 px, and no two overlap."""
     # Measured in one go: a live refresh may swap the map between two measures.
-    boxes = page.locator("[data-police-map] svg a circle.target").evaluate_all(
+    boxes = measured(page.locator("[data-police-map] svg a circle.target"),
         "discs => discs.map(c => { const b = c.getBoundingClientRect();"
         " return {x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width,"
         " height: b.height}; })")

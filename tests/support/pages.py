@@ -27,6 +27,19 @@ CODE_CUT = """(() => {
 by Playwright's and Selenium's phones alike (issue 38, point 7)."""
 
 
+def measured(locator: Locator, script: str) -> list:
+    """``script`` (a function of the nodes) over what ``locator`` finds, once every node
+    is still in the page: Playwright finds the nodes and runs the script in two steps, and
+    a live refresh swapped in between leaves detached nodes that measure 0x0."""
+    whole = f"nodes => nodes.every(n => n.isConnected) ? ({script})(nodes) : null"
+    for _ in range(50):
+        result = locator.evaluate_all(whole)
+        if result is not None:
+            return result
+        locator.page.wait_for_timeout(100)
+    raise AssertionError(f"{locator} kept being swapped out for 5 s")
+
+
 def sit(page: Page, url: str, name: str, seat: int) -> None:
     """Open a join link, type a name, pick the seat and land on the phone page."""
     page.goto(url)

@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.support.pages import caught_up, confirm, sit, start_game
+from tests.support.pages import caught_up, confirm, measured, sit, start_game
 
 NAMES = ("Jack", "Ann", "Bob", "Cy", "Dee", "Eve")
 
@@ -152,7 +152,7 @@ def hold_and_pick(page, circle: int) -> int:
 
 
 def assert_thumb_sized_boxes(page, selector: str) -> None:
-    small = page.locator(selector).evaluate_all(
+    small = measured(page.locator(selector),
         """nodes => nodes.map(n => [n.textContent, n.getBoundingClientRect()])
              .filter(([_, r]) => r.width < 44 || r.height < 44)
              .map(([text, r]) => `${text} ${r.width}x${r.height}`)""")
@@ -176,7 +176,7 @@ TARGETS = """links => links.map(a => {
 def assert_thumb_sized(page) -> list[dict]:
     """Every circle the page offers to tap is at least 44x44 CSS px, its number at
     least 14 px, and no two tap discs overlap (issue #13, a map a thumb can use)."""
-    targets = page.locator("a[data-to]").evaluate_all(TARGETS)
+    targets = measured(page.locator("a[data-to]"), TARGETS)
     assert targets, "no circle to tap"
     for target in targets:
         assert target["width"] >= 44 and target["height"] >= 44, target
@@ -191,7 +191,7 @@ def assert_thumb_sized(page) -> list[dict]:
 def assert_possible_readable(page) -> None:
     """On a detective's zoomed map every circle where Jack may be is a thumb wide (44 CSS
     px) with its number at least 14 px."""
-    circles = page.locator(".board-map.zoomable g.possible").evaluate_all(
+    circles = measured(page.locator(".board-map.zoomable g.possible"),
         TARGETS.replace("a.dataset.to", "a.dataset.circle"))
     assert circles, "no circle where Jack may be"
     for circle in circles:
@@ -214,7 +214,7 @@ def assert_on_screen(page, selectors) -> None:
 
 
 def assert_not_clipped(page, selector: str) -> None:
-    clipped = page.locator(selector).evaluate_all(
+    clipped = measured(page.locator(selector),
         "nodes => nodes.filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent)")
     assert not clipped, f"clipped: {clipped}"
 
@@ -230,7 +230,7 @@ PLATFORM = "header, .host, .topbar, .join-panel"
 def assert_controls_thumb_sized(page, scope: str = "#view") -> None:
     """Every visible control of the game in ``scope`` is at least 44x44 CSS px (the
     platform's headers and its collapsed sections are checked by the platform's tests)."""
-    small = page.locator(scope).locator(CONTROLS).evaluate_all(
+    small = measured(page.locator(scope).locator(CONTROLS),
         """nodes => nodes.filter(n => !n.closest('""" + PLATFORM + """') && !(
                n.tagName === 'SUMMARY' && !n.parentElement.className.includes('wc-')))
              .map(n => [n.outerHTML.slice(0, 80), n.getBoundingClientRect()])
