@@ -55,31 +55,6 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture(autouse=True, scope="session")
-def shipped_board_parsed_once():
-    """Every app a test makes parses the shipped board again (25 ms of CPU, nearly as much as
-    the rest of create_app). It is package data no test writes, and a Board is frozen: the
-    session parses it once and every app gets that Board. Any other file is read and checked
-    for real."""
-    from companion.games.whitechapel import board
-
-    shipped = {path.resolve() for path in board.SHIPPED_BOARDS}
-    parsed: dict[object, board.Board] = {}
-    read_and_check = board.load_board
-
-    def load_board(path):
-        where = Path(path).resolve()
-        if where not in shipped:
-            return read_and_check(path)
-        if where not in parsed:
-            parsed[where] = read_and_check(path)
-        return parsed[where]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(board, "load_board", load_board)
-        yield
-
-
 @pytest.fixture
 def played(app):
     """Three finished games of Mr. Jack for the history's pages (tests/web/test_history.py,

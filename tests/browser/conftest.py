@@ -13,12 +13,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.pages import LAPTOP
 from tests.support.phone_quality import watch
 from tests.support.realserver import Server
 
 CHROMIUM = "/usr/bin/chromium"
+# As long as an action's wait (context.set_default_timeout below): a CI machine running four
+# workers on two cores took more than expect's own 5 s to land a start.
+expect.set_options(timeout=10_000)
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1}
 # Playwright's own --disable-features (1.65), which a second --disable-features replaces.

@@ -763,12 +763,20 @@ def load_board(path: str | Path) -> Board:
         raise BoardError(["there is no such file"], str(path)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise BoardError([f"cannot be read ({error})"], str(path)) from None
+    return _board_from_text(text, str(path))
+
+
+@lru_cache(maxsize=16)
+def _board_from_text(text: str, source: str) -> Board:
+    """The board a file's text describes. Every new table and app reads its boards again,
+    and checking the shipped one costs 25 ms of CPU: a Board is frozen, so one parse serves
+    every reader of the same text (keyed on the text and the name its errors give)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise BoardError([f"is not valid JSON: {error.msg} at line {error.lineno}, "
-                          f"column {error.colno}"], str(path)) from None
-    return parse_board(data, str(path))
+                          f"column {error.colno}"], source) from None
+    return parse_board(data, source)
 
 
 def find_boards(directory: str | Path) -> dict[str, Board]:
