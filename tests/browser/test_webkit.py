@@ -42,12 +42,13 @@ pytestmark = pytest.mark.webkit
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
 
-def seated(server: Server, iphone, game: str, players: int) -> tuple[HttpDevice, list]:
+def seated(server: Server, iphone, game: str, players: int,
+           awake: bool = False) -> tuple[HttpDevice, list]:
     """The iPhone joins at seat 0 by the join address, HTTP phones take the other seats;
     the host starts and the iPhone's page follows by itself."""
     laptop = HttpDevice(server.url)
     laptop.create_as_set_up(game, players)
-    sit(iphone, f"{server.url}/j/{laptop.code}", NAMES[0], 0)
+    sit(iphone, f"{server.url}/j/{laptop.code}", NAMES[0], 0, awake=awake)
     others = others_join_and_start(laptop, NAMES[:players])
     at_version(iphone, laptop.version())  # the start, from the laptop: a live update
     code_whole(iphone)
@@ -172,7 +173,7 @@ def test_the_keep_awake_video_is_fetched_once_per_phone(logged_server, iphone):
     """WebKit's media stack asked the server for the looping video again at every loop
     (a range request a second, per iPhone, all game long): now the page fetches it once
     and it loops from memory. Counted in the server's access log over a few loops."""
-    seated(logged_server, iphone, "tally", 2)
+    seated(logged_server, iphone, "tally", 2, awake=True)
     # As on the laptop's plain-http address, where Safari has no Wake Lock (on 127.0.0.1
     # WebKitGTK has one, which refuses): the video keeps the screen on.
     iphone.execute_script("delete Navigator.prototype.wakeLock")

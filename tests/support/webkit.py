@@ -85,7 +85,7 @@ def webkit_phone() -> Iterator[WebDriver]:
 
 def wait(driver: WebDriver, condition, message: str) -> object:
     """``condition()`` once truthy; a page swapped in meanwhile (htmx) is asked again."""
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05,
+    return WebDriverWait(driver, WAIT, poll_frequency=0.1,
                          ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda _driver: condition(), message)
 
@@ -163,10 +163,15 @@ def tap(driver: WebDriver, css: str) -> None:
     actions.perform()
 
 
-def sit(driver: WebDriver, url: str, name: str, seat: int) -> None:
+def sit(driver: WebDriver, url: str, name: str, seat: int, awake: bool = False) -> None:
     """Open the join address, type a name, pick the seat: the phone page (3 taps and the
-    name typed)."""
+    name typed). Unless ``awake``, the phone's "Keep screen on" is off, as its player may
+    set it: only the keep-awake test plays the looping video, which cost WebKit's web
+    process a third of its CPU in the other tests, and WebKitGTK hung twice on a loaded
+    machine (a tap's actions, then a page left) while it played."""
     driver.get(url)
+    driver.execute_script("localStorage.setItem('companion-awake', arguments[0])",
+                          "on" if awake else "off")
     shown(driver, "input[name=name]").send_keys(name)
     tap(driver, f"label:has(> input[name=seat][value='{seat}'])")
     tap(driver, "[data-join-form] button[type=submit]")
