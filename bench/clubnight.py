@@ -7,7 +7,7 @@ Starts `companion serve` exactly as a laptop runs it (a subprocess on 127.0.0.1 
 temporary database), then plays a club night against it from one asyncio process:
 each table has a table screen (the host's laptop) and 4-8 phones, every device holds
 its live-update stream (`/t/<code>/events`) and, when told of a new version, fetches
-its own view with `HX-Request: true`, as static/app.js does. Devices speak raw
+its own view with `HX-Request: true`, as static/app/live.js does. Devices speak raw
 HTTP/1.1 (keep-alive, cookies, the CSRF field, gzip), so 400 of them fit in one
 process. Scripted players (tests/support/scripted.py) act at a human-like rate, each move
 chosen from the forms on the acting device's page.
@@ -329,7 +329,7 @@ class Device:
 
     def heard_of(self, version: int) -> None:
         self.heard = version
-        # app.js: a page whose version differs and that is not busy refreshes itself;
+        # static/app/live.js: a page whose version differs and that is not busy refreshes itself;
         # a busy page (its own request running) catches up when the request ends.
         if str(version) != str(self.shown) and not self.lock.locked():
             asyncio.ensure_future(self.refresh())

@@ -7,9 +7,10 @@ Usage: python bench/shared.py [--connections 6] [--duration 20]
 Starts `companion serve` on 127.0.0.1 and seats the tables; then every device, from the
 one address, opens its event stream and holds --connections connections as a browser
 does (one for its stream, the others kept alive), and every 2 s or so loads its page and
-the page's three files over them, reopening any the server closed meanwhile (as a
-browser does). A probe on an address of its own times the lobby and a view meanwhile.
-Prints what the devices got and writes bench/results/shared.json.
+the page's files (its stylesheet, htmx and static/app/'s scripts) over them, reopening
+any the server closed meanwhile (as a browser does). A probe on an address of its own
+times the lobby and a view meanwhile. Prints what the devices got and writes
+bench/results/shared.json.
 
 Target (issue 26): every page and file answered, every stream held, as if each device
 had an address of its own. Loopback only; about 40 s; stops itself and the server.
@@ -22,6 +23,7 @@ import asyncio
 import collections
 import random
 import time
+from pathlib import Path
 
 from room import (
     Probe,
@@ -35,7 +37,9 @@ from room import (
 )
 
 SHARED = "127.0.8.8"
-FILES = ("/static/app.css", "/static/app.js", "/static/htmx-2.0.11.min.js")
+APP = Path(__file__).resolve().parent.parent / "static" / "app"
+FILES = ("/static/app.css", "/static/htmx-2.0.11.min.js",
+         *sorted(f"/static/app/{script.name}" for script in APP.glob("*.js")))
 
 
 async def browse(running, device, args, answers: collections.Counter, page_ms: list,

@@ -1,5 +1,5 @@
 /* One live stream for all of a browser's pages of the app (a SharedWorker, started by
-   static/app.js). Chromium gives a host 6 connections over HTTP/1.1: with a stream for
+   static/app/live.js). Chromium gives a host 6 connections over HTTP/1.1: with a stream for
    each page, an organiser's seventh page (the board, a round, several table screens)
    waited for a free connection, its taps with it. Here every page of the browser says
    which table it shows; the worker holds one stream for all those tables

@@ -206,7 +206,7 @@ def path_for(data: st.DataObject, rule: Any) -> str:
             value = data.draw(st.one_of(st.sampled_from(sorted(discover())),
                                         st.sampled_from(NASTY)), label=name)
         elif name == "filename":
-            value = data.draw(st.sampled_from(["app.css", "app.js", "nope.js", "../app.py",
+            value = data.draw(st.sampled_from(["app.css", "app/live.js", "nope.js", "../app.py",
                                                "%2e%2e/app.py", "htmx-2.0.11.min.js"]))
         else:
             value = data.draw(st.sampled_from(NASTY), label=name)

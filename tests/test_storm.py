@@ -376,7 +376,7 @@ def test_thirty_phones_behind_one_address_play_as_if_each_had_its_own(table):
         phone = HttpDevice(server.url)
         phone.get("/")  # a session cookie of its own, as each phone has
         phones.append(phone.cookie())
-    paths = [f"/t/{host.code}", "/static/app.css", "/static/app.js",
+    paths = [f"/t/{host.code}", "/static/app.css", "/static/app/live.js",
              "/static/htmx-2.0.11.min.js"]
 
     async def room() -> None:

@@ -102,7 +102,7 @@ class StreamHub:
     ``capacity``, or beyond ``per_address`` from one client address (except those
     ``exempt`` says are the laptop's), is answered at once with a clear
     refusal (the page then asks for the version now and then instead, see
-    static/app.js). A change reaches each
+    static/app/live.js). A change reaches each
     stream of its table; a quiet stream gets a heartbeat every ``heartbeat`` seconds
     and ends after about ``lifetime`` seconds (the browser reconnects by itself).
     """

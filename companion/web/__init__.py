@@ -20,7 +20,7 @@ from companion.words import _
 
 log = logging.getLogger("companion")
 
-# media-src blob: the keep-awake video plays from the copy the page fetched (app.js).
+# media-src blob: the keep-awake video plays from the copy the page fetched (static/app/awake.js).
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")

@@ -141,7 +141,7 @@ def test_pages_survive_a_server_restart(server, laptop, phone):
 
 def test_a_page_refused_its_stream_still_follows_the_table(server, phone):
     """When the laptop holds every stream it can, a new page is refused its stream (503)
-    and asks for the version every 10 s instead (static/app.js): slower, never stuck."""
+    and asks for the version every 10 s instead (static/app/live.js): slower, never stuck."""
     host = HttpDevice(server.url)
     code = host.create("tally", 2)
     assert HttpDevice(server.url).join(code, 1, "Bob").status == 303

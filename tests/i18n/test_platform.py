@@ -459,7 +459,7 @@ def test_an_import_refusal_reads_the_devices_language(app):
 
 @pytest.mark.parametrize("language", ["en", "de", "fr"])
 def test_every_armed_confirm_button_stays_within_two_lines(app, language):
-    """Armed, a button reads its question and "Tap again." (static/app.js): at 360 px a
+    """Armed, a button reads its question and "Tap again." (static/app/confirm.js): at 360 px a
     button holds some 36 characters a line, and the English takes two lines at most."""
     import html as markup
 

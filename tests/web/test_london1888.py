@@ -137,7 +137,7 @@ def test_htmx_refusal_returns_the_phone_component_with_the_message(app):
 
 def test_every_tap_form_of_a_deciding_phone_has_a_key_of_its_own(app):
     """Sent again after a Wi-Fi drop, a tap is stored once only if its form has a key
-    (static/app.js, "No tap lost"): the question forms too."""
+    (static/app/no-tap-lost.js): the question forms too."""
     laptop, phones = new_table(app)
     page = phones[0].phone().text
     assert "data-decision" in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -187,6 +188,23 @@ def test_pages_are_gzipped_for_phones(client):
     assert script.headers.get("Content-Encoding") == "gzip"
     assert len(script.data) < 20_000
 
+
+
+def test_every_behaviour_script_is_loaded_after_htmx_and_leaks_no_global(client):
+    """static/app/ is one deferred file per behaviour (docs/ARCHITECTURE.md): a page loads
+    each of them, after htmx and companion.js (the one name they share), and each says
+    what it owns at its top and keeps its names in its own function."""
+    page = client.get("/").text
+    app = Path(client.application.static_folder) / "app"
+    loaded = re.findall(r'<script src="/static/([^"]+)" defer></script>', page)
+    files = sorted(path.name for path in app.glob("*.js"))
+    assert loaded[:2] == ["htmx-2.0.11.min.js", "app/companion.js"]
+    assert sorted(name.removeprefix("app/") for name in loaded[1:]) == files
+    for name in files:
+        text = (app / name).read_text()
+        owns, code = text.split("*/\n", 1)
+        assert owns.startswith("/* Owns "), name
+        assert code.startswith("(function () {\n") and code.endswith("})();\n"), name
 
 def test_wrong_method_is_friendly(client):
     response = client.get("/import")

@@ -220,7 +220,7 @@ TAGS = re.compile(r"<(/?)(details|input)\b([^>]*)>")
 
 def typed_fields(html: str) -> list[tuple[str, bool]]:
     """Every field a player types into, and whether it is secret: marked
-    data-secret-field or inside a details[data-secret] (static/app.js empties both)."""
+    data-secret-field or inside a details[data-secret] (static/app/secrets.js empties both)."""
     sections: list[bool] = []
     found = []
     for closing, tag, attributes in TAGS.findall(html):
