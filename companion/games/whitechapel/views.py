@@ -221,7 +221,7 @@ def _detective_now(state: State, seat: int) -> dict[str, Any]:
         return told
     if phase in ("patrols", "suspense"):
         if head_seat == seat:
-            task = (_("Your turn: place the patrol tokens") if phase == "patrols"
+            task = (_("Your turn: place the patrols") if phase == "patrols"
                     else _("Your turn: move the wretched"))
             return {"text": task, "detail": _("You are the Head of the Investigation."),
                     "mine": True}

@@ -9,6 +9,7 @@ import random
 
 from companion.games.whitechapel import jack_ai
 from companion.games.whitechapel import rules as wc
+from companion.games.whitechapel.state import _patrols_standing
 from tests.support.whitechapel_play import act, board_game, head, refused
 
 
@@ -54,7 +55,7 @@ def test_a_wait_the_wretched_moved_a_token_turned_then_the_kill(real):
     assert state["phase"] == "turned" and wc.actions(state, head(state)) == ["turned"]
     state = act(state, head(state), type="turned", shows="fake")
     assert state["phase"] == "blood"
-    assert token not in wc._patrols_standing(state["nights"][0])
+    assert token not in _patrols_standing(state["nights"][0])
     # The kill is on a wretched where he stands now, not where the women were.
     wretched = state["nights"][0]["wretched"]
     gone = next((c for c in state["nights"][0]["women"] if c not in wretched), None)
