@@ -67,24 +67,26 @@ class Detectives:
         self.trail: set[int] = set()
         self.night = 0
         self.hideouts: set[int] = set()
+        self.real: dict[int, str] = {}
 
     def act(self, state: dict[str, Any], rng: random.Random) -> tuple[Any, dict[str, str]]:
         public = wc.view(state, TABLE)
         phase = public["phase"]
         head = public["head"]["seat"] if public["head"] else 1
-        if phase == "patrols":
-            return head, {"type": "patrols_placed"}
-        if phase == "suspense":
-            return head, {"type": "wretched_moved"}
+        told = public["told"]
         if public["night"] != self.night:
-            self.night, self.trail = public["night"], set()
+            self.night, self.trail, self.real = public["night"], set(), {}
             self.hideouts = self._hideouts(public) if self.cordon else set()
+        if phase in ("patrols", "suspense", "turned"):
+            return head, self._hell(public, told, rng)
         possible = self._possible(public)
         self.trail |= possible
         cops = public["cops"]
         if phase == "alarm":
             colour = next(c for c in wc.POLICEMEN if cops["at"][c] is None)
-            choice = self._best(cops["choices"][colour], possible, cops["at"], colour)
+            own = [x for x, c in self._real(told, rng).items() if c == colour]
+            choice = own[0] if own else self._best(cops["choices"][colour], possible,
+                                                   cops["at"], colour)
             return self._seat(state, colour), {"type": "place", "policeman": colour,
                                                "crossing": str(choice)}
         if public["police_moving"]:
@@ -93,6 +95,37 @@ class Detectives:
             return self._seat(state, colour), {"type": "move_policeman", "policeman": colour,
                                                "crossing": str(choice)}
         return self._search(state, public, possible)
+
+    def _hell(self, public: dict[str, Any], told: dict[str, Any],
+              rng: random.Random) -> dict[str, str]:
+        """The Head's part of Hell: the patrol tokens (the two new ones tapped from the
+        second night), each wretched moved towards the real policemen (only his to
+        know), what a turned token shows."""
+        if "patrols_placed" in public["actions"]:
+            return {"type": "patrols_placed"}
+        if "patrol" in public["actions"]:
+            tapped = {p["crossing"] for p in told["patrols"]}
+            return {"type": "patrol", "crossing": str(rng.choice(
+                [x for x in told["patrol_choices"] if x not in tapped]))}
+        if "wretched_moved" in public["actions"]:
+            return {"type": "wretched_moved"}
+        real = self._real(told, rng)
+        if "turned" in public["actions"]:
+            return {"type": "turned", "shows": real.get(told["turning"], wc.FAKE)}
+        start, ends = sorted(told["to_move"].items())[0]
+        near = _distance_from(self.board, {c for x in real
+                                           for c in self.board.circles_next_to(x)})
+        return {"type": "wretched", "circle": str(start),
+                "circle2": str(min(ends, key=lambda c: (near.get(c, 30), c)))}
+
+    def _real(self, told: dict[str, Any], rng: random.Random) -> dict[int, str]:
+        """Which patrol tokens are the real policemen tonight, and whose: the Head's
+        secret, drawn once a night when first needed (before any is turned over)."""
+        if not self.real and told and told["patrols"]:
+            crossings = rng.sample(sorted(p["crossing"] for p in told["patrols"]),
+                                   len(wc.POLICEMEN))
+            self.real = dict(zip(crossings, wc.POLICEMEN, strict=True))
+        return self.real
 
     def _seat(self, state: dict[str, Any], colour: str) -> int:
         return state["policemen"][colour]
@@ -164,7 +197,11 @@ def _distance_from(board: Board, sources: set[int]) -> dict[int, int]:
 
 def play(board: Board, jack: str, team: str, seed: int) -> dict[str, Any]:
     """One game; what Jack thought for each decision (CPU seconds) and how it ended."""
-    options = {**wc.parse_options({"board": board.name, "police_map": "on"}, len(PLAYERS)),
+    # A table where the companion plays Jack (the level set here only makes the table
+    # one: the Jack deciding below is ``jack``): the detectives tap in what the board
+    # shows him, and he may wait.
+    options = {**wc.parse_options({"board": board.name, "police_map": "on", "jack": "hard"},
+                                  len(PLAYERS)),
                "board_graph": board.graph()}
     rng = random.Random(seed)
     state = wc.setup(options, list(PLAYERS), rng)

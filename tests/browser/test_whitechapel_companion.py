@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
-from tests.support.pages import caught_up, confirm, sit, start_game
+from tests.support.pages import caught_up, confirm, shot, sit, start_game
 from tests.support.realserver import Server
 from tests.support.whitechapel_pages import head_of, tap
 
@@ -20,12 +20,14 @@ STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
 DEAL = {"blue": 1, "yellow": 2, "brown": 3, "red": 1, "green": 2}
 """The even deal of three detectives."""
 NARROW = {"width": 360, "height": 740}
+SEED = 1
 TOP = 150
 
 
 @pytest.fixture
 def shipped_server(tmp_path) -> Iterator[Server]:
-    running = Server(tmp_path / "companion.sqlite").start()
+    # A seed whose companion kills at once on night 1 (it may wait: issue 39).
+    running = Server(tmp_path / "companion.sqlite", seed=SEED).start()
     yield running
     running.stop()
 
@@ -59,13 +61,18 @@ def test_three_detectives_against_the_companion_at_360_px(shipped_server, laptop
     start_game(laptop)  # 1 tap: nobody sits at Jack's seat, the companion plays it
     detectives = phones[1:]
     caught_up(laptop, *detectives)
-    # Hell 2: the companion placed the women; every phone says where the tokens go.
+    # Hell 2: the companion placed the women; every phone says where the tokens go, the
+    # whole line of eight circles within the first 150 px.
     for page in (laptop, *detectives):
-        expect(page.locator("[data-companion-said]").first).to_contain_text("woman token")
-    for page in detectives:
-        said_on_top(page, "woman token")
+        expect(page.locator("[data-companion-said]").first).to_contain_text("Women tokens")
+    for number, page in enumerate(detectives, start=1):
+        said_on_top(page, "Women tokens")
+        shot(page, f"wc-companion-women-360-{number}")
+        box = page.locator("[data-companion-said]").first.bounding_box()
+        assert box["y"] + box["height"] <= TOP, ("the women's line", box)
     # Hell 3: the Head places the patrol tokens on the board and says so: 2 taps (tap
-    # again to confirm). The companion kills at once.
+    # again to confirm; the first night's seven crossings are the yellow-bordered ones,
+    # known to the app). The companion (the seed's) kills at once.
     confirm(head_of(detectives, laptop), "[data-act=patrols_placed]")
     caught_up(laptop, *detectives)
     for page in detectives:

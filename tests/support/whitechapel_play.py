@@ -60,3 +60,28 @@ def turn_of(state: dict, colour: str) -> dict:
     while (speaker := wc._speaking(state)) and state["policemen"][speaker] != seat:
         state = act(state, state["policemen"][speaker], type="done", policeman=speaker)
     return state
+
+
+def the_head_tells(state: dict, r: random.Random) -> tuple[int, dict[str, str]] | None:
+    """At a table where the companion plays Jack, the Head's part of Hell, told at
+    random among what the view offers: the patrols placed (or the new ones tapped), a
+    wretched's move, what a turned token shows. None when the Head has nothing to tell."""
+    public = wc.view(state, wc.TABLE)
+    told = public["told"]
+    if "patrols_placed" in public["actions"]:
+        return head(state), {"type": "patrols_placed"}
+    if "patrol" in public["actions"]:
+        tapped = {p["crossing"] for p in told["patrols"]}
+        return head(state), {"type": "patrol", "crossing": str(
+            r.choice([x for x in told["patrol_choices"] if x not in tapped]))}
+    if "wretched" in public["actions"]:
+        start = r.choice(sorted(told["to_move"]))
+        return head(state), {"type": "wretched", "circle": str(start),
+                             "circle2": str(r.choice(told["to_move"][start]))}
+    if "turned" in public["actions"]:
+        shown = [p["shows"] for p in told["patrols"]]
+        faces = [c for c in wc.POLICEMEN if c not in shown]
+        if shown.count(wc.FAKE) < 2:
+            faces.append(wc.FAKE)
+        return head(state), {"type": "turned", "shows": r.choice(faces)}
+    return None

@@ -79,7 +79,7 @@ def test_the_companion_takes_jacks_seat_and_plays_at_once(tmp_path):
     # What he did with his pieces, at the top of the table screen and every phone,
     # never which tokens are marked nor his hideout.
     tokens = sorted(state["nights"][0]["women"] + state["nights"][0]["unmarked"])
-    said = "Jack put a woman token on " + ", ".join(map(str, tokens)) + " (face down)."
+    said = "Women tokens face down on " + ", ".join(map(str, tokens)) + "."
     for page in (laptop.screen().text, *(p.phone().text for p in phones[1:])):
         assert said in page
         assert page.index("data-companion-said") < page.index("data-prompt") \
@@ -178,6 +178,39 @@ def test_twin_tables_differing_only_in_the_companions_secrets_look_alike(tmp_pat
         twin["nights"][0]["moves"][0] = {"kind": "move", "circles": [other[0]]}
     assert twin != state
     assert_indistinguishable(app, wc, state, twin, [viewer])
+
+
+@pytest.mark.parametrize("viewer", [TABLE, 1, 2, 3])
+def test_twins_alike_while_the_head_tells_the_board(tmp_path, viewer):
+    """While the Head taps in the wretched's moves and what a turned token shows (the
+    companion waited), two tables whose companion hid elsewhere, and whose first wait
+    was decided with another seed, draw the same pages (the now lines, the map, the
+    companion's said line, the Head's buttons)."""
+    from tests.support.whitechapel_play import the_head_tells
+
+    app = make_app(tmp_path)
+    laptop, phones = companion_table(app)
+    assert head_phone(app, laptop, phones).act("patrols_placed").status_code == 303
+    state = state_of(app, laptop.code)
+    board = wc.board_of(state)
+    r = random.Random(3)
+    seen = []
+    # Whatever the companion chose at time I, the same table had it waited.
+    night = state["nights"][0]
+    night.update(crimes=[], time=1, wretched=sorted(night["women"]))
+    state.update(phase="blood")
+    state = wc.apply(state, wc.JACK, {"type": "wait"}, r)
+    while state["phase"] in ("suspense", "ready", "turned") and len(seen) < 12:
+        if state["phase"] == "ready":
+            state = wc.apply(state, wc.JACK, wc.companion_action(state, r), r)
+        twin = json.loads(json.dumps(state))
+        twin["hideout"] = next(n for n in board.numbers
+                               if n != state["hideout"] and board.is_legal_hideout(n))
+        assert_indistinguishable(app, wc, state, twin, [viewer])
+        seen.append(state["phase"])
+        actor, action = the_head_tells(state, r)
+        state = wc.apply(state, actor, action, r)
+    assert "suspense" in seen and "turned" in seen
 
 
 def test_the_decisions_are_the_same_for_the_same_seed(tmp_path):

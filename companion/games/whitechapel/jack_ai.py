@@ -19,9 +19,10 @@ search or arrest there next, the circles of his trail they can reach) while keep
 road home within the squares left. ``BASELINES`` (``random``, ``shortest``) are the
 bench's reference Jacks (bench/jack.py), never offered at a table.
 
-What the companion cannot see on the real board, it does not use: he kills at once,
-at time I, on a marked woman (the Head's patrol tokens and the wretched he moves are
-not in the app), so he never reveals a patrol token
+What a human Jack sees on the real board the detectives tap in (the patrol tokens'
+crossings, where the Head moves each wretched, what a turned token shows), and it
+reaches him through his view like the rest: so he may wait (Hell 5), and then
+chooses the patrol token he turns over (Hell 7)
 (docs/RULINGS.md#letters-from-whitechapel, "The companion plays Jack").
 """
 
@@ -36,7 +37,7 @@ from typing import Any
 
 from companion.games.whitechapel.board import Board, link
 from companion.games.whitechapel.deduction import FactsError, possible_positions
-from companion.games.whitechapel.state import DOUBLE_EVENT, NIGHTS
+from companion.games.whitechapel.state import DOUBLE_EVENT, FAKE, NIGHTS, ROMAN
 
 LEVELS = ("easy", "hard")
 BASELINES = ("random", "shortest")
@@ -69,6 +70,9 @@ class Knowledge:
     letters_left: tuple[str, ...]
     false_clues_left: int
     facts: Mapping[str, Any]
+    time: int = 1
+    patrols: tuple[tuple[int, str | None], ...] = ()
+    wretched: tuple[int, ...] = ()
 
 
 def knowledge(jack_view: Mapping[str, Any], board: Board) -> Knowledge:
@@ -79,6 +83,7 @@ def knowledge(jack_view: Mapping[str, Any], board: Board) -> Knowledge:
     trail = tuple(row["crimes"]) + tuple(c for m in row["moves"] for c in m["circles"])
     cops = jack_view.get("cops") or {}
     tokens = jack_view["tokens"]
+    told = jack_view.get("told") or {}
     return Knowledge(
         board=board,
         phase=jack_view["phase"],
@@ -100,6 +105,9 @@ def knowledge(jack_view: Mapping[str, Any], board: Board) -> Knowledge:
         letters_left=tuple(jack_view["jack"]["letters_left"]),
         false_clues_left=jack_view["jack"]["false_clues_left"],
         facts=jack_view["public_facts"],
+        time=ROMAN.index(jack_view["time"]) + 1 if jack_view["time"] else 1,
+        patrols=tuple((p["crossing"], p["shows"]) for p in told.get("patrols", ())),
+        wretched=tuple(told.get("wretched", ())),
     )
 
 
@@ -114,7 +122,9 @@ def decide(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
             return {"type": "letter", "letter": rng.choice(k.letters_left)}
         return {"type": "no_letter"}
     if k.phase == "blood":
-        return _kill(k, level, rng)
+        return _kill_or_wait(k, level, rng)
+    if k.phase == "ready":
+        return {"type": "reveal", "crossing": str(_token_to_turn(k, level, rng))}
     if k.phase == "jack":
         return _movement(k, level, rng)
     if k.phase == "police" and "false_clue" in k.actions:
@@ -258,16 +268,104 @@ def _women(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
             "unmarked": " ".join(map(str, sorted(others)))}
 
 
+WAIT_WORTH = 0.15
+"""How much better the hard Jack's best victim must be likely to look once a patrol
+token near it is turned over, before he waits for it (a wait costs a square)."""
+
+
+def _kill_or_wait(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
+    """Hell 5: kill now, or wait (not at V) to turn a patrol token over. The easy Jack
+    waits now and then; the hard one waits while a token face down near his best
+    victims may be a fake, and the squares lost still leave him a road home."""
+    if "wait" in k.actions and k.patrols and k.wretched:
+        if level == "easy" and rng.random() < 0.2:
+            return {"type": "wait"}
+        if level == "hard" and k.hideout is not None and _worth_waiting(k):
+            return {"type": "wait"}
+    return _kill(k, level, rng)
+
+
+def _victims(k: Knowledge) -> list[int]:
+    """Where the wretched stand now (the marked women's circles before any wait)."""
+    return sorted(k.wretched or k.women)
+
+
+def _patrol_weights(k: Knowledge) -> dict[int, float]:
+    """Each patrol token's crossing, weighted by the chance that a policeman stands
+    there at the alarm: 1 turned over showing a colour, none for a fake (it left the
+    board), else the real ones not yet seen shared among those face down."""
+    down = [x for x, shows in k.patrols if shows is None]
+    seen = sum(1 for _, shows in k.patrols if shows not in (None, FAKE))
+    share = (5 - seen) / len(down) if down else 0.0
+    return {x: (share if shows is None else 0.0 if shows == FAKE else 1.0)
+            for x, shows in k.patrols}
+
+
+def _victim_score(k: Knowledge, circle: int, weights: Mapping[int, float]) -> float:
+    """Lower is better: how far a victim is from a good killing distance, and how near
+    the policemen may stand (their tokens' crossings, by weight)."""
+    dist = _distances(k.board)[k.hideout]
+    pressure = 0.0
+    for x, weight in weights.items():
+        near = k.board.circles_next_to(x)
+        if circle in near:
+            pressure += weight
+        elif any(circle in k.board.neighbours(n) for n in near):
+            pressure += weight / 2
+    return abs(dist.get(circle, 99) - KILL_DISTANCE) + pressure
+
+
+def _worth_waiting(k: Knowledge) -> bool:
+    """Whether turning the most telling token over is likely to make his best victim
+    better by ``WAIT_WORTH``, with the squares to get home after it."""
+    weights = _patrol_weights(k)
+    best = min(_victim_score(k, c, weights) for c in _victims(k))
+    down = [x for x, shows in k.patrols if shows is None]
+    if not down or k.time >= 3:
+        return False
+    token = _most_telling(k, weights, down)
+    fake = {**weights, token: 0.0}
+    # If it is a fake his best victim looks better; the chance of that is what is left.
+    chance = 1 - weights[token]
+    gain = best - min(_victim_score(k, c, fake) for c in _victims(k))
+    return chance * gain >= WAIT_WORTH
+
+
+def _most_telling(k: Knowledge, weights: Mapping[int, float], down: list[int]) -> int:
+    """The token face down whose face most changes how good his victims look."""
+    victims = _victims(k)
+
+    def change(x: int) -> tuple[float, int]:
+        fake = {**weights, x: 0.0}
+        return (sum(_victim_score(k, c, weights) - _victim_score(k, c, fake)
+                    for c in victims), -x)
+
+    return max(down, key=change)
+
+
+def _token_to_turn(k: Knowledge, level: str, rng: random.Random) -> int:
+    """Hell 7: the patrol token he turns over, face down still."""
+    down = sorted(x for x, shows in k.patrols if shows is None)
+    if level != "hard" or k.hideout is None:
+        return rng.choice(down)
+    return _most_telling(k, _patrol_weights(k), down)
+
+
 def _kill(k: Knowledge, level: str, rng: random.Random) -> dict[str, str]:
-    """Hell 5: the kill at once, on the marked women (the two of the double event in
-    the order he chooses: he escapes from the second)."""
+    """Hell 5: the kill on the wretched (the two of the double event in the order he
+    chooses: he escapes from the second)."""
     count = 2 if k.night == DOUBLE_EVENT else 1
-    women = sorted(k.women)
+    women = _victims(k)
     if level == "hard" and k.hideout is not None:
-        dist = _distances(k.board)[k.hideout]
-        pressure = _pressure(k.board, k.board.police_starts | set(k.police_before))
-        ranked = sorted(women, key=lambda c: (abs(dist.get(c, 99) - KILL_DISTANCE)
-                                              + pressure.get(c, 0), rng.random()))
+        if k.patrols:
+            weights = _patrol_weights(k)
+            ranked = sorted(women, key=lambda c: (_victim_score(k, c, weights),
+                                                  rng.random()))
+        else:
+            dist = _distances(k.board)[k.hideout]
+            pressure = _pressure(k.board, k.board.police_starts | set(k.police_before))
+            ranked = sorted(women, key=lambda c: (abs(dist.get(c, 99) - KILL_DISTANCE)
+                                                  + pressure.get(c, 0), rng.random()))
         victims = ranked[:count][::-1]
     else:
         victims = rng.sample(women, count)

@@ -186,11 +186,17 @@ def police_map(board: Board, view: Mapping[str, Any],
                    or view.get("phase") == "alarm" and c not in standing]
         picked = (pending or movable or [None])[0]
     asked = _asked(board, view, standing)
+    # Crossings tapped one by one, each tap posted (the Head's new patrol tokens, for
+    # the companion's Jack): drawn where circles asked about are.
+    tapping = [x for x in (view.get("asking") or {}).get("crossings", []) if x in at]
     # A phone asking about circles shows them, not crossings to move to.
     choices = ([x for x in cops["choices"].get(picked, []) if x in at]
-               if picked and not asked else [])
+               if picked and not asked and not tapping else [])
     circles = board.positions
-    if asked:
+    if tapping:
+        frame = _frame(board, [at[x] for x in tapping])
+        asked, circles = tapping, at
+    elif asked:
         # A few circles around one crossing: wide enough to show the streets there.
         frame = _frame(board, [circles[c] for c in asked], ASK_WIDTH)
     elif choices:
@@ -235,6 +241,8 @@ def police_map(board: Board, view: Mapping[str, Any],
                                            strict=True)],
         # The circles asked about, where their buttons go over the map (percent of it).
         "asks": [{"n": c, "x": circles[c][0], "y": circles[c][1], "cx": cx, "cy": cy,
+                  "name": names[c] if tapping else None,
+                  "on": c in (view.get("asking") or {}).get("on", ()),
                   "left": round((cx - box[0]) / box[2] * 100, 2),
                   "top": round((cy - box[1]) / box[3] * 100, 2)}
                  for c, (cx, cy) in zip(asked, frame["centres"] if asked else [],

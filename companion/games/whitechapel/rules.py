@@ -115,14 +115,17 @@ from companion.games.whitechapel.state import (
     CLUES_PER_FALSE_CLUE,
     COLOUR_NAMES,
     DOUBLE_EVENT,
+    FAKE,
     JACK,
     LAST_SQUARE,
     NIGHTS,
+    PATROL_TOKENS,
     PHASES,
     POLICEMEN,
     ROMAN,
     TITLE,
     TOKEN_KEYS,
+    _alarm_crossings,
     _closed_roads,
     _controls,
     _crime_scenes,
@@ -135,10 +138,15 @@ from companion.games.whitechapel.state import (
     _may_speak,
     _movable,
     _moves_left,
+    _new_patrol_crossings,
     _night,
     _path,
+    _patrols_to_tap,
     _policed,
     _speaking,
+    _told,
+    _wretched_moves,
+    _wretched_to_move,
     actions,
     board_of,
     is_over,
@@ -550,7 +558,45 @@ def _unmarked(state: State, marked: list[int], text: str) -> None:
 
 
 def _patrols_placed(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
-    """Hell 3 done; from night 2 Jack may send a letter (optional rule)."""
+    """Hell 3 done; from night 2 Jack may send a letter (optional rule). Where the
+    detectives tell the companion's Jack what the board shows (``_told``) and the Head
+    had no choice (the first night's seven yellow-bordered crossings; later, as many
+    free ones as tokens left), the app writes down the crossings itself."""
+    if _told(state):
+        board = board_of(state)
+        crossings = (board.police_starts if state["night"] == 1 else
+                     set(_policed(state)) | set(_new_patrol_crossings(state)))
+        _night(state)["patrols"] = [{"crossing": x, "shows": None}
+                                    for x in sorted(crossings)]
+    _patrols_down(state)
+
+
+def _patrol(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hell 3 from the second night, the companion playing Jack: the Head taps each of
+    the two yellow-bordered crossings where he put a patrol token besides the five
+    where the policemen stood (those the app knows); a tap on one already tapped takes
+    it back. The last one ends the patrols (docs/RULINGS.md#letters-from-whitechapel,
+    "The companion plays Jack")."""
+    crossing = _crossing(state, action.get("crossing"))
+    night = _night(state)
+    tapped = night.setdefault("patrols", [])
+    if any(p["crossing"] == crossing for p in tapped):
+        night["patrols"] = [p for p in tapped if p["crossing"] != crossing]
+        return
+    require(crossing in _new_patrol_crossings(state),
+            _("No patrol token can be on %(crossing)s: the two besides the five where the "
+              "policemen stood go on yellow-bordered crossings no policeman held last "
+              "night (Hell 3).", crossing=_named(state, crossing)))
+    tapped.append({"crossing": crossing, "shows": None})
+    if not _patrols_to_tap(state):
+        night["patrols"] = sorted(
+            tapped + [{"crossing": x, "shows": None} for x in _policed(state)],
+            key=lambda p: p["crossing"])
+        _patrols_down(state)
+
+
+def _patrols_down(state: State) -> None:
+    """The patrol tokens are on the board (Hell 3): Jack's letter, or the victims."""
     if (state["options"]["letters"] and state["night"] >= FIRST_LETTER_NIGHT
             and _letters_left(state)):
         state["phase"] = "letter"
@@ -574,6 +620,9 @@ def _victims_chosen(state: State) -> None:
     night = _night(state)
     night["revealed"] = True
     night["time"] = 1
+    if _told(state):
+        # The wretched pawns stand where the marked women were (Hell 4).
+        night["wretched"] = sorted(night["women"])
     state["phase"] = "blood"
 
 
@@ -584,10 +633,71 @@ def _wait(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
             _("The time of the crime is on V: Jack can no longer wait and must kill."))
     night["time"] += 1
     state["phase"] = "suspense"
+    if _told(state):
+        night["moved"] = []
+        _suspense_over(state)
 
 
 def _wretched_moved(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     """Hell 6 done; Hell 7 (turning a patrol over) is prompted with Hell 5."""
+    state["phase"] = "blood"
+
+
+def _wretched(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hell 6, the companion playing Jack: the Head taps a wretched (``circle``) and
+    where he moved it (``circle2``), one after the other; those with no legal move stay.
+    When none is left to move, Jack turns a patrol token over (Hell 7)."""
+    night = _night(state)
+    start = _board_circle(state, action.get("circle"), "circle of the wretched")
+    require(start in night["wretched"],
+            _("No wretched stands on %(circle)s: they stand on %(circles)s.", circle=start,
+              circles=", ".join(map(str, night["wretched"]))))
+    require(start in _wretched_to_move(state),
+            _("The wretched on %(circle)s has moved already, or cannot move.", circle=start))
+    end = _board_circle(state, action.get("circle2"), "circle the wretched goes to")
+    allowed = _wretched_moves(state, start)
+    require(end in allowed,
+            _("The wretched on %(circle)s can go to %(circles)s only: along a road, to a "
+              "free circle, never past a patrol token nor next to one, nor onto a crime "
+              "scene (Hell 6).", circle=start, circles=", ".join(map(str, allowed))))
+    night["wretched"] = sorted([c for c in night["wretched"] if c != start] + [end])
+    night["moved"].append(end)
+    _suspense_over(state)
+
+
+def _suspense_over(state: State) -> None:
+    if not _wretched_to_move(state):
+        state["phase"] = "ready"
+
+
+def _reveal(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hell 7, "Ready to kill": Jack chooses a patrol token still face down and turns it
+    over; the detectives then tap what it shows."""
+    night = _night(state)
+    crossing = _crossing(state, action.get("crossing"))
+    require(any(p["crossing"] == crossing and p["shows"] is None for p in night["patrols"]),
+            _("No patrol token lies face down on %(crossing)s.",
+              crossing=_named(state, crossing)))
+    night["turning"] = crossing
+    state["phase"] = "turned"
+
+
+def _turned(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
+    """Hell 7: what the turned token shows, a policeman's colour (it stays, face up) or
+    a fake patrol (it leaves the board); then Jack kills or waits again (Hell 5)."""
+    night = _night(state)
+    shown = {p["shows"] for p in night["patrols"]} - {None}
+    fakes = sum(1 for p in night["patrols"] if p["shows"] == FAKE)
+    shows = parse_choice(action.get("shows"), (*POLICEMEN, FAKE), "token")
+    if shows != FAKE and shows in shown:
+        raise RuleError(_("The %(colour)s patrol token is already face up.",
+                          colour=COLOUR_NAMES[shows]))
+    require(shows != FAKE or fakes < PATROL_TOKENS - len(POLICEMEN),
+            _("Both fake patrols are already face up: this one shows a policeman's colour."))
+    for patrol in night["patrols"]:
+        if patrol["crossing"] == night["turning"]:
+            patrol["shows"] = shows
+    # ``turning`` stays: the token last turned, whose face the table is told.
     state["phase"] = "blood"
 
 
@@ -604,6 +714,11 @@ def _kill(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
         require(circle not in scenes,
                 _("Circle %(circle)s is already a crime scene.", circle=circle))
     women = ", ".join(map(str, sorted(night["women"])))
+    if _told(state):
+        for circle in crimes:
+            require(circle in night["wretched"],
+                    _("No wretched stands on %(circle)s: the wretched are on %(circles)s.",
+                      circle=circle, circles=", ".join(map(str, night["wretched"]))))
     if night["time"] == 1:
         # Nobody has moved the wretched yet: they stand where the marked women were.
         for circle in crimes:
@@ -819,6 +934,11 @@ def _place(state: State, actor: Viewer, action: Mapping[str, str]) -> None:
     board = board_of(state)
     cops = state["cops"]
     starts = board.police_starts | set(cops["before"])
+    if _told(state):
+        require(crossing in _alarm_crossings(state, colour),
+                _("The %(colour)s policeman replaces his own patrol token: not the one on "
+                  "%(crossing)s (a fake patrol, another colour's, or none).",
+                  colour=COLOUR_NAMES[colour], crossing=_named(state, crossing)))
     if crossing not in starts:
         named = _named(state, crossing)
         raise RuleError(
@@ -1057,6 +1177,10 @@ HANDLERS = {
     "wait": _wait,
     "kill": _kill,
     "wretched_moved": _wretched_moved,
+    "patrol": _patrol,
+    "wretched": _wretched,
+    "reveal": _reveal,
+    "turned": _turned,
     "move": _movement,
     "coach": _movement,
     "alley": _movement,
@@ -1152,5 +1276,13 @@ def check_state(state: Any) -> None:
     for night in state["nights"]:
         check_shape(night.get("unmarked", []), [int], "a night's unmarked women")
         named += night.get("unmarked", [])
+        # Kept since the detectives tell the companion's Jack what the board shows.
+        check_shape(night.get("patrols", []),
+                    [{"crossing": int, "shows": (None, frozenset((*POLICEMEN, FAKE)))}],
+                    "a night's patrol tokens")
+        check_shape(night.get("wretched", []), [int], "a night's wretched")
+        check_shape(night.get("moved", []), [int], "the wretched moved")
+        check_shape(night.get("turning"), (None, int), "the patrol token turned")
+        named += night.get("wretched", []) + night.get("moved", [])
     named += state["police"]["searched"]
     require(set(named) <= circles, "a circle is not on the board.")

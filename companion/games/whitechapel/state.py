@@ -81,11 +81,19 @@ PHASES: dict[str, Text] = {
     "letter": _("Hell: Jack's letter"),
     "blood": _("Hell: blood on the streets"),
     "suspense": _("Hell: suspense grows"),
+    "ready": _("Hell: ready to kill"),
+    "turned": _("Hell: ready to kill"),
     "alarm": _("Hell: alarm whistles"),
     "jack": _("Hunting: escape in the night"),
     "police": _("Hunting: the police hunt the monster"),
     "over": _("The end of the game"),
 }
+
+PATROL_TOKENS = 7
+"""Components: 7 police patrol tokens, five marked with the policemen's colours."""
+
+FAKE = "fake"
+"""What a turned patrol token shows when it is one of the two fake patrols (Hell 7)."""
 
 TOKEN_KEYS = {"coach": "coaches", "alley": "alleys"}
 POLICE_ACTIONS = ("search", "arrest", "done")
@@ -184,6 +192,71 @@ def _letters_left(state: State) -> list[str]:
     return [name for name in state["options"]["letter_names"] if name not in used]
 
 
+def _told(state: State) -> bool:
+    """Whether the detectives tell the app what the board shows Jack and the app does
+    not know (the patrol tokens' crossings, where each wretched goes, what a turned
+    token shows): at a table where the companion plays Jack, who must see them as a
+    human Jack does (docs/RULINGS.md#letters-from-whitechapel, "The companion plays
+    Jack"). With a human Jack they stay on the real board."""
+    return bool(state.get("companion"))
+
+
+def _patrols_standing(night: Mapping[str, Any]) -> list[int]:
+    """The crossings of the patrol tokens on the board: a fake one turned over leaves
+    it (Hell 7)."""
+    return [p["crossing"] for p in night.get("patrols", []) if p["shows"] != FAKE]
+
+
+def _new_patrol_crossings(state: State) -> list[int]:
+    """From the second night, the yellow-bordered crossings no policeman held at the end
+    of the night before: the Head puts two patrol tokens among them, the other five
+    where the policemen stood (Hell 3), who stand there until the alarm."""
+    board = board_of(state)
+    return sorted(board.police_starts - set(_policed(state)))
+
+
+def _patrols_to_tap(state: State) -> int:
+    """How many patrol crossings the Head still taps in: the two new ones of a night
+    after the first, when he has a choice (on the first night all seven stand on the
+    seven yellow-bordered crossings, and the app knows them)."""
+    if not _told(state) or state["phase"] != "patrols" or state["night"] == 1:
+        return 0
+    if len(_new_patrol_crossings(state)) <= 2:
+        return 0
+    return 2 - len(_night(state).get("patrols", []))
+
+
+def _wretched_moves(state: State, circle: int) -> list[int]:
+    """Where the Head may move the wretched on ``circle`` (Hell 6): along a road to an
+    adjacent circle no other wretched and no crime scene holds, never past a patrol
+    token nor next to one."""
+    board = board_of(state)
+    night = _night(state)
+    patrols = _patrols_standing(night)
+    watched = {c for x in patrols for c in board.circles_next_to(x)}
+    taken = set(night["wretched"]) | set(_crime_scenes(state))
+    return sorted(board.normal_moves(circle, board.closed_roads(patrols)) - watched - taken)
+
+
+def _wretched_to_move(state: State) -> list[int]:
+    """The wretched the Head has still to move in this Suspense (those with no legal
+    move stay where they are: Hell 6)."""
+    if state["phase"] != "suspense" or not _told(state):
+        return []
+    night = _night(state)
+    return [c for c in night["wretched"] if c not in night["moved"]
+            and _wretched_moves(state, c)]
+
+
+def _alarm_crossings(state: State, colour: str) -> list[int]:
+    """Where a policeman may replace his patrol token at the alarm (Hell 9), when the
+    detectives told the app where the tokens stand: the token turned over showing his
+    colour, else any still face down."""
+    patrols = _night(state).get("patrols", [])
+    own = [p["crossing"] for p in patrols if p["shows"] == colour]
+    return own or [p["crossing"] for p in patrols if p["shows"] is None]
+
+
 def is_over(state: State) -> bool:
     """Whether the game has ended (End of the Game)."""
     return state["phase"] == "over"
@@ -238,9 +311,15 @@ def actions(state: State, viewer: Viewer) -> list[str]:
         return ["hideout"] if is_jack else []
     if phase == "women":
         return ["women"] if is_jack else []
-    if phase in ("patrols", "suspense"):
-        return (["patrols_placed"] if phase == "patrols" else ["wretched_moved"]) \
+    if phase == "patrols":
+        return (["patrol"] if _patrols_to_tap(state) else ["patrols_placed"]) \
             if is_head else []
+    if phase == "suspense":
+        return (["wretched"] if _told(state) else ["wretched_moved"]) if is_head else []
+    if phase == "ready":
+        return ["reveal"] if is_jack else []
+    if phase == "turned":
+        return ["turned"] if is_head else []
     if phase == "letter":
         return ["letter", "no_letter"] if is_jack else []
     if phase == "blood":

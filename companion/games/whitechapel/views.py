@@ -45,6 +45,7 @@ from companion.games.whitechapel.policemap import crossing_names
 from companion.games.whitechapel.state import (
     COLOUR_NAMES,
     DOUBLE_EVENT,
+    FAKE,
     JACK,
     LAST_SQUARE,
     NAME,
@@ -54,6 +55,7 @@ from companion.games.whitechapel.state import (
     RESULTS,
     ROMAN,
     TITLE,
+    _alarm_crossings,
     _board_label,
     _closed_roads,
     _false_clues_left,
@@ -63,12 +65,18 @@ from companion.games.whitechapel.state import (
     _location,
     _movable,
     _moves_left,
+    _new_patrol_crossings,
     _night,
     _path,
+    _patrols_standing,
+    _patrols_to_tap,
     _police_order,
     _policemen_to_act,
     _row,
     _speaking,
+    _told,
+    _wretched_moves,
+    _wretched_to_move,
     actions,
     board_of,
     is_over,
@@ -124,6 +132,7 @@ WAIT_FOR_JACK = {
     "letter": _("Jack may send a letter: wait"),
     "blood": _("Jack kills or waits: wait"),
     "jack": _("Jack is moving: wait"),
+    "ready": _("Jack turns a patrol token over: wait"),
 }
 """What a detective's phone says while only Jack acts."""
 
@@ -134,6 +143,8 @@ JACK_NOW = {
     "jack": _("Your turn: move"),
     "patrols": _("Wait: the patrols are placed"),
     "suspense": _("Wait: the wretched move"),
+    "ready": _("Your turn: turn a patrol token over"),
+    "turned": _("Wait: the police say what the token shows"),
     "alarm": _("Wait: the police take their places"),
     "police": _("Wait: the police look for clues or arrest"),
 }
@@ -205,9 +216,12 @@ def _detective_now(state: State, seat: int) -> dict[str, Any]:
         return {"text": WAIT_FOR_JACK[phase], "detail": _news(state) or "", "mine": False}
     head = _head_colour(state)
     head_seat = state["policemen"][head]
+    told = _told_now(state, seat, players[head_seat])
+    if told is not None:
+        return told
     if phase in ("patrols", "suspense"):
         if head_seat == seat:
-            task = (_("Your turn: place the patrol tokens") if phase == "patrols"
+            task = (_("Your turn: place the patrols") if phase == "patrols"
                     else _("Your turn: move the wretched"))
             return {"text": task, "detail": _("You are the Head of the Investigation."),
                     "mine": True}
@@ -264,6 +278,43 @@ def _detective_now(state: State, seat: int) -> dict[str, Any]:
     else:
         then = ""
     return {"text": text, "detail": then, "mine": False}
+
+
+def _told_now(state: State, seat: int, head: str) -> dict[str, Any] | None:
+    """A detective's first lines while the Head taps in what the board shows the
+    companion's Jack (``_told``): the new patrol tokens' crossings, each wretched's
+    move, what a turned token shows. Who taps, and what; None at any other time."""
+    phase = state["phase"]
+    night = _night(state)
+    is_head = state["policemen"][_head_colour(state)] == seat
+    if _patrols_to_tap(state):
+        tapped = len(night.get("patrols", []))
+        if is_head:
+            return {"text": _("Your turn: tap where you put the patrol tokens"),
+                    "detail": _("The 2 on yellow-bordered crossings (%(n)s of 2 tapped); "
+                                "the app knows the 5 where the policemen stood.", n=tapped),
+                    "mine": True}
+        return {"text": _("Tap where the Head put the patrol tokens: %(player)s does it",
+                          player=head),
+                "detail": _("Then Jack kills or waits."), "mine": False}
+    if phase == "suspense" and _told(state):
+        counted = {"n": len(night["moved"]), "of": len(night["wretched"])}
+        if is_head:
+            return {"text": _("Your turn: move the wretched and tap each"),
+                    "detail": _("Tap a wretched, then where you put it (%(n)s of %(of)s "
+                                "moved).", **counted), "mine": True}
+        return {"text": _("%(player)s moves the wretched and taps each", player=head),
+                "detail": _("Then Jack turns a patrol token over."), "mine": False}
+    if phase == "turned":
+        where = crossing_names(board_of(state))[night["turning"]]
+        if is_head:
+            return {"text": _("Your turn: tap what the turned token shows"),
+                    "detail": _("Jack turned over the patrol token on %(crossing)s.",
+                                crossing=where), "mine": True}
+        return {"text": _("%(player)s taps what the turned token shows", player=head),
+                "detail": _("Jack turned over the patrol token on %(crossing)s.",
+                            crossing=where), "mine": False}
+    return None
 
 
 def _moving_now(state: State, seat: int, left: list[str]) -> dict[str, Any]:
@@ -339,6 +390,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "clues": [c["circle"] for c in night["clues"]],
         "closed_roads": _closed_roads(state) if state["phase"] in ("jack", "police") else [],
         "cops": _cops_view(state),
+        "told": _told_view(state),
         "log": [_log_line(state, entry) for entry in night["log"]],
         # The answer to the last action, if it was a search or an arrest.
         "answer": (_log_line(state, night["log"][-1])
@@ -365,6 +417,28 @@ def _public_view(state: State) -> dict[str, Any]:
     }
 
 
+def _told_view(state: State) -> dict[str, Any] | None:
+    """What the detectives told the app of the board for the companion's Jack, public
+    like the tokens and pawns it names (``_told``): tonight's patrol tokens (their
+    crossings, and what a turned one showed), the wretched, and what the Head may tap
+    now (new patrol crossings; each wretched left to move and where it may go)."""
+    if not _told(state) or state.get("cops") is None:
+        return None
+    night = _night(state)
+    choices = _new_patrol_crossings(state) if _patrols_to_tap(state) else []
+    hell = state["phase"] in ("patrols", "letter", "blood", "suspense", "ready", "turned",
+                              "alarm")
+    return {
+        "patrols": [dict(p) for p in night.get("patrols", [])] if hell else [],
+        "standing": _patrols_standing(night) if hell else [],
+        "patrol_choices": choices,
+        "names": {x: crossing_names(board_of(state))[x] for x in choices},
+        "wretched": list(night.get("wretched", [])) if hell else [],
+        "to_move": {c: _wretched_moves(state, c) for c in _wretched_to_move(state)},
+        "turning": night.get("turning") if state["phase"] == "turned" else None,
+    }
+
+
 def companion_said(state: State) -> Text | None:
     """What the companion, playing Jack, does with his pieces on the real board, said to
     the table as a human Jack would show it (issue 39): where the women tokens go (face
@@ -375,18 +449,22 @@ def companion_said(state: State) -> Text | None:
     phase = state["phase"]
     if phase == "patrols" and night.get("unmarked") is not None:
         tokens = ", ".join(map(str, sorted(night["women"] + night["unmarked"])))
-        return _("Jack put a woman token on %(circles)s (face down).", circles=tokens)
+        # Short: with eight circles it still ends within a phone's first 150 px.
+        return _("Women tokens face down on %(circles)s.", circles=tokens)
     moves = night["moves"]
+    targets = _("The targets: %(circles)s: a wretched there, remove the other women "
+                "tokens.", circles=listed([str(c) for c in sorted(night["women"])]))
     if phase in ("alarm", "police") and night["crimes"] and not moves:
         scenes = sorted(night["crimes"])
-        targets = _("The targets: %(circles)s: a wretched there, remove the other women "
-                    "tokens.", circles=listed([str(c) for c in sorted(night["women"])]))
         killed = _("Jack killed on %(circle)s: crime scene.", circle=scenes[0]) \
             if len(scenes) == 1 else \
             _("Jack killed on %(circles)s: crime scenes; the Jack pawn on square "
               "%(square)s.", circles=listed([str(c) for c in scenes]),
               square=_filled(night))
-        return _sentences(targets, killed)
+        # After a wait the targets were said when he waited.
+        return _sentences(targets, killed) if night["time"] == 1 else killed
+    if _told(state) and phase in ("suspense", "blood", "turned") and night["time"] > 1:
+        return _hell_said(state, targets)
     clues = night["clues"]
     if phase == "police" and clues and clues[-1]["false"] \
             and clues[-1]["after_move"] == len(moves):
@@ -403,6 +481,26 @@ def companion_said(state: State) -> Text | None:
                      square=square)
         return _("Jack moved: the Jack pawn on square %(square)s.", square=square)
     return None
+
+
+def _hell_said(state: State, targets: Text) -> Text:
+    """The companion's Jack between the targets and the kill: he waits (the targets
+    said the first time), he turns a patrol token over, and what it showed."""
+    night = _night(state)
+    names = crossing_names(board_of(state))
+    if state["phase"] == "turned":
+        return _("Jack turns over the patrol token on %(crossing)s.",
+                 crossing=names[night["turning"]])
+    if state["phase"] == "suspense":
+        waits = _("Jack waits: the time of the crime to %(time)s.",
+                  time=ROMAN[night["time"] - 1])
+        return _sentences(targets, waits) if night["time"] == 2 else waits
+    last = next(p for p in night["patrols"] if p["crossing"] == night["turning"])
+    if last["shows"] == FAKE:
+        return _("The token on %(crossing)s was a fake patrol: take it off the board.",
+                 crossing=names[last["crossing"]])
+    return _("The token on %(crossing)s shows %(colour)s: it stays, face up.",
+             crossing=names[last["crossing"]], colour=COLOUR_NAMES[last["shows"]])
 
 
 def _seat_labels(state: State) -> list[Text]:
@@ -478,7 +576,9 @@ def _cops_view(state: State) -> dict[str, Any] | None:
     if cops is None or board is None:
         return None
     at = dict(cops["at"])
-    if state["phase"] == "alarm":
+    if state["phase"] == "alarm" and _told(state):
+        reach = {c: set(_alarm_crossings(state, c)) for c in POLICEMEN}
+    elif state["phase"] == "alarm":
         reach = dict.fromkeys(POLICEMEN, board.police_starts | set(cops["before"]))
     elif state["phase"] == "police" and _movable(state, TABLE):
         reach = {c: board.police_moves(cops["from"][c]) for c in POLICEMEN}
@@ -564,16 +664,28 @@ def _prompt(state: State) -> tuple[str | None, Any]:
             return "Head of the Investigation", _(
                 "%(head)s: place the 7 police patrol tokens on yellow-bordered crossings.",
                 head=head_name)
-        return "Head of the Investigation", _(
+        placing = _(
             "%(head)s: place 5 patrol tokens where the policemen stood at the end of last "
             "night and 2 on free yellow-bordered crossings.", head=head_name)
+        return "Head of the Investigation", (
+            _sentences(placing, _("Then tap those 2 crossings on your phone."))
+            if _patrols_to_tap(state) else placing)
     if phase == "letter":
         return "Jack", _("Jack may send one of Jack's letters.")
+    if phase == "ready":
+        return "Jack", _("Jack: turn over one police patrol token of your choice.")
+    if phase == "turned":
+        return "Head of the Investigation", _(
+            "Jack turned over the patrol token on %(crossing)s. %(head)s: tap what it "
+            "shows on your phone.", crossing=crossing_names(board_of(state))[night["turning"]],
+            head=head_name)
     if phase == "blood":
         if night["time"] == 1:
             first = _("Turn the women face up: wretched pawns on %(circles)s; the others "
                       "leave. Time of the crime on I.",
                       circles=", ".join(map(str, sorted(night["women"]))))
+        elif _told(state):
+            first = None  # the companion turned his token over; its line says what it shows
         else:
             first = _("Jack: turn over one police patrol token of your choice.")
         double = number == DOUBLE_EVENT
@@ -583,12 +695,15 @@ def _prompt(state: State) -> tuple[str | None, Any]:
         else:
             then = (_("Jack: kill two victims or wait.") if double
                     else _("Jack: kill a victim or wait."))
-        return "Jack", _sentences(first, then)
+        return "Jack", _sentences(first, then) if first else then
     if phase == "suspense":
-        return "Head of the Investigation", _(
+        moving = _(
             "Time of the crime to %(time)s. %(head)s: move every wretched pawn to an adjacent "
             "free circle (not next to or past a patrol token, not onto a crime scene).",
             time=ROMAN[night["time"] - 1], head=head_name)
+        return "Head of the Investigation", (
+            _sentences(moving, _("Tap each on your phone: the wretched, then where it goes."))
+            if _told(state) else moving)
     alarm = _("Alarm whistles! Police: turn over all patrol tokens, put each policeman on "
               "his token, remove the fake patrols and the wretched pawns.")
     if phase == "alarm":

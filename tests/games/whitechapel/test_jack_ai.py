@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.games.whitechapel import jack_ai
 from companion.games.whitechapel import rules as wc
-from tests.support.whitechapel_play import act, board_game, head
+from tests.support.whitechapel_play import act, board_game, the_head_tells
 
 
 def companion_game(board, level="hard", players=4, **form):
@@ -30,12 +30,13 @@ def police_stand_still(state, board):
     """The detectives' part, as plainly as the rules allow: the patrols placed, the
     policemen on the first free crossings they may take, nobody moving or searching."""
     phase = state["phase"]
-    if phase == "patrols":
-        return act(state, head(state), type="patrols_placed")
+    told = the_head_tells(state, random.Random(0))
+    if told is not None:
+        return act(state, told[0], **told[1])
     if phase == "alarm":
-        starts = sorted(board.police_starts | set(state["cops"]["before"]))
         for colour in wc.POLICEMEN:
             if state["phase"] == "alarm":
+                starts = wc.view(state, wc.TABLE)["cops"]["choices"][colour]
                 free = [x for x in starts if x not in state["cops"]["at"].values()]
                 state = act(state, state["policemen"][colour], type="place",
                             policeman=colour, crossing=free[0])
@@ -145,8 +146,9 @@ def random_police(state, board, r):
     would be a fault of this helper: it reads the choices the view offers)."""
     public = wc.view(state, wc.TABLE)
     phase = state["phase"]
-    if phase == "patrols":
-        return head(state), {"type": "patrols_placed"}
+    told = the_head_tells(state, r)
+    if told is not None:
+        return told
     cops = public["cops"]
     if phase == "alarm":
         colour = r.choice([c for c in wc.POLICEMEN if cops["at"][c] is None])
