@@ -21,13 +21,12 @@ without the phone-sized control rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from axe_playwright_python.base import AXE_SCRIPT
 from playwright.sync_api import Page
 
 from tests.support.language import english_lines
-from tests.support.pages import SCREENSHOTS
+from tests.support.pages import shot
 
 WIDTHS = (360, 390)
 MIN_TARGET = 44
@@ -218,7 +217,7 @@ def check_phone(page: Page, name: str | None = None, allow: Sequence[str] = (),
             report += [f"{width} px: {problem}"
                        for problem in problems(page, contrast=width == widths[0])]
             if name:
-                _shot(page, f"{name}-{width}")
+                shot(page, f"{name}-{width}")
     finally:
         page.set_viewport_size(size)
     report += console_errors(page, allow) + _english_left(page)
@@ -229,12 +228,5 @@ def check_screen(page: Page, name: str | None = None, allow: Sequence[str] = ())
     """The table screen (a laptop): overflow, contrast and console errors at its size."""
     report = problems(page, controls=False) + console_errors(page, allow) + _english_left(page)
     if name:
-        _shot(page, name)
+        shot(page, name)
     assert not report, f"screen quality of {page.url}:\n" + "\n".join(report)
-
-
-def _shot(page: Page, name: str) -> Path:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
