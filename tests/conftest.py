@@ -31,7 +31,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto` (pyproject.toml) starts two workers per core: a test spends much of its
     time waiting (on Chromium, on its server, on a server restarting after a kill), and
     two tests a core keep the cores busy where one would leave them idle half the time
-    (docs/TESTING.md, "Where the time goes"). `-n 2` or `-n 0` still say otherwise."""
+    (docs/PERFORMANCE.md, "The test suite"). `-n 2` or `-n 0` still say otherwise."""
     return 2 * (os.cpu_count() or 1)
 
 

@@ -34,7 +34,7 @@ _PLAYWRIGHT_OFF = ["AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBro
                    "PreconnectToSearch"]
 # Headless Chromium 156 still builds each window's address-bar popups as WebUI pages
 # (chrome://omnibox-popup.top-chrome/): a renderer per browser context, which cost
-# four fifths of a new phone's CPU (docs/TESTING.md). No test
+# four fifths of a new phone's CPU (docs/PERFORMANCE.md, "The test suite"). No test
 # has an address bar to type in.
 _OMNIBOX_POPUPS = ["WebUIOmniboxFullPopup", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -304,7 +304,7 @@ def test_a_phone_at_rest_shows_neither_role_nor_line(server, browser, laptop, ph
     every viewer (tests/web/test_london1888.py: test_nobody_can_tell_unrevealed_positions
     _or_unturned_cards, test_arrests_releases_and_deaths_from_the_phones_show_nobody_who
     _jack_is, test_a_proposed_outcome_shows_nobody_who_jack_is); the browser looks where
-    markup cannot (docs/TESTING.md, "What repeated, and what was cut")."""
+    markup cannot (docs/TESTING.md, "Glance points proved in markup")."""
     other = browser.new_context(**LAPTOP).new_page()
     twins = Twins(server, (laptop, other), phone)
     assert [deal["lines"][1].count("jack") for deal in twins.deals] == [1, 0]

@@ -436,7 +436,7 @@ def test_the_base_games_phones_at_rest_tell_no_secret(twin_servers, browser, pho
     (test_pages_do_not_depend_on_the_alibi_or_the_alibi_deck,
     test_pages_do_not_show_a_drawn_alibi_card_to_the_other_seat_or_table,
     test_jacks_phone_at_rest_is_the_same_whatever_his_alibi); the browser looks where
-    markup cannot (docs/TESTING.md, "What repeated, and what was cut")."""
+    markup cannot (docs/TESTING.md, "Glance points proved in markup")."""
     sides = [Side(server, browser, phone) for server in twin_servers]
     a, b = sides
     deal_a, deal_b = holmes_twins(a.state())

@@ -478,7 +478,7 @@ def test_jacks_phone_at_rest_tells_nothing(tmp_path, browser, phone):
     tables, which the Flask client proves on the same two nights
     (tests/web/test_whitechapel_board.py: test_jacks_and_anns_pages_through_the
     _browsers_twin_nights_are_the_same); the browser looks where markup cannot
-    (docs/TESTING.md, "What repeated, and what was cut")."""
+    (docs/TESTING.md, "Glance points proved in markup")."""
     board = load_board(real_board_path())
     twins = Twins(tmp_path, browser, phone, board.name, routes(board))
     a, b = twins.a, twins.b

@@ -577,7 +577,7 @@ def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop
     _indistinguishable; tests/web/test_whitechapel_police.py: test_views_with_the_police
     _on_the_map_do_not_tell_jacks_secrets, test_every_fragment_of_a_detectives_phone_is
     _the_same_whatever_jacks_secrets); the browser looks where markup cannot
-    (docs/TESTING.md, "What repeated, and what was cut")."""
+    (docs/TESTING.md, "Glance points proved in markup")."""
     board = load_board(SHIPPED_BOARDS[0])
     routes = jacks_routes(board)
     screens = [laptop, browser.new_context(**LAPTOP).new_page()]

@@ -324,7 +324,7 @@ def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, p
     markup whatever the deck, which tests/web/test_wo_ist_jack.py proves for every viewer
     (test_nobody_can_tell_the_deck_order_beyond_what_printing_turned,
     test_nobody_can_tell_the_hidden_story_deck_order); the browser looks where markup
-    cannot (docs/TESTING.md, "What repeated, and what was cut")."""
+    cannot (docs/TESTING.md, "Glance points proved in markup")."""
     other = browser.new_context(**LAPTOP).new_page()
     twins = Twins(server, (laptop, other), phone)
     assert [deck[-1] for deck in twins.decks()] == [ROW[1], ROW[2]]

@@ -1,4 +1,5 @@
-"""Non-interference (DESIGN.md): a viewer's page depends only on what that viewer may know.
+"""Non-interference (docs/TESTING.md, "Each promise"): a viewer's page depends only on what
+that viewer may know.
 
 Give two states that differ only in a hidden fact; for every viewer not entitled
 to it, the game's view, its allowed actions and the rendered HTML component
