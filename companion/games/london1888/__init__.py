@@ -5,6 +5,8 @@ gathered here from its modules, each of one job:
 
 - ``rules``: the game itself (rounds and turns, questioning, the Black Market, arrests,
   releases, deaths, the outcome proposed then confirmed), ``apply`` and ``actions``;
+- ``game_setup``: the setup form (options, the deck's names) and the deal (rulebook
+  "Game Setup");
 - ``state``: the game's vocabulary (characters, identity cards, the event deck, prison,
   the results) and what is read from a state (whose turn, Jack discovered or caught);
   every other module reads the state through it, and it imports none of them.
@@ -14,6 +16,13 @@ Pure like every game: nothing here imports Flask, SQL or the platform.
 
 from __future__ import annotations
 
+from companion.games.london1888.game_setup import (
+    default_options,
+    form_from,
+    parse_options,
+    seat_labels,
+    setup,
+)
 from companion.games.london1888.rules import (
     ACTIONS,
     ENDING_WORDS,
@@ -22,13 +31,8 @@ from companion.games.london1888.rules import (
     actions,
     apply,
     check_state,
-    default_options,
-    form_from,
     outcome_summary,
-    parse_options,
     result,
-    seat_labels,
-    setup,
     tournament_points,
     undone_words,
     view,
