@@ -9,13 +9,15 @@ gathered here from its modules, each of one job:
   "Game Setup");
 - ``state``: the game's vocabulary (characters, identity cards, the event deck, prison,
   the results) and what is read from a state (whose turn, Jack discovered or caught);
-  every other module reads the state through it, and it imports none of them.
+  every other module reads the state through it, and it imports none of them;
+- ``checks``: an imported state checked (``check_state``).
 
 Pure like every game: nothing here imports Flask, SQL or the platform.
 """
 
 from __future__ import annotations
 
+from companion.games.london1888.checks import check_state
 from companion.games.london1888.game_setup import (
     default_options,
     form_from,
@@ -30,7 +32,6 @@ from companion.games.london1888.rules import (
     TURN_ACTIONS,
     actions,
     apply,
-    check_state,
     outcome_summary,
     result,
     tournament_points,
