@@ -10,7 +10,11 @@ gathered here from its modules, each of one job:
 - ``state``: the game's vocabulary (characters, identity cards, the event deck, prison,
   the results) and what is read from a state (whose turn, Jack discovered or caught);
   every other module reads the state through it, and it imports none of them;
-- ``checks``: an imported state checked (``check_state``).
+- ``checks``: an imported state checked (``check_state``);
+- ``scoring``: the confirmed outcome and the tournament points (``outcome_summary``,
+  ``tournament_points``: the stable interface for tournaments);
+- ``undo``: the words of an undo (the platform's undo notice);
+- ``summary``: a finished game as the club's history keeps it (``result``).
 
 Pure like every game: nothing here imports Flask, SQL or the platform.
 """
@@ -25,19 +29,8 @@ from companion.games.london1888.game_setup import (
     seat_labels,
     setup,
 )
-from companion.games.london1888.rules import (
-    ACTIONS,
-    ENDING_WORDS,
-    ENDINGS,
-    TURN_ACTIONS,
-    actions,
-    apply,
-    outcome_summary,
-    result,
-    tournament_points,
-    undone_words,
-    view,
-)
+from companion.games.london1888.rules import ACTIONS, TURN_ACTIONS, actions, apply, view
+from companion.games.london1888.scoring import outcome_summary, tournament_points
 from companion.games.london1888.state import (
     ARRESTS,
     BOX,
@@ -68,6 +61,8 @@ from companion.games.london1888.state import (
     fifth_murder_round,
     is_over,
 )
+from companion.games.london1888.summary import ENDING_WORDS, ENDINGS, result
+from companion.games.london1888.undo import undone_words
 
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "DEFAULT_PLAYERS", "FIXED_SEATS",

@@ -66,7 +66,6 @@ from companion.games.base import (
     check_call,
     evolve,
     fields_named,
-    int_or_none,
     is_seat,
     parse_bool,
     parse_choice,
@@ -75,33 +74,24 @@ from companion.games.base import (
     reveal_view,
     seat_order,
 )
+from companion.games.london1888.scoring import outcome_summary
 from companion.games.london1888.state import (
     ARRESTED,
     ARRESTS,
     CARD_NAMES,
     CHARACTERS,
     CORRUPTION,
-    DEFAULT_UNDISCOVERED_LATE_MURDER,
     FIFTH_MURDER,
-    FIFTH_MURDER_EARLIEST,
-    FIFTH_MURDER_LATEST,
-    FIFTH_MURDER_POINTS_DISCOVERED,
     INNOCENT,
-    INNOCENT_WIN_POINTS,
     INNOCENTS,
     JACK,
-    JACK_SIDE,
     KILLED_EVERYONE,
     KILLING,
     LINE_LENGTH,
     MANIFESTATION,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     MURDERS_TO_END,
     NAME,
     PAID,
-    POINTS_DISCOVERED,
-    POINTS_UNDISCOVERED,
     POLICE_ARRESTS,
     PRISON_REASONS,
     PRISON_REVEALS,
@@ -114,7 +104,6 @@ from companion.games.london1888.state import (
     STAY_DOWN_YOURS,
     SUICIDE,
     TITLE,
-    UNDISCOVERED_FIFTH_MURDER_IN_EARLIEST,
     _arrested_by,
     _arrester,
     _card_name,
@@ -136,7 +125,6 @@ from companion.games.london1888.state import (
     _turns_the_event,
     _waiting,
     _who,
-    fifth_murder_round,
     is_over,
 )
 from companion.words import Text, _, from_data, ngettext
@@ -1420,163 +1408,3 @@ def _board_choices(state: State, seat: int, my_turn: bool) -> dict[str, Any]:
         "corruption_targets": ([entry for entry in others if entry["seat"] in waiting]
                                if character in RELEASERS else []),
     }
-
-
-# --- outcome and tournament points (stable: tournaments build on these) ------------------
-
-def outcome_summary(state: State) -> dict[str, Any] | None:
-    """The confirmed outcome, or None while the game goes on (a proposed outcome not yet
-    confirmed included: tournaments count only what the host confirmed). JSON form::
-
-        {"winner": "innocents" | "jack",
-         "how": None | "suicide" | "killed_everyone" | "fifth_murder",
-         "murder_round": int | None,   # round of the 5th murder (11-21), only for
-                                       # "fifth_murder", derived from the event deck
-         "discovered": bool,           # Jack's identity known: his card revealed, or
-                                       # every other player cleared
-         "jack": int,                  # Jack's seat (0-based)
-         "accomplices": [int, ...],    # seats, sorted, never Jack's
-         "players": int,               # number of seats
-         "characters": [str, ...],     # each seat's character, in seat order
-         "round": int,                 # the round in which the game ended
-         "points": [int, ...]}         # tournament points per seat (late undiscovered
-                                       # 5th murder scored 8, the default of
-                                       # docs/RULINGS.md#london-1888, "Tournament points")
-    """
-    outcome = state.get("outcome")
-    if outcome is None:
-        return None
-    summary = {
-        "winner": outcome["winner"], "how": outcome["how"],
-        "murder_round": (fifth_murder_round(state["deck"]) if outcome["how"] == FIFTH_MURDER
-                         else None),
-        "discovered": _jack_known(state) is not None,
-        "jack": _jack_seat(state),
-        "accomplices": list(outcome["accomplices"]),
-        "players": _count(state),
-        "characters": list(state["characters"]),
-        "round": outcome["round"],
-    }
-    summary["points"] = tournament_points(summary, _count(state))
-    return summary
-
-
-def jack_points(how: str, discovered: bool, murder_round: int | None,
-                undiscovered_late_murder: int = DEFAULT_UNDISCOVERED_LATE_MURDER) -> int:
-    """Jack's (and each accomplice's) points when Jack wins: the rulebook table."""
-    if how == FIFTH_MURDER:
-        require(isinstance(murder_round, int) and not isinstance(murder_round, bool)
-                and FIFTH_MURDER_EARLIEST <= murder_round <= FIFTH_MURDER_LATEST,
-                _("The 5th murder falls between round %(first)s and round %(last)s.",
-                  first=FIFTH_MURDER_EARLIEST, last=FIFTH_MURDER_LATEST))
-        if not discovered:
-            return (UNDISCOVERED_FIFTH_MURDER_IN_EARLIEST if murder_round
-                    == FIFTH_MURDER_EARLIEST else undiscovered_late_murder)
-        return next(points for first, last, points in FIFTH_MURDER_POINTS_DISCOVERED
-                    if first <= murder_round <= last)
-    table = POINTS_DISCOVERED if discovered else POINTS_UNDISCOVERED
-    require(how in table, _("Jack cannot win by suicide while his identity is undiscovered.")
-            if how == SUICIDE else _("“%(how)s” is not a way for Jack to win.",
-                                     how=str(how)[:30]))
-    return table[how]
-
-
-def tournament_points(outcome: Mapping[str, Any], players: int,
-                      undiscovered_late_murder: int = DEFAULT_UNDISCOVERED_LATE_MURDER
-                      ) -> list[int]:
-    """Points per seat (rulebook "Note: Scoring for Tournaments"; docs/RULINGS.md#london-1888,
-    "Tournament points"): Innocents win: 1 to each Innocent who was not an accomplice. Jack
-    wins: Jack and each accomplice get Jack's points, everyone else 0. ``outcome`` is the
-    ``outcome_summary`` form (``winner``, ``how``, ``murder_round``, ``discovered``, ``jack``,
-    ``accomplices``); an outcome the rules do not allow raises RuleError."""
-    require(isinstance(players, int) and MIN_PLAYERS <= players <= MAX_PLAYERS,
-            _("London 1888 is played by %(least)s to %(most)s players.", least=MIN_PLAYERS,
-              most=MAX_PLAYERS))
-    jack = outcome.get("jack")
-    require(isinstance(jack, int) and not isinstance(jack, bool) and 0 <= jack < players,
-            _("The outcome must name Jack's seat."))
-    accomplices = outcome.get("accomplices") or []
-    require(all(isinstance(seat, int) and 0 <= seat < players for seat in accomplices),
-            _("The accomplices must be seats of this game."))
-    side = set(accomplices) | {jack}
-    winner = outcome.get("winner")
-    if winner == INNOCENTS:
-        require(outcome.get("how") is None, _("The Innocents' win has no “how”."))
-        require(bool(outcome.get("discovered")), _("The Innocents cannot win while Jack's "
-                                                   "identity is undiscovered."))
-        return [0 if seat in side else INNOCENT_WIN_POINTS for seat in range(players)]
-    require(winner == JACK_SIDE, _("The winner must be the Innocents or Jack."))
-    points = jack_points(str(outcome.get("how")), bool(outcome.get("discovered")),
-                         outcome.get("murder_round"), undiscovered_late_murder)
-    return [points if seat in side else 0 for seat in range(players)]
-
-
-# --- the words of an undo (the platform's undo notice: companion/web/context.undone) ------
-
-def undone_words(state: State, actor: Viewer, action: Mapping[str, Any]) -> Text | None:
-    """What an undo took back, in the words of the action ("Fay's question to Ilse"), from
-    the state it was sent to. Every London action is public, so the whole table may read
-    it; None for anything this game did not log (an imported file may hold anything)."""
-    count = _count(state)
-    name = {seat: state["players"][seat] for seat in range(count)}
-    target = name.get(int_or_none(action.get("target"), 0, count - 1))
-    table = actor == TABLE
-    who = name[actor] if isinstance(actor, int) and actor in name else None
-    kind = str(action.get("type"))
-    if kind in ("question", "black_market", "arrest"):
-        if not target or not (table or who):
-            return None
-        if kind == "question":
-            return (_("the table's question to %(target)s", target=target) if table
-                    else _("%(who)s's question to %(target)s", who=who, target=target))
-        if kind == "black_market":
-            return (_("the table's Black Market clue on %(target)s", target=target) if table
-                    else _("%(who)s's Black Market clue on %(target)s", who=who,
-                           target=target))
-        return (_("the table's arrest of %(target)s", target=target) if table
-                else _("%(who)s's arrest of %(target)s", who=who, target=target))
-    current = _current(state)
-    if kind == "end_turn":
-        return (_("the end of %(who)s's turn", who=name[current]) if current is not None
-                else None)
-    if kind in ("release", "mark_dead"):
-        if not target:
-            return None
-        return (_("%(target)s's release from PRISON", target=target) if kind == "release"
-                else _("%(target)s's death", target=target))
-    return {
-        "next_round": _("the round %(round)s event card", round=state["round"] + 1),
-        "record_outcome": _("the proposed outcome"),
-        "withdraw_outcome": _("the withdrawal of the proposed outcome"),
-    }.get(kind)
-
-
-# --- the club's history (companion/history.py) -----------------------------------------
-
-ENDINGS = {None: "caught", SUICIDE: SUICIDE, KILLED_EVERYONE: KILLED_EVERYONE,
-           FIFTH_MURDER: FIFTH_MURDER}
-"""How a game ended, as the history counts it: the Innocents' one way, Jack's three."""
-ENDING_WORDS = {"caught": _("The Innocents caught or killed Jack"),
-                SUICIDE: _("Jack took his own life at home"),
-                KILLED_EVERYONE: _("Jack killed everyone"),
-                FIFTH_MURDER: _("The 5th murder was discovered")}
-"""Each ending as the history's tally of endings names it."""
-
-
-def result(state: State) -> dict[str, Any]:
-    """A finished game for the history (``companion/games/base.py``): the confirmed
-    outcome, Jack's seat, his side (Jack and the accomplices the table named) and the
-    tournament points. The Innocents count as the detectives' side."""
-    summary = outcome_summary(state)
-    require(summary is not None, _("The game is not over."))
-    jack_side = [summary["jack"], *summary["accomplices"]]
-    jack_won = summary["winner"] == JACK_SIDE
-    label = next(words for winner, how, words in RESULTS.values()
-                 if winner == summary["winner"] and how == summary["how"])
-    return {"side": "jack" if jack_won else "detectives",
-            "winner": _("Jack") if jack_won else _("the Innocents"),
-            "winners": sorted(jack_side) if jack_won else [
-                seat for seat in range(summary["players"]) if seat not in jack_side],
-            "jack": [summary["jack"]], "jack_side": sorted(jack_side),
-            "points": list(summary["points"]), "ending": ENDINGS[summary["how"]],
-            "how": _("%(result)s (round %(round)s)", result=label, round=summary["round"])}
