@@ -10,6 +10,8 @@ gathered here from its modules, each of one job:
 - ``state``: the game's vocabulary (characters, identity cards, the event deck, prison,
   the results) and what is read from a state (whose turn, Jack discovered or caught);
   every other module reads the state through it, and it imports none of them;
+- ``views``: what the table screen and each phone see, in each reader's words;
+- ``reveal``: the turning points the end turns over (``base.reveal_view``);
 - ``checks``: an imported state checked (``check_state``);
 - ``scoring``: the confirmed outcome and the tournament points (``outcome_summary``,
   ``tournament_points``: the stable interface for tournaments);
@@ -29,7 +31,7 @@ from companion.games.london1888.game_setup import (
     seat_labels,
     setup,
 )
-from companion.games.london1888.rules import ACTIONS, TURN_ACTIONS, actions, apply, view
+from companion.games.london1888.rules import ACTIONS, TURN_ACTIONS, actions, apply
 from companion.games.london1888.scoring import outcome_summary, tournament_points
 from companion.games.london1888.state import (
     ARRESTS,
@@ -63,6 +65,7 @@ from companion.games.london1888.state import (
 )
 from companion.games.london1888.summary import ENDING_WORDS, ENDINGS, result
 from companion.games.london1888.undo import undone_words
+from companion.games.london1888.views import view
 
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "DEFAULT_PLAYERS", "FIXED_SEATS",

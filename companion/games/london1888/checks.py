@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import TABLE, State, check_seat, check_shape, require
-from companion.games.london1888.rules import NEWS_LINES
 from companion.games.london1888.state import (
     ARRESTED,
     ARRESTS,
@@ -25,6 +24,7 @@ from companion.games.london1888.state import (
     RESULTS,
     SERVING,
 )
+from companion.games.london1888.views import NEWS_LINES
 from companion.words import _
 
 STATE_SHAPE = {
