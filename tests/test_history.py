@@ -10,6 +10,7 @@ from companion import create_app, history, importing, tables
 from companion.db import connect, get_db, immediate
 from companion.games import discover, london1888, mrjack, wo_ist_jack
 from companion.games.base import RuleError
+from companion.games.london1888.state import _jack_seat
 from companion.games.whitechapel import rules as whitechapel
 from tests.support.history_games import mrjack_game
 from tests.support.webflow import table_of
@@ -186,7 +187,7 @@ def test_london_and_wo_ist_results():
     from tests.games import test_wo_ist_jack as wo_tests
 
     dealt = london_tests.new_game(5)
-    accomplice = [] if london1888._jack_seat(dealt) == 1 else [1]
+    accomplice = [] if _jack_seat(dealt) == 1 else [1]
     played = london_tests.finish_round(london_tests.play_to_fifth_murder(dealt))
     london = london_tests.record(played, "jack_fifth_murder", *accomplice)
     result = london1888.result(london)

@@ -16,6 +16,7 @@ import pytest
 from companion.games import discover
 from companion.games import london1888 as game
 from companion.games.base import TABLE, RuleError
+from companion.games.london1888.state import _card_name
 from tests.support.london_sequence import PUBLIC_SEQUENCE
 
 NAMES = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
@@ -1565,7 +1566,7 @@ def test_the_player_who_receives_the_absinthe_turns_the_next_event_card():
     turned = act(state, 1, type="next_round")
     assert turned["round"] == 2 and turned["holder"] == 1 and current(turned) == 1
     assert game.view(turned, 3)["latest_event"]["name"] == str(
-        game._card_name(state["deck"][0]["name"]))
+        _card_name(state["deck"][0]["name"]))
     # Not before everyone has played, nor twice.
     refused(turned, 2, "Lusk \\(Ben\\) is playing: the next event card is turned once",
             type="next_round")

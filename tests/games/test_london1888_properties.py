@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import london1888 as game
-from companion.games.base import TABLE, RuleError
+from companion.games.base import TABLE, RuleError, next_seat
 from tests.support.contract import try_apply
 
 pytestmark = pytest.mark.slow  # a long campaign: the full suite runs it
@@ -107,7 +107,7 @@ def check_invariants(before: dict, state: dict) -> None:
     if table["current"] is not None:
         assert state["alive"][table["current"]]
     if state["absinthe"] and state["round"] > before["round"]:
-        assert state["holder"] == game.next_seat(count, before["holder"],
+        assert state["holder"] == next_seat(count, before["holder"],
                                                  [s for s in range(count)
                                                   if not state["alive"][s]])
     summary = game.outcome_summary(state)

@@ -23,6 +23,7 @@ from sqlite_utils import Database
 from companion import importing, logstore, tables
 from companion.games import london1888, mrjack, wo_ist_jack
 from companion.games.base import TABLE, Game
+from companion.games.london1888.state import _jack_seat
 from companion.games.whitechapel import rules as whitechapel
 from companion.games.whitechapel.board import Board
 
@@ -101,7 +102,7 @@ def _london(rng: random.Random, names: list[str], options: dict[str, Any]
     state = copy.deepcopy(first)
     result = rng.choices(list(london1888.RESULTS), [5, 1, 1, 3])[0]
     winner, how, _label = london1888.RESULTS[result]
-    jack = london1888._jack_seat(state)
+    jack = _jack_seat(state)
     others = [seat for seat in range(len(names)) if seat != jack]
     state["round"] = rng.randint(11, 21) if how == london1888.FIFTH_MURDER else rng.randint(
         4, 18)

@@ -15,6 +15,7 @@ import pytest
 from companion import history, importing, tables
 from companion.db import get_db
 from companion.games import london1888
+from companion.games.london1888.state import _jack_seat
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
 from tests.support import club
 from tests.support.history_games import mrjack_game
@@ -301,7 +302,7 @@ def london_game(app, names: list[str], seed: int, accomplice: bool) -> dict[str,
     rng = random.Random(seed)
     options = london1888.default_options()
     first, last = club._london(rng, names, options)
-    jack = london1888._jack_seat(last)
+    jack = _jack_seat(last)
     other = next(seat for seat in range(len(names)) if seat != jack)
     last["outcome"]["accomplices"] = [other] if accomplice else []
     with app.app_context():
