@@ -235,7 +235,7 @@ def m008_results(db: Database) -> None:
     """The club's history (``companion.history``): one row per finished game, keyed on
     the log entry of its final state, its players with their names as typed and
     normalised, and the names the host merged. Games that ended before this migration
-    are filled in once, at the next start (``tables.record_results``)."""
+    are filled in once, at the next start (``companion.history.backfill``)."""
     db.execute("""
         CREATE TABLE results (
             id INTEGER PRIMARY KEY,

@@ -25,7 +25,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from companion import decks, tables
-from companion.db import immediate
+from companion.db import write_transaction
+from companion.db.versioned import Versioned
 from companion.games import london1888
 from companion.games.base import RuleError, parse_int
 from companion.tournaments import logic
@@ -235,20 +236,13 @@ def unfinished_tables(db: Database, tournament_id: int, number: int) -> list[int
 
 # --- writing -----------------------------------------------------------------------------
 
-def _locked(db: Database, tournament_id: int, seen_version: int | None) -> dict[str, Any]:
-    tournament = get_tournament(db, tournament_id)
-    if tournament is None:
-        raise TournamentError(_("This tournament no longer exists."), 404)
-    if seen_version is not None and seen_version != tournament["version"]:
-        raise TournamentError(_("The tournament changed while you were deciding. Here is "
-                                "the current page: please check and try again."), 409)
-    return tournament
-
-
-def _bump(db: Database, tournament: Mapping[str, Any]) -> int:
-    version = tournament["version"] + 1
-    db.execute("UPDATE tournaments SET version = ? WHERE id = ?", [version, tournament["id"]])
-    return version
+TOURNAMENTS = Versioned(
+    "tournaments", get_tournament,
+    lambda: TournamentError(_("This tournament no longer exists."), 404),
+    lambda: TournamentError(_("The tournament changed while you were deciding. Here is the "
+                              "current page: please check and try again."), 409))
+"""A tournament is changed at the version the organiser's page showed
+(``TOURNAMENTS.reread``)."""
 
 
 def _name_refusals(what: str, limit: int) -> tuple[Text, Text]:
@@ -307,7 +301,7 @@ def parse_settings(form: Mapping[str, Any], tiebreaks: Sequence[str]) -> dict[st
 def create_tournament(db: Database, settings: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     """A new tournament and the organiser token that controls it."""
     token = tables.new_token()
-    with immediate(db):
+    with write_transaction(db):
         cursor = db.execute(
             "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "
             "organiser_token_hash) VALUES (?, ?, ?, ?, ?, ?)",
@@ -327,8 +321,8 @@ def add_player(db: Database, tournament_id: int, seen_version: int, name: str, c
         raise TournamentError(_("Please leave commas out of names: they separate the names "
                                 "of a typed seating."))
     club = clean_name(club, "club", logic.CLUB_MAX, required=False)
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         taken = {row["name"].casefold(): row["name"] for row in db.query(
             "SELECT name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
         if name.casefold() in taken:
@@ -340,7 +334,7 @@ def add_player(db: Database, tournament_id: int, seen_version: int, name: str, c
                                     most=logic.MAX_PLAYERS))
         db.execute("INSERT INTO tournament_players (tournament_id, name, club, lot) "
                    "VALUES (?, ?, ?, ?)", [tournament_id, name, club, rng.randrange(1 << 30)])
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 def set_status(db: Database, tournament_id: int, seen_version: int, player_id: int,
@@ -348,28 +342,28 @@ def set_status(db: Database, tournament_id: int, seen_version: int, player_id: i
     """Check a player in, back to registered, or drop them (for the coming rounds)."""
     if status not in STATUSES:
         raise TournamentError(_("Choose check in, not here or drop."))
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         player = get_player(db, tournament_id, player_id)
         if player is None:
             raise TournamentError(_("That player is not registered in this tournament."),
                                   404)
         db.execute("UPDATE tournament_players SET status = ? WHERE id = ?", [status, player_id])
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 def check_in_everyone(db: Database, tournament_id: int, seen_version: int) -> int:
     """Check in every registered player at once (a dropped player stays out); the
     tournament's new version."""
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         count = db.execute("UPDATE tournament_players SET status = 'present' "
                            "WHERE tournament_id = ? AND status = 'registered'",
                            [tournament_id]).rowcount
         if not count:
             raise TournamentError(_("Nobody is waiting to be checked in: every registered "
                                     "player is checked in already."), 409)
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 def _present(db: Database, tournament_id: int) -> list[dict[str, Any]]:
@@ -391,7 +385,7 @@ def plan_round(db: Database, tournament_id: int, size: int | None, seating: str,
                rng: random.Random) -> tuple[int, list[list[int]]]:
     """Check that the next round may start and seat it: the organiser's seating when given,
     else the automatic one. Returns the round number and the players of each table."""
-    tournament = _locked(db, tournament_id, None)
+    tournament = TOURNAMENTS.reread(db, tournament_id, None)
     numbers = round_numbers(db, tournament_id)
     number = len(numbers) + 1
     if number > tournament["rounds"]:
@@ -432,7 +426,7 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
     one transaction that re-checks the version: if another submission won the race, the
     tables just opened are closed again and nothing of the round remains. Returns the
     round number and each table's (code, host token) for the organiser's browser."""
-    _locked(db, tournament_id, seen_version)
+    TOURNAMENTS.reread(db, tournament_id, seen_version)
     number, groups = plan_round(db, tournament_id, size, seating, rng)
     names = {row["id"]: row["name"] for row in db.query(
         "SELECT id, name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
@@ -446,8 +440,8 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
         tables.set_seat_names(db, table["id"], [names[player] for player in group])
         opened.append((table, host_token))
     try:
-        with immediate(db):
-            tournament = _locked(db, tournament_id, seen_version)
+        with write_transaction(db):
+            tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
             if number in round_numbers(db, tournament_id):
                 raise TournamentError(_("Round %(round)s has already started.",
                                         round=number), 409)
@@ -462,7 +456,7 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
                     db.execute("INSERT INTO tournament_seats (tournament_table_id, round_id, "
                                "position, player_id) VALUES (?, ?, ?, ?)",
                                [table_id, round_id, position, player])
-            _bump(db, tournament)
+            TOURNAMENTS.bump(db, tournament)
     except (TournamentError, sqlite3.IntegrityError):
         for table, _token in opened:
             tables.close_table(db, table["id"], None)
@@ -489,8 +483,8 @@ def record_result(db: Database, tournament_id: int, seen_version: int, number: i
     the one that counts, with a reason; both are kept in the results history."""
     reason = clean_name(reason, "reason for the correction", REASON_MAX,
                         required=correction)
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         table = _table(db, tournament_id, number, table_no)
         where = {"table": table_no, "round": number}
         if correction and table["outcome"] is None:
@@ -512,7 +506,7 @@ def record_result(db: Database, tournament_id: int, seen_version: int, number: i
                    "VALUES (?, ?, ?, ?)",
                    [table["id"], "correction" if correction else "entered",
                     json.dumps(outcome, sort_keys=True), reason])
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 # --- export and import -------------------------------------------------------------------
@@ -553,7 +547,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
             raise TournamentError(_("This file is not a companion tournament export."))
         info = data["tournament"]
         settings = parse_settings(info, list(info["tiebreaks"]))
-        with immediate(db):
+        with write_transaction(db):
             tournament_id = db.execute(
                 "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "
                 "organiser_token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",

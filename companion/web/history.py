@@ -26,8 +26,8 @@ from flask import (
 )
 from flask_babel import format_date
 
-from companion import history, plots, tables
-from companion.db import get_db, immediate
+from companion import history, importing, plots, tables
+from companion.db import get_db, write_transaction
 from companion.games.base import Game, int_or_none
 from companion.games.whitechapel.boardmap import heat_layer
 from companion.history import HistoryError
@@ -136,9 +136,9 @@ def _decide(table_id: int, keep: bool) -> Response:
         abort(403, ONLY_THE_LAPTOP_ACCEPTS)
     db = get_db()
     try:
-        with immediate(db):
+        with write_transaction(db):
             if keep:
-                tables.keep_imported(db, current_app.config["GAMES"], table_id)
+                importing.keep_imported(db, current_app.config["GAMES"], table_id)
             else:
                 history.decide(db, table_id, keep=False)
     except HistoryError as refused:
@@ -309,7 +309,7 @@ def merge() -> Response:
     into, name = request.form.get("into", ""), request.form.get("name", "")
     db = get_db()
     try:
-        with immediate(db):
+        with write_transaction(db):
             history.merge(db, name, into)
     except HistoryError as error:
         return _player_page(into, error.message, error.status)
@@ -324,7 +324,7 @@ def unmerge() -> Response:
     name, into = request.form.get("name", ""), request.form.get("into", "")
     db = get_db()
     try:
-        with immediate(db):
+        with write_transaction(db):
             history.unmerge(db, name)
     except HistoryError as error:
         return _player_page(into or name, error.message, error.status)

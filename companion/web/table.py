@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, url_for
 from sqlite_utils import Database
 
-from companion import tables
+from companion import importing, tables
 from companion.db import get_db
 from companion.games.base import TABLE, Game
 from companion.net import qr_svg
@@ -168,6 +168,6 @@ def export(code: str) -> Response:
         abort(403, _("A game in progress holds secrets: export it after the game, or from "
                      "the laptop's terminal with: companion export %(code)s",
                      code=table["code"]))
-    data = tables.export_text(tables.export_table(get_db(), table["id"]))
+    data = importing.export_text(importing.export_table(get_db(), table["id"]))
     return Response(data, mimetype="application/json", headers={
         "Content-Disposition": f"attachment; filename=table-{table['code']}.json"})

@@ -12,7 +12,7 @@ import sqlite3
 from typing import Any
 
 from companion import logstore, tables
-from companion.db import connect, immediate
+from companion.db import connect, write_transaction
 
 
 def hidden_state(server: Any, code: str) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def deal_again(server: Any, code: str, state: dict[str, Any]) -> None:
     reloaded by hand."""
     db = connect(server.db)
     try:
-        with immediate(db):
+        with write_transaction(db):
             table = tables.get_table(db, code)
             assert table is not None, code
             db.execute("UPDATE tables SET state = ? WHERE id = ?",
