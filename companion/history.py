@@ -22,6 +22,7 @@ from sqlite_utils import Database
 
 from companion import words
 from companion.games.base import Game
+from companion.names import NameField, clean_name
 from companion.words import _, ngettext
 
 PER_PAGE = 50
@@ -30,6 +31,12 @@ PAGE_MAX = 10 ** 6
 """The furthest page a link may ask for (a million pages of 50: more than any club)."""
 NAME_MAX = 60
 """The longest name a filter or a merge takes (a seat's name is at most 30)."""
+PLAYER = NameField(NAME_MAX, _("Please choose a player."), ngettext(
+    "No player's name is longer than %(n)s character: please choose one of the players "
+    "listed.",
+    "No player's name is longer than %(n)s characters: please choose one of the players "
+    "listed.", NAME_MAX))
+"""A player's name typed or tapped for a filter or a merge (``names.clean_name``)."""
 SIDES = ("jack", "detectives")
 """The sides of the games with a Jack: the detectives' side holds London 1888's
 Innocents. Wo ist Jack the Ripper has neither ("players")."""
@@ -182,25 +189,12 @@ def shown_words(row: Mapping[str, Any], kept: str | None) -> dict[str, Any]:
             for key in ("winner", "how")}
 
 
-def clean_name(name: Any) -> str:
-    """A name typed or tapped for a filter or a merge, or a HistoryError."""
-    text = " ".join(str(name or "").split())
-    if not text:
-        raise HistoryError(_("Please choose a player."))
-    if len(text) > NAME_MAX:
-        raise HistoryError(ngettext(
-            "No player's name is longer than %(n)s character: please choose one of the "
-            "players listed.",
-            "No player's name is longer than %(n)s characters: please choose one of the "
-            "players listed.", NAME_MAX))
-    return text
-
-
 def merge(db: Database, name: str, into: str) -> None:
     """Count ``name`` as ``into`` from now on (the same person typed two ways), in the
     caller's transaction. Both must have played; a name already merged is merged again
     where ``into`` is."""
-    typed = {normalise(text): text for text in (clean_name(into), clean_name(name))}
+    typed = {normalise(text): text for text in (clean_name(into, PLAYER, HistoryError),
+                                                clean_name(name, PLAYER, HistoryError))}
     key, target = normalise(name), normalise(into)
     known = _known(db, [key, target])
     for asked in (key, target):
@@ -218,10 +212,10 @@ def merge(db: Database, name: str, into: str) -> None:
 
 def unmerge(db: Database, name: str) -> None:
     """Take back the merge of ``name``: it counts as a player of its own again."""
-    key = normalise(clean_name(name))
+    key = normalise(clean_name(name, PLAYER, HistoryError))
     if not db.execute("DELETE FROM name_merges WHERE key = ?", [key]).rowcount:
         raise HistoryError(_("“%(name)s” was not merged into another name.",
-                             name=clean_name(name)), 409)
+                             name=clean_name(name, PLAYER, HistoryError)), 409)
 
 
 def _known(db: Database, keys: Sequence[str]) -> set[str]:

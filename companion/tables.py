@@ -25,6 +25,7 @@ from companion import history as club_history  # tables.history() is a table's l
 from companion.db import write_transaction
 from companion.db.versioned import Versioned
 from companion.games.base import TABLE, Game
+from companion.names import NameField, clean_name
 from companion.words import Text, _, ngettext
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTWXYZ"
@@ -42,6 +43,9 @@ STATE_LEVEL = 6
 quicker but its larger rows and the pages they free put a whole Letters from
 Whitechapel game 8 KB further from its 300 KB (bench/storage.py)."""
 NAME_MAX = 30
+SEAT_NAME = NameField(NAME_MAX, _("Please enter your name."),
+                      _("Please keep your name to %(count)s characters.", count=NAME_MAX))
+"""The name a player joins under."""
 COMPANION_NAME = "The companion"
 """The name of a seat the companion plays (a game's ``companion_seats``)."""
 ACTION_MAX = 4096
@@ -407,20 +411,10 @@ def set_seat_names(db: Database, table_id: int, names: Sequence[str | None]) -> 
                        [name, table_id, position])
 
 
-def clean_name(name: str) -> str:
-    name = " ".join(str(name or "").split())
-    if not name:
-        raise TableError(_("Please enter your name."), 422)
-    if len(name) > NAME_MAX:
-        raise TableError(_("Please keep your name to %(count)s characters.", count=NAME_MAX),
-                         422)
-    return name
-
-
 def claim_seat(db: Database, table_id: int, position: int, name: str,
                game: Game) -> tuple[int, str]:
     """Claim an empty seat under ``name``; returns the new version and the seat token."""
-    name = clean_name(name)
+    name = clean_name(name, SEAT_NAME, TableError)
     token = new_token()
     with write_transaction(db):
         table = TABLES.reread(db, table_id, None)

@@ -56,6 +56,10 @@ ROOMS: dict[str, tuple[str, ...]] = {
     # Pure: the words people read, translated where they are shown.
     "companion.words": (*PLATFORM, "companion.tournaments", "companion.games",
                         *WEB_FRAMEWORK, *SQL),
+    # Pure: a name as a person typed it, refused in the field's own words; read by
+    # storage (a seat's name, the history's filters), the tournaments and the web layer.
+    "companion.names": (*PLATFORM, "companion.tournaments", "companion.games",
+                        *WEB_FRAMEWORK, *SQL),
     # The terminal's language (the command line's words, the database watch's): the
     # catalogues read with Babel, nothing of the platform nor of Flask.
     "companion.terminal": (*PLATFORM, "companion.tournaments", "companion.games",

@@ -19,7 +19,6 @@ import random
 import secrets
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlite_utils import Database
@@ -28,21 +27,17 @@ from companion import decks, tables
 from companion.db import write_transaction
 from companion.db.versioned import Versioned
 from companion.games import london1888
-from companion.games.base import RuleError, parse_int
+from companion.games.base import RuleError
+from companion.names import clean_name
 from companion.tournaments import logic
 from companion.tournaments.logic import TournamentError
-from companion.words import Text, _, ngettext
+from companion.words import _, ngettext
 
-STATUSES = {"registered": _("Registered"), "present": _("Checked in"),
-            "dropped": _("Dropped")}
+STATUSES = ("registered", "present", "dropped")
+"""A player's status: registered, checked in (seated in the coming rounds), dropped."""
 EXPORT_FORMAT = "companion-tournament/1"
-REASON_MAX = 200
-TABLE_SIZE = _("table size")
-"""The table size field's name, as a refusal of it names it."""
 PER_PAGE = 50
 """Tournaments on one page of the list."""
-PAGE_MAX = 10 ** 6
-"""The furthest page a link may ask for."""
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -195,7 +190,8 @@ def standings(db: Database, tournament_id: int) -> list[dict[str, Any]]:
 
 def history(db: Database, tournament_id: int) -> list[dict[str, Any]]:
     """The results history, newest first: every outcome that reached the leaderboard, from
-    a table or the organiser, with the reason of each correction."""
+    a table or the organiser (with the names of the table's seats), with the reason of
+    each correction."""
     lines = []
     for game in games(db, tournament_id):
         names = game["names"]
@@ -205,27 +201,16 @@ def history(db: Database, tournament_id: int) -> list[dict[str, Any]]:
                 lines.append({"round": game["round"], "table": game["number"],
                               "kind": "table", "reason": "", "seq": 0,
                               "at": outcome_time(db, game["game_table_id"]),
-                              "text": logic.outcome_text(outcome, names)})
+                              "outcome": outcome, "names": names})
         for entry in game["entries"]:
             lines.append({"round": game["round"], "table": game["number"],
                           "kind": entry["kind"], "at": entry["created_at"],
                           "seq": entry["id"],
-                          "reason": entry["reason"],
-                          "text": logic.outcome_text(entry["outcome"], names)})
-    for line in lines:
-        line["time"] = _local_time(line["at"])
+                          "reason": entry["reason"], "outcome": entry["outcome"],
+                          "names": names})
     # Within one second an organiser's entry is taken to follow the table's outcome.
     return sorted(lines, key=lambda line: (line["at"] or "", line["kind"] != "table",
                                            line["seq"]), reverse=True)
-
-
-def _local_time(stamp: str) -> str:
-    """An ISO UTC stamp of the database as the laptop's clock shows it (HH:MM)."""
-    try:
-        moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    except (TypeError, ValueError):
-        return ""
-    return moment.astimezone().strftime("%H:%M")
 
 
 def unfinished_tables(db: Database, tournament_id: int, number: int) -> list[int]:
@@ -245,59 +230,6 @@ TOURNAMENTS = Versioned(
 (``TOURNAMENTS.reread``)."""
 
 
-def _name_refusals(what: str, limit: int) -> tuple[Text, Text]:
-    """What is missing and what is too long, a whole sentence for each field (a
-    language writes "the club" and "the player's name" each its own way)."""
-    if what == "tournament's name":
-        return (_("Please enter the tournament's name."),
-                ngettext("Please keep the tournament's name to %(n)s character.",
-                         "Please keep the tournament's name to %(n)s characters.", limit))
-    if what == "player's name":
-        return (_("Please enter the player's name."),
-                ngettext("Please keep the player's name to %(n)s character.",
-                         "Please keep the player's name to %(n)s characters.", limit))
-    if what == "club":
-        return (_("Please enter the club."),
-                ngettext("Please keep the club to %(n)s character.",
-                         "Please keep the club to %(n)s characters.", limit))
-    if what == "reason for the correction":
-        return (_("Please enter the reason for the correction."),
-                ngettext("Please keep the reason for the correction to %(n)s character.",
-                         "Please keep the reason for the correction to %(n)s characters.",
-                         limit))
-    return (_("Please enter the name."),
-            ngettext("Please keep the name to %(n)s character.",
-                     "Please keep the name to %(n)s characters.", limit))
-
-
-def clean_name(name: str, what: str = "name", limit: int = logic.NAME_MAX,
-               required: bool = True) -> str:
-    """``what``: "name", "tournament's name", "player's name", "club" or "reason for the
-    correction" (the refusals name the field)."""
-    name = " ".join(str(name or "").split())
-    if required and not name:
-        raise TournamentError(_name_refusals(what, limit)[0])
-    if len(name) > limit:
-        raise TournamentError(_name_refusals(what, limit)[1])
-    return name
-
-
-def parse_settings(form: Mapping[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]:
-    """Name, rounds, preferred table size, the undiscovered late murder value, tiebreaks."""
-    name = clean_name(form.get("name", ""), "tournament's name", 60)
-    try:
-        # The field's name, whole: the refusal's sentence is games.base's.
-        rounds = parse_int(form.get("rounds"), 1, logic.MAX_ROUNDS, _("number of rounds"))
-        size = parse_int(form.get("table_size"), logic.MIN_TABLE, logic.MAX_TABLE,
-                         TABLE_SIZE)
-        late = parse_int(form.get("late_murder"), 0, 20,
-                         _("points for an undiscovered Jack's 5th murder after round 11"))
-    except RuleError as error:
-        raise TournamentError(error.message) from None
-    return {"name": name, "rounds": rounds, "table_size": size, "late_murder": late,
-            "tiebreaks": logic.parse_tiebreaks(tiebreaks)}
-
-
 def create_tournament(db: Database, settings: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     """A new tournament and the organiser token that controls it."""
     token = tables.new_token()
@@ -315,12 +247,8 @@ def create_tournament(db: Database, settings: Mapping[str, Any]) -> tuple[dict[s
 
 def add_player(db: Database, tournament_id: int, seen_version: int, name: str, club: str,
                rng: random.Random) -> int:
-    """Register a player (checked in when ``present``). Names are unique, ignoring case."""
-    name = clean_name(name, "player's name")
-    if "," in name:
-        raise TournamentError(_("Please leave commas out of names: they separate the names "
-                                "of a typed seating."))
-    club = clean_name(club, "club", logic.CLUB_MAX, required=False)
+    """Register a player (checked in when ``present``), ``name`` and ``club`` as the
+    organiser's form gives them cleaned. Names are unique, ignoring case."""
     with write_transaction(db):
         tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         taken = {row["name"].casefold(): row["name"] for row in db.query(
@@ -480,9 +408,8 @@ def record_result(db: Database, tournament_id: int, seen_version: int, number: i
                   table_no: int, form: Mapping[str, str], reason: str = "",
                   correction: bool = False) -> int:
     """The organiser types in a table's result (a game played without the app) or corrects
-    the one that counts, with a reason; both are kept in the results history."""
-    reason = clean_name(reason, "reason for the correction", REASON_MAX,
-                        required=correction)
+    the one that counts, with a reason (cleaned by the organiser's form); both are kept
+    in the results history."""
     with write_transaction(db):
         tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         table = _table(db, tournament_id, number, table_no)
@@ -546,7 +473,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise TournamentError(_("This file is not a companion tournament export."))
         info = data["tournament"]
-        settings = parse_settings(info, list(info["tiebreaks"]))
+        settings = logic.parse_settings(info, list(info["tiebreaks"]))
         with write_transaction(db):
             tournament_id = db.execute(
                 "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "
@@ -556,7 +483,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
                  tables.hash_token(token), str(info["created_at"])]).lastrowid
             ids: dict[str, int] = {}
             for player in data["players"]:
-                name = clean_name(player["name"], "player's name")
+                name = clean_name(player["name"], logic.PLAYER_NAME, TournamentError)
                 if name.casefold() in ids:
                     raise TournamentError(_("This export lists %(name)s twice.", name=name))
                 if player["status"] not in STATUSES:
@@ -564,7 +491,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
                 ids[name.casefold()] = db.execute(
                     "INSERT INTO tournament_players (tournament_id, name, club, status, lot) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    [tournament_id, name, clean_name(player["club"], "club", logic.CLUB_MAX,
+                    [tournament_id, name, clean_name(player["club"], logic.CLUB, TournamentError,
                                                      required=False),
                      player["status"], int(player["lot"])]).lastrowid
             for expected, round_ in enumerate(data["rounds"], start=1):
@@ -624,5 +551,5 @@ def _import_table(db: Database, round_id: int, number: int, table_no: int,
                    + (", created_at" if entry.get("created_at") else "") + ") VALUES (?, ?, ?, ?"
                    + (", ?" if entry.get("created_at") else "") + ")",
                    [table_id, kind, json.dumps(outcome, sort_keys=True),
-                    str(entry.get("reason") or "")[:REASON_MAX]]
+                    str(entry.get("reason") or "")[:logic.REASON_MAX]]
                    + ([str(entry["created_at"])] if entry.get("created_at") else []))
