@@ -176,7 +176,7 @@ def holds_host_token(table: Mapping[str, Any], host_token: str | None) -> bool:
         hash_token(host_token), table["host_token_hash"])
 
 
-def was_sent(db: Database, table_id: int, sent: str | None) -> bool:
+def is_resend(db: Database, table_id: int, sent: str | None) -> bool:
     """Whether the form with key ``sent`` has already changed this table (it was sent
     again: the connection dropped while its answer was on the way)."""
     return sent is not None and next(iter(db.query(
@@ -322,7 +322,7 @@ def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind:
          game_no: int | None = None, previous: Any = None, sent: str | None = None) -> int:
     """Append one entry and give its id; a game's ``state`` is kept as a delta from
     ``previous``, the state in force before it (a deal has none: it is kept whole).
-    ``sent``: the key of the form that asked for it (``was_sent``), written in the same
+    ``sent``: the key of the form that asked for it (``is_resend``), written in the same
     transaction."""
     game_no = table["game_no"] if game_no is None else game_no
     base, depth, packed = None, 0, None

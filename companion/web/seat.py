@@ -100,5 +100,5 @@ def act(code: str) -> Response:
     return change(lambda sent: tables.act(get_db(), game_of(table), table["id"],
                                           seen_version(), seat["position"], form_action(),
                                           rng(), sent=sent),
-                  table, url_for("seat.phone", code=table["code"]), on_phone=True,
+                  table, seat, url_for("seat.phone", code=table["code"]), on_phone=True,
                   private=True)
