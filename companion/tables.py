@@ -99,7 +99,7 @@ def get_table(db: Database, code: str) -> dict[str, Any] | None:
 
 def table_head(db: Database, code: str) -> dict[str, Any] | None:
     """A table without its state, and the id of its last log entry: what says whether
-    a page drawn before is still the page (``companion/web/drawn.py``). One query, so
+    a page drawn before is still the page (``companion/web/page_cache.py``). One query, so
     both come from the same moment."""
     rows = db.query(
         "SELECT id, code, game, options, status, game_no, version, host_token_hash, "

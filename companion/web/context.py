@@ -285,7 +285,7 @@ def clock() -> float:
 
 def seconds_until(deadline: float) -> int:
     """Whole seconds from now to ``deadline`` on the laptop's clock, never below 0. A
-    page that says them was drawn from the clock, so it is not kept (web/drawn.py)."""
+    page that says them was drawn from the clock, so it is not kept (web/page_cache.py)."""
     g.drawn_from_clock = True
     return max(0, math.ceil(deadline - clock()))
 

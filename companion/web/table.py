@@ -28,7 +28,7 @@ from companion.web.context import (
     seat_words,
     seen_version,
 )
-from companion.web.drawn import drawn, kept_pages
+from companion.web.page_cache import cached_page, page_cache
 from companion.web.pages import change, refused
 from companion.words import _
 
@@ -38,7 +38,7 @@ bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 @bp.get("")
 def screen(code: str) -> Response:
     head = load_head(code)
-    return drawn(head, TABLE, current_seat(head))
+    return cached_page(head, TABLE, current_seat(head))
 
 
 def _host_only(code: str) -> tuple[dict[str, Any], Game, dict[str, Any] | None, bool]:
@@ -126,7 +126,7 @@ def close(code: str) -> Response:
     def run(db: Database, _game: Game, table: dict[str, Any], sent: str | None) -> int:
         version = tables.close_table(db, table["id"], seen_version(), sent=sent)
         # Nobody plays on an ended table: the pages kept for it go now.
-        kept_pages().forget(table["id"])
+        page_cache().forget(table["id"])
         return version
     return _host_change(code, run)
 

@@ -27,7 +27,7 @@ def deal_again(server: Any, code: str, state: dict[str, Any]) -> None:
     the same game with a secret changed, stored as the app stores a state: the table's
     row and a new log entry holding it (kind "redeal", which no page describes), so the
     log still ends with the table's state and no page drawn before is served again
-    (companion/web/drawn.py). The version stays, so open forms stay valid; the pages are
+    (companion/web/page_cache.py). The version stays, so open forms stay valid; the pages are
     reloaded by hand."""
     db = connect(server.db)
     try:
