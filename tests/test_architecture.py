@@ -49,7 +49,8 @@ ROOMS: dict[str, tuple[str, ...]] = {
     # Read by tables and importing (a table's export carries its game's deck).
     "companion.decks": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
                         "companion.tournaments"),
-    # Written by tables (an end, an import, the backfill): it reads no table itself.
+    # Written by tables (an end) and importing (an import); its backfill reads the log
+    # through the tables.game_end it is handed: it never imports tables.
     "companion.history": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
                           "companion.tournaments"),
     "companion.tournaments": (*ENTRY, *SERVER, *WEB),
