@@ -149,7 +149,7 @@ def play(folder: Path, name: str, board: str | None, walk: str,
     with app.app_context():
         db = get_db()
         table_id = table()["id"]
-        export = tables.export_text(tables.export_table(db, table_id))
+        export = importing.export_text(importing.export_table(db, table_id))
         whole = sum(len(json.dumps(entry["state"], sort_keys=True))
                     for entry in tables.history(db, table_id) if entry["state"])
         started = time.perf_counter()
@@ -158,7 +158,7 @@ def play(folder: Path, name: str, board: str | None, walk: str,
     with app.test_request_context("/import"):
         started = time.perf_counter()
         checked = importing.check(importing.read(export.encode()), app.config["GAMES"])
-        tables.import_table(get_db(), checked, accept=pages_draw, by_laptop=True)
+        importing.import_table(get_db(), checked, accept=pages_draw, by_laptop=True)
         imported = time.perf_counter() - started
     return {"game": name, "board": Path(board).name if board else None, "actions": played,
             "over": over, "database": size, "empty_database": empty,

@@ -59,12 +59,12 @@ def main() -> int:
         component = {"HX-Request": "true"}
 
         def phone(kept: bool = False):
-            if not kept:  # a new version: the page is drawn (companion/web/drawn.py)
-                app.extensions.pop("drawn", None)
+            if not kept:  # a new version: the page is drawn (companion/web/page_cache.py)
+                app.extensions.pop("page_cache", None)
             return phones[0].get(f"/t/{laptop.code}/me", headers=component)
 
         def screen():
-            app.extensions.pop("drawn", None)
+            app.extensions.pop("page_cache", None)
             return laptop.get(f"/t/{laptop.code}", headers=component)
 
         for _ in range(20):

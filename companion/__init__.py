@@ -11,7 +11,7 @@ from flask import Flask
 from htmx_flask import Htmx
 
 from companion import db as database
-from companion import tables
+from companion import history, tables
 from companion.broadcast import Broadcaster
 from companion.db.migrations import migrate
 from companion.db.watch import require_writable
@@ -84,10 +84,10 @@ def _fill_history(path: str, games: dict[str, Any]) -> None:
     one (migration m008); after that, every end writes its own row."""
     db = database.connect(path)
     try:
-        with database.immediate(db):
+        with database.write_transaction(db):
             if next(iter(db.query("SELECT 1 FROM settings WHERE key = 'history_filled'")),
                     None) is None:
-                tables.record_results(db, games)
+                history.backfill(db, games, tables.game_end)
                 db.execute("INSERT INTO settings (key, value) VALUES ('history_filled', '1')")
     finally:
         db.close()
@@ -97,7 +97,7 @@ def _secret_key(path: str) -> str:
     """The signing key, kept in the database so sessions survive a restart."""
     db = database.connect(path)
     try:
-        with database.immediate(db):
+        with database.write_transaction(db):
             row = next(iter(db.query("SELECT value FROM settings WHERE key = 'secret_key'")),
                        None)
             if row is None:

@@ -150,7 +150,7 @@ def _export(args: argparse.Namespace) -> int:
         print(say(_("companion: no table with the code %(code)s", code=args.code)),
               file=sys.stderr)
         return 1
-    data = tables.export_text(tables.export_table(db, table["id"]))
+    data = importing.export_text(importing.export_table(db, table["id"]))
     if args.output:
         Path(args.output).write_text(data, encoding="utf-8")
         print(say(_("Table %(code)s written to %(path)s", code=table["code"],
@@ -184,7 +184,7 @@ def _import(args: argparse.Namespace) -> int:
     try:
         with app.test_request_context("/import"):
             export = importing.check(importing.read(raw), app.config["GAMES"])
-            table, host_token = tables.import_table(get_db(), export, accept=pages_draw,
+            table, host_token = importing.import_table(get_db(), export, accept=pages_draw,
                                                     by_laptop=True)
     except (importing.BadExport, tables.TableError) as error:
         print(say(_("companion: %(path)s: %(why)s", path=args.file, why=error.message)),

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from companion.db import Database, immediate
+from companion.db import Database, write_transaction
 from companion.games.base import Game, RuleError
 from companion.words import _
 
@@ -87,7 +87,7 @@ def options_with(db: Database, game: Game, options: Mapping[str, Any]) -> dict[s
 def save(db: Database, game: Game, given: Mapping[str, Any]) -> dict[str, str]:
     """Check and keep the deck of ``game`` (RuleError, nothing kept, when refused)."""
     checked = check(game, given)
-    with immediate(db):
+    with write_transaction(db):
         _write(db, game, checked)
     return checked
 

@@ -3,7 +3,7 @@ merged. Small functions over ``db`` returning dicts.
 
 A row is written by ``record`` in the transaction of the action that ended the game
 (``companion.tables.act``), by an import, and once for the games that ended before the
-history existed (``companion.tables.record_results``); a game dealt in an imported file
+history existed (``backfill``); a game dealt in an imported file
 only once the laptop accepted it (``origin``, ``note_import``, ``decide``). It is keyed
 on the log entry of the game's final state (``log_id``), so it is drawn from that entry
 alone: nothing of a game still running is in it. Names count as one player when they
@@ -15,13 +15,14 @@ rows and their indexes, never by replaying a log (bench/history.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlite_utils import Database
 
 from companion import words
 from companion.games.base import Game
+from companion.names import NameField, clean_name
 from companion.words import _, ngettext
 
 PER_PAGE = 50
@@ -30,6 +31,12 @@ PAGE_MAX = 10 ** 6
 """The furthest page a link may ask for (a million pages of 50: more than any club)."""
 NAME_MAX = 60
 """The longest name a filter or a merge takes (a seat's name is at most 30)."""
+PLAYER = NameField(NAME_MAX, _("Please choose a player."), ngettext(
+    "No player's name is longer than %(n)s character: please choose one of the players "
+    "listed.",
+    "No player's name is longer than %(n)s characters: please choose one of the players "
+    "listed.", NAME_MAX))
+"""A player's name typed or tapped for a filter or a merge (``names.clean_name``)."""
 SIDES = ("jack", "detectives")
 """The sides of the games with a Jack: the detectives' side holds London 1888's
 Innocents. Wo ist Jack the Ripper has neither ("players")."""
@@ -89,6 +96,35 @@ def record(db: Database, game: Game, table_id: int, game_no: int, log_id: int,
              int(position in result["jack"]), side, int(position in result["winners"]),
              points[position] if points else None])
     return True
+
+
+Ending = Callable[[Database, int, int], Mapping[str, Any] | None]
+"""A game's end as its table's log keeps it (``companion.tables.game_end``): the entry
+of its state in force (``log_id``, ``state``, ``ended_at``) and its seats' ``names``."""
+
+
+def backfill(db: Database, games: Mapping[str, Game], ending: Ending,
+             table_id: int | None = None) -> int:
+    """Keep every finished game of the table (every table without ``table_id``) that the
+    history does not hold yet: an imported table's, and once, at the first start with
+    the history (``companion.create_app``), those that ended before it. Inside the
+    caller's transaction; gives how many were added. The log is read through ``ending``:
+    tables.py writes here at every game's end, so this module never imports it."""
+    added = 0
+    for row in list(db.query(
+            "SELECT DISTINCT log.table_id, log.game_no, tables.game FROM log "
+            "JOIN tables ON tables.id = log.table_id WHERE log.kind = 'start' "
+            "AND (? IS NULL OR log.table_id = ?) AND NOT EXISTS (SELECT 1 FROM results "
+            "WHERE results.table_id = log.table_id AND results.game_no = log.game_no)",
+            [table_id, table_id])):
+        game = games.get(row["game"])
+        end = None if game is None else ending(db, row["table_id"], row["game_no"])
+        if game is None or end is None or end["state"] is None or not game.is_over(
+                end["state"]):
+            continue
+        added += record(db, game, row["table_id"], row["game_no"], end["log_id"],
+                        end["state"], end["names"], end["ended_at"])
+    return added
 
 
 # --- imported games ------------------------------------------------------------------------
@@ -153,25 +189,12 @@ def shown_words(row: Mapping[str, Any], kept: str | None) -> dict[str, Any]:
             for key in ("winner", "how")}
 
 
-def clean_name(name: Any) -> str:
-    """A name typed or tapped for a filter or a merge, or a HistoryError."""
-    text = " ".join(str(name or "").split())
-    if not text:
-        raise HistoryError(_("Please choose a player."))
-    if len(text) > NAME_MAX:
-        raise HistoryError(ngettext(
-            "No player's name is longer than %(n)s character: please choose one of the "
-            "players listed.",
-            "No player's name is longer than %(n)s characters: please choose one of the "
-            "players listed.", NAME_MAX))
-    return text
-
-
 def merge(db: Database, name: str, into: str) -> None:
     """Count ``name`` as ``into`` from now on (the same person typed two ways), in the
     caller's transaction. Both must have played; a name already merged is merged again
     where ``into`` is."""
-    typed = {normalise(text): text for text in (clean_name(into), clean_name(name))}
+    typed = {normalise(text): text for text in (clean_name(into, PLAYER, HistoryError),
+                                                clean_name(name, PLAYER, HistoryError))}
     key, target = normalise(name), normalise(into)
     known = _known(db, [key, target])
     for asked in (key, target):
@@ -189,10 +212,10 @@ def merge(db: Database, name: str, into: str) -> None:
 
 def unmerge(db: Database, name: str) -> None:
     """Take back the merge of ``name``: it counts as a player of its own again."""
-    key = normalise(clean_name(name))
+    key = normalise(clean_name(name, PLAYER, HistoryError))
     if not db.execute("DELETE FROM name_merges WHERE key = ?", [key]).rowcount:
         raise HistoryError(_("“%(name)s” was not merged into another name.",
-                             name=clean_name(name)), 409)
+                             name=clean_name(name, PLAYER, HistoryError)), 409)
 
 
 def _known(db: Database, keys: Sequence[str]) -> set[str]:

@@ -1,13 +1,17 @@
-"""Reading a table export: hostile until every part of it is checked.
+"""A table's export, written and read back: hostile until every part of it is checked.
 
-An export file (``companion/tables.py`` ``export_table``) is read here, by the lobby's
+A table is exported here (``export_table``, ``export_text``: the table screen's export
+after a game, ``companion export`` at any time) and read back here, by the lobby's
 import and by ``companion import`` alike, and nothing is written until the whole file
 passed: its JSON (size, nesting, numbers a database can hold), its schema (every field's
 type and size, counts, a code a join link can reach, known log kinds), the log's order
 (versions, games, deals), and every state the log keeps: its game's own check
 (``check_state``), then what every seat and the table screen would be shown of it.
-Each refusal names what is wrong, in a sentence a host can act on. A tournament export
-is read by the same ``read`` (its schema is checked by ``companion.tournaments.storage``).
+Each refusal names what is wrong, in a sentence a host can act on. A file that passed
+is written in one transaction (``import_table``), its finished games entering the
+club's history (``companion.history``) at once or when the laptop accepts them
+(``keep_imported``). A tournament export is read by the same ``read`` (its schema is
+checked by ``companion.tournaments.storage``).
 
 Both formats are read: ``companion-table/1`` (each log entry a dict with its state
 whole) and ``companion-table/2`` (each entry a list, a deal's state whole and each
@@ -20,11 +24,15 @@ import json
 import math
 import random
 import re
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion import decks, logstore
+from sqlite_utils import Database
+
+from companion import decks, history, logstore, tables
+from companion.db import write_transaction
 from companion.games.base import TABLE, Game, RuleError
 from companion.tables import ACTION_MAX, CODE_LENGTH, CODE_LENGTH_MAX, CODE_LETTERS, NAME_MAX
 from companion.words import Text, _, ngettext
@@ -247,7 +255,7 @@ def _seats(data: Mapping[str, Any], game: Game, table: Mapping[str, Any]) -> lis
 
 
 FIELDS = ("version", "game_no", "actor", "kind", "action", "undone", "created_at", "state")
-"""A format 2 log entry's items, in order (``companion.tables.export_table``)."""
+"""A format 2 log entry's items, in order (``export_table``)."""
 
 
 def _log(data: Mapping[str, Any], count: int, table: Mapping[str, Any]) -> list[dict]:
@@ -420,3 +428,129 @@ def _check_options(game: Game, options: Mapping[str, Any], names: list[str]) -> 
     except Exception as error:  # noqa: BLE001 - any failure of the game's own code on them
         raise BadExport(_("This export file is damaged: its options do not deal a game "
                           "(%(error)s).", error=error.__class__.__name__)) from None
+
+
+# --- writing ---------------------------------------------------------------------------
+
+EXPORT_FORMAT = "companion-table/2"
+"""Format 2 keeps a deal's state whole and each move's as the delta from the state
+before it; format 1 (every state whole, each entry a dict) is still imported
+(``check``)."""
+
+
+def export_table(db: Database, table_id: int) -> dict[str, Any]:
+    """The whole table as a JSON-able dict: seats and full log, the table's state being
+    its log's last. Holds every secret, so only the laptop's command line offers it
+    while a game runs.
+
+    Each log entry is a list, ``[version, game_no, actor, kind, action, undone,
+    created_at, state]``, where ``state`` is null (a table event), the whole state (a
+    deal, kind "start") or the delta (``companion/logstore.py``) from the state of the
+    game's entry before it (a move, kind "act")."""
+    table = tables.get_table_by_id(db, table_id)
+    assert table is not None
+    seats = list(db.query("SELECT position, label, name, token_hash FROM seats "
+                          "WHERE table_id = ? ORDER BY position", [table_id]))
+    log: list[list[Any]] = []
+    last: dict[int, Any] = {}  # by game: its latest state so far, a move's base
+    for entry in tables.history(db, table_id):
+        state = kept = entry["state"]
+        if state is not None and entry["kind"] != "start":
+            delta = logstore.diff(last[entry["game_no"]], state)
+            kept = logstore.nothing(state) if delta is None else delta
+        if state is not None:
+            last[entry["game_no"]] = state
+        log.append([entry["version"], entry["game_no"], entry["actor"], entry["kind"],
+                    entry["action"], entry["undone"], entry["created_at"], kept])
+    exported = {"format": EXPORT_FORMAT,
+                "table": {key: table[key] for key in (
+                    "code", "game", "options", "status", "game_no", "version",
+                    "host_seat", "created_at", "updated_at")},
+                "seats": seats, "log": log}
+    # The laptop's card names for this game go with it, for the laptop it is taken to.
+    deck = decks.named(db, table["game"])
+    if deck is not None:
+        exported["deck"] = deck
+    return exported
+
+
+def export_text(data: Mapping[str, Any]) -> str:
+    """An export as its file holds it: one log entry a line, no spaces."""
+    compact = {"separators": (",", ":"), "ensure_ascii": False, "sort_keys": True}
+    head = {key: value for key, value in data.items() if key != "log"}
+    lines = ",\n".join(json.dumps(entry, **compact) for entry in data["log"])
+    return json.dumps(head, **compact)[:-1] + ',"log":[\n' + lines + "\n]}\n"
+
+
+def import_table(db: Database, export: Export,
+                 accept: Callable[[dict[str, Any]], None] | None = None, *,
+                 by_laptop: bool) -> tuple[dict[str, Any], str]:
+    """Write an export checked by ``check``, with a new host token
+    for whoever imports it. Keeps its code unless that code is taken here. ``accept``
+    sees the written table inside the transaction (the web layer draws its pages
+    there) and may refuse it with a TableError: nothing is then kept. ``by_laptop``: the
+    laptop running the companion imports it (its terminal, its own browser), so the
+    games in the file enter the club's history at once; else they wait for the laptop
+    (``companion.history.note_import``)."""
+    host_token = tables.new_token()
+    info = export.table
+    with write_transaction(db):
+        code = info["code"]
+        if next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
+            code = tables.free_code(db, secrets.SystemRandom())
+        cursor = db.execute(
+            "INSERT INTO tables (code, game, options, status, state, game_no, version, "
+            "host_token_hash, host_seat, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [code, info["game"], json.dumps(info["options"], sort_keys=True), info["status"],
+             None if export.state is None
+             else logstore.pack(export.state, tables.STATE_LEVEL),
+             # The controls are with whoever imports it (its /h/ link): the seat that
+             # held them may be on a phone that is not in this room.
+             info["game_no"], info["version"], tables.hash_token(host_token), None,
+             info["created_at"], info["updated_at"]])
+        table_id = cursor.lastrowid
+        for seat in export.seats:
+            token_hash = seat["token_hash"]
+            # A copy imported beside its original cannot share seat links: its
+            # players claim their named seats again from the join page.
+            if token_hash and next(iter(db.query(
+                    "SELECT 1 FROM seats WHERE token_hash = ?", [token_hash])), None):
+                token_hash = None
+            db.execute("INSERT INTO seats (table_id, position, label, name, token_hash) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       [table_id, seat["position"], seat["label"], seat["name"], token_hash])
+        chains: dict[int, tuple[logstore.Base, tuple[int, Any]]] = {}
+        for entry in export.log:
+            base, depth, packed = None, 0, None
+            if entry["state"] is not None:
+                known = chains.get(entry["game_no"])
+                base, depth, packed = logstore.encode(
+                    entry["state"], known[0] if known else None,
+                    lambda known=known: known[1])
+            cursor = db.execute(
+                "INSERT INTO log (table_id, version, game_no, actor, kind, action, base, "
+                "depth, packed, undone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [table_id, entry["version"], entry["game_no"], entry["actor"], entry["kind"],
+                 json.dumps(entry["action"], sort_keys=True), base, depth, packed,
+                 entry["undone"], entry["created_at"]])
+            if entry["state"] is not None:
+                mine = (cursor.lastrowid, depth, entry["state"])
+                first = chains[entry["game_no"]][1] if base is not None else mine[::2]
+                chains[entry["game_no"]] = (mine, first)
+        if export.deck is not None:
+            decks.adopt(db, export.game, export.deck)
+        history.note_import(db, table_id, info["game_no"], by_laptop)
+        history.backfill(db, {export.game.NAME: export.game}, tables.game_end, table_id)
+        imported = tables.get_table_by_id(db, table_id)
+        assert imported is not None
+        if accept is not None:
+            accept(imported)
+    return imported, host_token
+
+
+def keep_imported(db: Database, games: Mapping[str, Game], table_id: int) -> int:
+    """The laptop accepts the games a phone's import brought: they enter the club's
+    history now (inside the caller's transaction); gives how many finished games did."""
+    history.decide(db, table_id, keep=True)
+    return history.backfill(db, games, tables.game_end, table_id)

@@ -15,19 +15,18 @@ import hashlib
 import json
 import random
 import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from sqlite_utils import Database
 
 from companion import decks, logstore
 from companion import history as club_history  # tables.history() is a table's log
-from companion.db import immediate
+from companion.db import write_transaction
+from companion.db.versioned import Versioned
 from companion.games.base import TABLE, Game
+from companion.names import NameField, clean_name
 from companion.words import Text, _, ngettext
-
-if TYPE_CHECKING:
-    from companion.importing import Export
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTWXYZ"
 """Join code letters: no I/O (1/0), no U/V, so a code read aloud or off a screen is
@@ -44,6 +43,9 @@ STATE_LEVEL = 6
 quicker but its larger rows and the pages they free put a whole Letters from
 Whitechapel game 8 KB further from its 300 KB (bench/storage.py)."""
 NAME_MAX = 30
+SEAT_NAME = NameField(NAME_MAX, _("Please enter your name."),
+                      _("Please keep your name to %(count)s characters.", count=NAME_MAX))
+"""The name a player joins under."""
 COMPANION_NAME = "The companion"
 """The name of a seat the companion plays (a game's ``companion_seats``)."""
 ACTION_MAX = 4096
@@ -97,7 +99,7 @@ def get_table(db: Database, code: str) -> dict[str, Any] | None:
 
 def table_head(db: Database, code: str) -> dict[str, Any] | None:
     """A table without its state, and the id of its last log entry: what says whether
-    a page drawn before is still the page (``companion/web/drawn.py``). One query, so
+    a page drawn before is still the page (``companion/web/page_cache.py``). One query, so
     both come from the same moment."""
     rows = db.query(
         "SELECT id, code, game, options, status, game_no, version, host_token_hash, "
@@ -174,7 +176,7 @@ def holds_host_token(table: Mapping[str, Any], host_token: str | None) -> bool:
         hash_token(host_token), table["host_token_hash"])
 
 
-def was_sent(db: Database, table_id: int, sent: str | None) -> bool:
+def is_resend(db: Database, table_id: int, sent: str | None) -> bool:
     """Whether the form with key ``sent`` has already changed this table (it was sent
     again: the connection dropped while its answer was on the way)."""
     return sent is not None and next(iter(db.query(
@@ -232,7 +234,7 @@ def replay_cursor(db: Database, table_id: int, game_no: int) -> dict[str, int] |
 def move_replay_cursor(db: Database, table_id: int, game_no: int, night: int,
                        step: int) -> None:
     """The host shows ``night`` at ``step``: the table's version stays as it is."""
-    with immediate(db):
+    with write_transaction(db):
         db.execute("INSERT INTO replay_cursors (table_id, game_no, night, step) "
                    "VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET "
                    "game_no = excluded.game_no, night = excluded.night, step = excluded.step",
@@ -243,6 +245,18 @@ def final_state(db: Database, table_id: int, game_no: int) -> Any:
     """The last state one game of the table reached (undone steps left out), or None."""
     latest = _latest(db, table_id, game_no)
     return None if latest is None else _state_of(db, latest["id"])
+
+
+def game_end(db: Database, table_id: int, game_no: int) -> dict[str, Any] | None:
+    """What the club's history keeps of one game of the table (``companion.history``'s
+    backfill): the log entry of its state in force (``log_id``, ``state``, when it was
+    recorded: ``ended_at``) and its seats' names; None before its deal."""
+    latest = _latest(db, table_id, game_no)
+    if latest is None:
+        return None
+    ended = db.execute("SELECT created_at FROM log WHERE id = ?", [latest["id"]]).fetchone()
+    return {"log_id": latest["id"], "state": _state_of(db, latest["id"]),
+            "ended_at": ended[0], "names": [seat["name"] for seat in _players(db, table_id)]}
 
 
 def _latest(db: Database, table_id: int, game_no: int) -> dict[str, Any] | None:
@@ -296,12 +310,19 @@ def remembered_options(db: Database, game: str) -> dict[str, Any] | None:
 
 # --- writing -------------------------------------------------------------
 
+TABLES = Versioned("tables", get_table_by_id,
+                   lambda: TableError(_("This table no longer exists."), 404), StaleVersion,
+                   stamped=True)
+"""A table is changed at the version its sender saw (``TABLES.reread``), in one write
+transaction with the log's entry."""
+
+
 def _log(db: Database, table: Mapping[str, Any], version: int, actor: str, kind: str,
          action: Mapping[str, Any] | None = None, state: Any = None,
          game_no: int | None = None, previous: Any = None, sent: str | None = None) -> int:
     """Append one entry and give its id; a game's ``state`` is kept as a delta from
     ``previous``, the state in force before it (a deal has none: it is kept whole).
-    ``sent``: the key of the form that asked for it (``was_sent``), written in the same
+    ``sent``: the key of the form that asked for it (``is_resend``), written in the same
     transaction."""
     game_no = table["game_no"] if game_no is None else game_no
     base, depth, packed = None, 0, None
@@ -331,30 +352,14 @@ def _plain(state: Any) -> Any:
 
 
 def _bump(db: Database, table: Mapping[str, Any], **changes: Any) -> int:
-    version = table["version"] + 1
-    columns = {"version": version, **changes}
-    if columns.get("options") is not None:
-        columns["options"] = json.dumps(columns["options"], sort_keys=True)
-    if columns.get("state") is not None:
+    """Write ``changes`` with the table's next version (inside the write transaction)."""
+    if changes.get("options") is not None:
+        changes["options"] = json.dumps(changes["options"], sort_keys=True)
+    if changes.get("state") is not None:
         # Compressed: read on every page, rewritten on every action, and a late state
         # of Letters from Whitechapel is 40 KB of JSON (bench/storage.py).
-        columns["state"] = logstore.pack(columns["state"], STATE_LEVEL)
-    assignments = ", ".join(f"{name} = ?" for name in columns)
-    db.execute(
-        f"UPDATE tables SET {assignments}, "
-        "updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-        [*columns.values(), table["id"]])
-    return version
-
-
-def _locked(db: Database, table_id: int, seen_version: int | None) -> dict[str, Any]:
-    """Re-read the table inside the write transaction and check the version."""
-    table = get_table_by_id(db, table_id)
-    if table is None:
-        raise TableError(_("This table no longer exists."), 404)
-    if seen_version is not None and seen_version != table["version"]:
-        raise StaleVersion()
-    return table
+        changes["state"] = logstore.pack(changes["state"], STATE_LEVEL)
+    return TABLES.bump(db, table, **changes)
 
 
 def create_table(db: Database, game: Game, options: Mapping[str, Any], count: int,
@@ -366,8 +371,8 @@ def create_table(db: Database, game: Game, options: Mapping[str, Any], count: in
     rng = rng or secrets.SystemRandom()
     host_token = new_token()
     labels = game.seat_labels(count, options)
-    with immediate(db):
-        code = _free_code(db, rng)
+    with write_transaction(db):
+        code = free_code(db, rng)
         cursor = db.execute(
             "INSERT INTO tables (code, game, options, host_token_hash) VALUES (?, ?, ?, ?)",
             [code, game.NAME, json.dumps(dict(options), sort_keys=True),
@@ -400,29 +405,19 @@ def _remember(db: Database, game: str, options: Mapping[str, Any]) -> None:
 
 def set_seat_names(db: Database, table_id: int, names: Sequence[str | None]) -> None:
     """Pre-fill seat names (a tournament seats its players); seats stay unclaimed."""
-    with immediate(db):
+    with write_transaction(db):
         for position, name in enumerate(names):
             db.execute("UPDATE seats SET name = ? WHERE table_id = ? AND position = ?",
                        [name, table_id, position])
 
 
-def clean_name(name: str) -> str:
-    name = " ".join(str(name or "").split())
-    if not name:
-        raise TableError(_("Please enter your name."), 422)
-    if len(name) > NAME_MAX:
-        raise TableError(_("Please keep your name to %(count)s characters.", count=NAME_MAX),
-                         422)
-    return name
-
-
 def claim_seat(db: Database, table_id: int, position: int, name: str,
                game: Game) -> tuple[int, str]:
     """Claim an empty seat under ``name``; returns the new version and the seat token."""
-    name = clean_name(name)
+    name = clean_name(name, SEAT_NAME, TableError)
     token = new_token()
-    with immediate(db):
-        table = _locked(db, table_id, None)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, None)
         if table["status"] == "closed":
             raise TableError(_("This table has ended."), 410)
         # Whatever its token (an imported copy frees the seats' links), never by a phone.
@@ -459,8 +454,8 @@ def _players(db: Database, table_id: int) -> list[dict[str, Any]]:
 def start_game(db: Database, game: Game, table_id: int, seen_version: int,
                rng: random.Random, sent: str | None = None) -> int:
     """Deal a new game for the seated players (the first, or a fresh one)."""
-    with immediate(db):
-        table = _locked(db, table_id, seen_version)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, seen_version)
         if table["status"] == "closed":
             raise TableError(_("This table has ended."), 410)
         players = _players(db, table_id)
@@ -525,8 +520,8 @@ def act(db: Database, game: Game, table_id: int, seen_version: int, actor: int |
         raise TableError(_("That was far more than any move needs, so the table did not "
                            "take it. Reload the page and use its buttons."), 413)
     fields = ReadFields(action)
-    with immediate(db):
-        table = _locked(db, table_id, None)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, None)
         if seen_version != table["version"] and not _commutes(db, game, table, seen_version,
                                                                actor, action):
             raise StaleVersion()
@@ -596,8 +591,8 @@ def undo(db: Database, table_id: int, seen_version: int, sent: str | None = None
          game: Game | None = None) -> int:
     """Take back the last game action of the current game (host only, confirmed);
     ``game``: the table's game, which says whether the companion plays a seat."""
-    with immediate(db):
-        table = _locked(db, table_id, seen_version)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, seen_version)
         if table["status"] == "over":
             # The end revealed every secret: taking it back would let the table play on
             # knowing them.
@@ -639,8 +634,8 @@ def _taken_back(db: Database, game: Game | None,
 
 def hand_host(db: Database, table_id: int, seen_version: int, position: int,
               sent: str | None = None, game: Game | None = None) -> int:
-    with immediate(db):
-        table = _locked(db, table_id, seen_version)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, seen_version)
         _not_the_companions(game, table, position)
         seat = next((s for s in _players(db, table_id) if s["position"] == position), None)
         if seat is None or seat["token_hash"] is None:
@@ -656,8 +651,8 @@ def take_host_back(db: Database, table_id: int, seen_version: int,
     """The host controls back on the laptop that created the table (its host cookie,
     checked by the caller), from whichever seat holds them: a lost phone never takes
     the controls with it."""
-    with immediate(db):
-        table = _locked(db, table_id, seen_version)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, seen_version)
         if table["host_seat"] is None:
             raise TableError(_("The host controls are already on this laptop."), 409)
         version = _bump(db, table, host_seat=None)
@@ -680,17 +675,17 @@ def replace_seat_token(db: Database, table_id: int, seen_version: int,
     then sees the link he may already have shown, not one more that replaces it. Once the
     table moved on, the resend is refused."""
     token = token or new_token()
-    with immediate(db):
+    with write_transaction(db):
         made = next(iter(db.query("SELECT version FROM log WHERE table_id = ? AND sent = ? "
                                   "AND kind = 'rejoin'", [table_id, sent])), None)
         if made is not None:
-            table = _locked(db, table_id, None)
+            table = TABLES.reread(db, table_id, None)
             seat = _seat(db, table_id, position)
             if (table["version"] != made["version"] or seat is None
                     or seat["token_hash"] != hash_token(token)):
                 raise TableError(_("That link was replaced since: make a new one."), 409)
             return token, made["version"]
-        table = _locked(db, table_id, seen_version)
+        table = TABLES.reread(db, table_id, seen_version)
         _not_the_companions(game, table, position)
         seat = _seat(db, table_id, position)
         if seat is None or seat["token_hash"] is None:
@@ -729,8 +724,8 @@ def _game_label(game: Game, players: list[dict[str, Any]], seat: dict[str, Any],
 def remove_seat(db: Database, game: Game, table_id: int, seen_version: int,
                 position: int, sent: str | None = None) -> int:
     """Remove an empty seat before the game starts; the others close up in order."""
-    with immediate(db):
-        table = _locked(db, table_id, seen_version)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, seen_version)
         if table["status"] != "lobby":
             raise TableError(_("Seats can only be removed before the game starts."))
         players = _players(db, table_id)
@@ -766,8 +761,8 @@ def remove_seat(db: Database, game: Game, table_id: int, seen_version: int,
 
 def close_table(db: Database, table_id: int, seen_version: int | None,
                 sent: str | None = None) -> int:
-    with immediate(db):
-        table = _locked(db, table_id, seen_version)
+    with write_transaction(db):
+        table = TABLES.reread(db, table_id, seen_version)
         if table["status"] == "closed":
             raise TableError(_("This table has already ended."))
         version = _bump(db, table, status="closed")
@@ -775,160 +770,9 @@ def close_table(db: Database, table_id: int, seen_version: int | None,
     return version
 
 
-# --- export and import ---------------------------------------------------
+# --- join codes ----------------------------------------------------------
 
-EXPORT_FORMAT = "companion-table/2"
-"""Format 2 keeps a deal's state whole and each move's as the delta from the state
-before it; format 1 (every state whole, each entry a dict) is still imported
-(``companion/importing.py``)."""
-
-
-def export_table(db: Database, table_id: int) -> dict[str, Any]:
-    """The whole table as a JSON-able dict: seats and full log, the table's state being
-    its log's last. Holds every secret, so only the laptop's command line offers it
-    while a game runs.
-
-    Each log entry is a list, ``[version, game_no, actor, kind, action, undone,
-    created_at, state]``, where ``state`` is null (a table event), the whole state (a
-    deal, kind "start") or the delta (``companion/logstore.py``) from the state of the
-    game's entry before it (a move, kind "act")."""
-    table = _decode(next(iter(db.query("SELECT * FROM tables WHERE id = ?", [table_id]))))
-    assert table is not None
-    seats = list(db.query("SELECT position, label, name, token_hash FROM seats "
-                          "WHERE table_id = ? ORDER BY position", [table_id]))
-    log: list[list[Any]] = []
-    last: dict[int, Any] = {}  # by game: its latest state so far, a move's base
-    for entry in history(db, table_id):
-        state = kept = entry["state"]
-        if state is not None and entry["kind"] != "start":
-            delta = logstore.diff(last[entry["game_no"]], state)
-            kept = logstore.nothing(state) if delta is None else delta
-        if state is not None:
-            last[entry["game_no"]] = state
-        log.append([entry["version"], entry["game_no"], entry["actor"], entry["kind"],
-                    entry["action"], entry["undone"], entry["created_at"], kept])
-    exported = {"format": EXPORT_FORMAT,
-                "table": {key: table[key] for key in (
-                    "code", "game", "options", "status", "game_no", "version",
-                    "host_seat", "created_at", "updated_at")},
-                "seats": seats, "log": log}
-    # The laptop's card names for this game go with it, for the laptop it is taken to.
-    deck = decks.named(db, table["game"])
-    if deck is not None:
-        exported["deck"] = deck
-    return exported
-
-
-def export_text(data: Mapping[str, Any]) -> str:
-    """An export as its file holds it: one log entry a line, no spaces."""
-    compact = {"separators": (",", ":"), "ensure_ascii": False, "sort_keys": True}
-    head = {key: value for key, value in data.items() if key != "log"}
-    lines = ",\n".join(json.dumps(entry, **compact) for entry in data["log"])
-    return json.dumps(head, **compact)[:-1] + ',"log":[\n' + lines + "\n]}\n"
-
-
-def import_table(db: Database, export: Export,
-                 accept: Callable[[dict[str, Any]], None] | None = None, *,
-                 by_laptop: bool) -> tuple[dict[str, Any], str]:
-    """Write an export checked by ``companion.importing.check``, with a new host token
-    for whoever imports it. Keeps its code unless that code is taken here. ``accept``
-    sees the written table inside the transaction (the web layer draws its pages
-    there) and may refuse it with a TableError: nothing is then kept. ``by_laptop``: the
-    laptop running the companion imports it (its terminal, its own browser), so the
-    games in the file enter the club's history at once; else they wait for the laptop
-    (``companion.history.note_import``)."""
-    host_token = new_token()
-    info = export.table
-    with immediate(db):
-        code = info["code"]
-        if next(iter(db.query("SELECT 1 FROM tables WHERE code = ?", [code])), None):
-            code = _free_code(db, secrets.SystemRandom())
-        cursor = db.execute(
-            "INSERT INTO tables (code, game, options, status, state, game_no, version, "
-            "host_token_hash, host_seat, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [code, info["game"], json.dumps(info["options"], sort_keys=True), info["status"],
-             None if export.state is None else logstore.pack(export.state, STATE_LEVEL),
-             # The controls are with whoever imports it (its /h/ link): the seat that
-             # held them may be on a phone that is not in this room.
-             info["game_no"], info["version"], hash_token(host_token), None,
-             info["created_at"], info["updated_at"]])
-        table_id = cursor.lastrowid
-        for seat in export.seats:
-            token_hash = seat["token_hash"]
-            # A copy imported beside its original cannot share seat links: its
-            # players claim their named seats again from the join page.
-            if token_hash and next(iter(db.query(
-                    "SELECT 1 FROM seats WHERE token_hash = ?", [token_hash])), None):
-                token_hash = None
-            db.execute("INSERT INTO seats (table_id, position, label, name, token_hash) "
-                       "VALUES (?, ?, ?, ?, ?)",
-                       [table_id, seat["position"], seat["label"], seat["name"], token_hash])
-        chains: dict[int, tuple[logstore.Base, tuple[int, Any]]] = {}
-        for entry in export.log:
-            base, depth, packed = None, 0, None
-            if entry["state"] is not None:
-                known = chains.get(entry["game_no"])
-                base, depth, packed = logstore.encode(
-                    entry["state"], known[0] if known else None,
-                    lambda known=known: known[1])
-            cursor = db.execute(
-                "INSERT INTO log (table_id, version, game_no, actor, kind, action, base, "
-                "depth, packed, undone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [table_id, entry["version"], entry["game_no"], entry["actor"], entry["kind"],
-                 json.dumps(entry["action"], sort_keys=True), base, depth, packed,
-                 entry["undone"], entry["created_at"]])
-            if entry["state"] is not None:
-                mine = (cursor.lastrowid, depth, entry["state"])
-                first = chains[entry["game_no"]][1] if base is not None else mine[::2]
-                chains[entry["game_no"]] = (mine, first)
-        if export.deck is not None:
-            decks.adopt(db, export.game, export.deck)
-        club_history.note_import(db, table_id, info["game_no"], by_laptop)
-        record_results(db, {export.game.NAME: export.game}, table_id)
-        imported = get_table_by_id(db, table_id)
-        assert imported is not None
-        if accept is not None:
-            accept(imported)
-    return imported, host_token
-
-
-def record_results(db: Database, games: Mapping[str, Game],
-                   table_id: int | None = None) -> int:
-    """Keep in the club's history every finished game of the table (every table without
-    ``table_id``) that it does not hold yet: an imported table's, and once, at the first
-    start with the history (``companion.create_app``), those that ended before it. Inside
-    the caller's transaction; gives how many were added."""
-    added = 0
-    for row in list(db.query(
-            "SELECT DISTINCT log.table_id, log.game_no, tables.game FROM log "
-            "JOIN tables ON tables.id = log.table_id WHERE log.kind = 'start' "
-            "AND (? IS NULL OR log.table_id = ?) AND NOT EXISTS (SELECT 1 FROM results "
-            "WHERE results.table_id = log.table_id AND results.game_no = log.game_no)",
-            [table_id, table_id])):
-        game = games.get(row["game"])
-        latest = _latest(db, row["table_id"], row["game_no"])
-        if game is None or latest is None:
-            continue
-        state = _state_of(db, latest["id"])
-        if state is None or not game.is_over(state):
-            continue
-        ended = db.execute("SELECT created_at FROM log WHERE id = ?",
-                           [latest["id"]]).fetchone()[0]
-        added += club_history.record(
-            db, game, row["table_id"], row["game_no"], latest["id"], state,
-            [seat["name"] for seat in _players(db, row["table_id"])], ended)
-    return added
-
-
-def keep_imported(db: Database, games: Mapping[str, Game], table_id: int) -> int:
-    """The laptop accepts the games a phone's import brought: they enter the club's
-    history now (inside the caller's transaction); gives how many finished games did."""
-    club_history.decide(db, table_id, keep=True)
-    return record_results(db, games, table_id)
-
-
-def _free_code(db: Database, rng: random.Random) -> str:
+def free_code(db: Database, rng: random.Random) -> str:
     """A join code no table of this laptop has: four letters, more when four are crowded.
     Ended tables keep their codes, so an old link never opens someone else's table."""
     for length in range(CODE_LENGTH, CODE_LENGTH_MAX + 1):

@@ -49,12 +49,17 @@ ROOMS: dict[str, tuple[str, ...]] = {
     # Read by tables and importing (a table's export carries its game's deck).
     "companion.decks": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
                         "companion.tournaments"),
-    # Written by tables (an end, an import, the backfill): it reads no table itself.
+    # Written by tables (an end) and importing (an import); its backfill reads the log
+    # through the tables.game_end it is handed: it never imports tables.
     "companion.history": (*ENTRY, *SERVER, *WEB, "companion.tables", "companion.importing",
                           "companion.tournaments"),
     "companion.tournaments": (*ENTRY, *SERVER, *WEB),
     # Pure: the words people read, translated where they are shown.
     "companion.words": (*PLATFORM, "companion.tournaments", "companion.games",
+                        *WEB_FRAMEWORK, *SQL),
+    # Pure: a name as a person typed it, refused in the field's own words; read by
+    # storage (a seat's name, the history's filters), the tournaments and the web layer.
+    "companion.names": (*PLATFORM, "companion.tournaments", "companion.games",
                         *WEB_FRAMEWORK, *SQL),
     # The terminal's language (the command line's words, the database watch's): the
     # catalogues read with Babel, nothing of the platform nor of Flask.

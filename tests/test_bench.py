@@ -6,7 +6,7 @@ import random
 import threading
 import time
 
-from companion.db import POOL_SIZE, connect, get_db, immediate
+from companion.db import POOL_SIZE, connect, get_db, write_transaction
 from companion.db.migrations import migrate
 from companion.games.base import TABLE
 from companion.net import public_qr_svg, qr_svg
@@ -92,14 +92,14 @@ def test_writers_of_one_process_queue_instead_of_meeting_a_busy_database(tmp_pat
     holding, done = threading.Event(), []
 
     def hold() -> None:
-        with immediate(first):
+        with write_transaction(first):
             first.execute("INSERT INTO settings (key, value) VALUES ('a', '1')")
             holding.set()
             time.sleep(0.3)
 
     def write() -> None:
         holding.wait(5)
-        with immediate(second):
+        with write_transaction(second):
             second.execute("INSERT INTO settings (key, value) VALUES ('b', '2')")
         done.append(True)
 

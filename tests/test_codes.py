@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from companion import net, tables
+from companion import importing, net, tables
 from companion.db import connect
 from companion.games import london1888
 from tests.support import tally
@@ -118,7 +118,7 @@ def test_a_phone_may_create_a_nights_worth_of_tables_then_is_told_to_wait(app):
     assert "create the table on the laptop" in refused.text
     assert 'name="players"' in refused.text  # the form again, as typed
     assert table_count(app) == before
-    export = {"format": tables.EXPORT_FORMAT, "table": {}, "seats": [], "log": []}
+    export = {"format": importing.EXPORT_FORMAT, "table": {}, "seats": [], "log": []}
     upload = phone.post("/import", {"file": (__import__("io").BytesIO(
         json.dumps(export).encode()), "t.json")}, content_type="multipart/form-data")
     assert upload.status_code == 429 and "This device has created" in upload.text

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app, history, importing, tables
-from companion.db import connect, get_db, immediate
+from companion.db import connect, get_db, write_transaction
 from companion.games import discover, london1888, mrjack, wo_ist_jack
 from companion.games.base import RuleError
 from companion.games.london1888.state import _jack_seat
@@ -62,7 +62,7 @@ def test_an_imported_finished_table_writes_its_row(app):
     exported = laptop.get(f"/t/{laptop.code}/export")
     with app.app_context():
         export = importing.check(importing.read(exported.data), app.config["GAMES"])
-        imported, _token = tables.import_table(get_db(), export, by_laptop=True)
+        imported, _token = importing.import_table(get_db(), export, by_laptop=True)
     games = rows(app)
     assert len(games) == 2
     assert {row["table_id"] for row in games} == {table_of(app, laptop.code)["id"],
@@ -75,7 +75,7 @@ def test_games_that_ended_before_the_history_are_filled_in_once(app, tmp_path):
     mrjack_game(app, "Cy", "Dee", detective_wins=False)
     path = app.config["DATABASE"]
     db = connect(path)
-    with immediate(db):  # as a database from before migration m008 would be
+    with write_transaction(db):  # as a database from before migration m008 would be
         db.execute("DELETE FROM results")
         db.execute("DELETE FROM settings WHERE key = 'history_filled'")
     db.close()
@@ -83,7 +83,7 @@ def test_games_that_ended_before_the_history_are_filled_in_once(app, tmp_path):
                         "BOARD_DIR": str(tmp_path / "boards")})
     assert sorted(row["winner"] for row in rows(again)) == ["Jack", "the detective"]
     db = connect(path)
-    with immediate(db):
+    with write_transaction(db):
         db.execute("DELETE FROM results")
     db.close()
     create_app({"TESTING": True, "DATABASE": path, "GAMES": discover(),
@@ -91,13 +91,13 @@ def test_games_that_ended_before_the_history_are_filled_in_once(app, tmp_path):
     assert rows(again) == []  # once: a later start does not scan the log again
 
 
-def test_record_results_skips_what_is_kept_and_what_goes_on(app):
+def test_the_backfill_skips_what_is_kept_and_what_goes_on(app):
     mrjack_game(app)
     mrjack_game(app, finish=False)
     with app.app_context():
         db = get_db()
-        with immediate(db):
-            assert tables.record_results(db, app.config["GAMES"]) == 0
+        with write_transaction(db):
+            assert history.backfill(db, app.config["GAMES"], tables.game_end) == 0
 
 
 def test_names_count_once_however_typed(app):
@@ -117,7 +117,7 @@ def test_merge_and_unmerge(app):
     mrjack_game(app, "Nan", "Bob")
     with app.app_context():
         db = get_db()
-        with immediate(db):
+        with write_transaction(db):
             history.merge(db, "Annie", "Anna")
             history.merge(db, "Nan", "annie")  # into a merged name: where it went
         assert history.keys_of(db, "Anna") == ["anna", "annie", "nan"]
@@ -133,7 +133,7 @@ def test_merge_and_unmerge(app):
         with pytest.raises(history.HistoryError, match="Nobody called") as missing:
             history.merge(db, "Zed", "Anna")
         assert missing.value.status == 404
-        with immediate(db):
+        with write_transaction(db):
             history.unmerge(db, "Annie")
         assert history.keys_of(db, "Anna") == ["anna"]
         assert history.keys_of(db, "Nan") == ["annie", "nan"]

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import cli, logstore, tables
+from companion import cli, importing, logstore, tables
 from companion.db import get_db
 from companion.db.migrations import migrations
 from companion.web.context import describe_log
@@ -35,7 +35,7 @@ def played(app) -> tuple:
     bob.act("add", amount=1)
     with app.app_context():
         db = get_db()
-        return laptop, tables.export_table(db, tables.get_table(db, laptop.code)["id"])
+        return laptop, importing.export_table(db, tables.get_table(db, laptop.code)["id"])
 
 
 def mrjack(app) -> tuple:
@@ -58,7 +58,7 @@ def mrjack(app) -> tuple:
             assert laptop.host("undo").status_code == 303
     with app.app_context():
         db = get_db()
-        return laptop, tables.export_table(db, tables.get_table(db, laptop.code)["id"])
+        return laptop, importing.export_table(db, tables.get_table(db, laptop.code)["id"])
 
 
 def rows(app) -> list:
@@ -168,7 +168,7 @@ def test_both_formats_round_trip_through_both_paths(app, tmp_path):
            "table": {**data["table"], "state": table["state"]}, "seats": data["seats"],
            "log": [{key: e[key] for key in ("version", "game_no", "actor", "kind", "action",
                                             "undone", "created_at", "state")} for e in log]}
-    for raw in (tables.export_text(data).encode(), json.dumps(old, indent=1).encode()):
+    for raw in (importing.export_text(data).encode(), json.dumps(old, indent=1).encode()):
         reply = web_import(app, raw)
         assert reply.status_code == 303, reply.text[:500]
         code = reply.headers["Location"].rsplit("/", 1)[-1]

@@ -34,7 +34,7 @@ class FileDatabase(Database):
 def connect(path: str, create: bool = True, watch: FileWatch | None = None) -> FileDatabase:
     """A connection with the pragmas every connection needs. Without ``create`` a
     missing file is an error instead of a new empty database; with ``watch`` its writes
-    check the file (``immediate``)."""
+    check the file (``write_transaction``)."""
     target, uri = (path, False) if create else (Path(path).resolve().as_uri() + "?mode=rw",
                                                 True)
     conn = sqlite3.connect(target, timeout=30, isolation_level=None, check_same_thread=False,
@@ -108,7 +108,7 @@ _writers = threading.RLock()
 
 
 @contextmanager
-def immediate(db: Database) -> Iterator[Database]:
+def write_transaction(db: Database) -> Iterator[Database]:
     """One write transaction that takes the write lock up front.
 
     ``BEGIN IMMEDIATE`` means two phones acting at the same instant are

@@ -199,7 +199,7 @@ def m004_vacuum(db: Database) -> None:
 
 @migrations()
 def m005_sent(db: Database) -> None:
-    """A log entry keeps the key of the form that asked for it (``tables.was_sent``), so
+    """A log entry keeps the key of the form that asked for it (``tables.is_resend``), so
     a form sent twice is answered as the first time, never stored twice."""
     db.execute("ALTER TABLE log ADD COLUMN sent TEXT")
     db.execute("CREATE INDEX log_by_sent ON log (table_id, sent) WHERE sent IS NOT NULL")
@@ -235,7 +235,7 @@ def m008_results(db: Database) -> None:
     """The club's history (``companion.history``): one row per finished game, keyed on
     the log entry of its final state, its players with their names as typed and
     normalised, and the names the host merged. Games that ended before this migration
-    are filled in once, at the next start (``tables.record_results``)."""
+    are filled in once, at the next start (``companion.history.backfill``)."""
     db.execute("""
         CREATE TABLE results (
             id INTEGER PRIMARY KEY,

@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.games import london1888
 from companion.games.base import RuleError, parse_bool, parse_choice, parse_int
+from companion.names import NameField, clean_name
 from companion.words import Text, _, ngettext
 
 MIN_TABLE = london1888.MIN_PLAYERS
@@ -33,6 +34,23 @@ MAX_ROUNDS = 12
 MAX_PLAYERS = 200
 NAME_MAX = 30
 CLUB_MAX = 40
+REASON_MAX = 200
+# Each field's refusals whole: a language writes "the club" and "the player's name" each
+# its own way.
+TOURNAMENT_NAME = NameField(60, _("Please enter the tournament's name."), ngettext(
+    "Please keep the tournament's name to %(n)s character.",
+    "Please keep the tournament's name to %(n)s characters.", 60))
+PLAYER_NAME = NameField(NAME_MAX, _("Please enter the player's name."), ngettext(
+    "Please keep the player's name to %(n)s character.",
+    "Please keep the player's name to %(n)s characters.", NAME_MAX))
+CLUB = NameField(CLUB_MAX, _("Please enter the club."), ngettext(
+    "Please keep the club to %(n)s character.",
+    "Please keep the club to %(n)s characters.", CLUB_MAX))
+REASON = NameField(REASON_MAX, _("Please enter the reason for the correction."), ngettext(
+    "Please keep the reason for the correction to %(n)s character.",
+    "Please keep the reason for the correction to %(n)s characters.", REASON_MAX))
+TABLE_SIZE = _("table size")
+"""The table size field's name, as a refusal of it names it."""
 
 TIEBREAKS: dict[str, str] = {
     "jack_wins": _("Most games won as Jack"),
@@ -371,6 +389,22 @@ def parse_tiebreaks(values: Sequence[str]) -> list[str]:
                                     tiebreak=TIEBREAKS[value]))
         order.append(value)
     return order + [key for key in DEFAULT_TIEBREAKS if key not in order]
+
+
+def parse_settings(form: Mapping[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]:
+    """A tournament's name, rounds, preferred table size, the undiscovered late murder
+    value and tiebreaks, from the organiser's form or an exported file."""
+    name = clean_name(form.get("name", ""), TOURNAMENT_NAME, TournamentError)
+    try:
+        # The field's name, whole: the refusal's sentence is games.base's.
+        rounds = parse_int(form.get("rounds"), 1, MAX_ROUNDS, _("number of rounds"))
+        size = parse_int(form.get("table_size"), MIN_TABLE, MAX_TABLE, TABLE_SIZE)
+        late = parse_int(form.get("late_murder"), 0, 20,
+                         _("points for an undiscovered Jack's 5th murder after round 11"))
+    except RuleError as error:
+        raise TournamentError(error.message) from None
+    return {"name": name, "rounds": rounds, "table_size": size, "late_murder": late,
+            "tiebreaks": parse_tiebreaks(tiebreaks)}
 
 
 def standings(players: Sequence[Mapping[str, Any]], games: Sequence[Mapping[str, Any]],

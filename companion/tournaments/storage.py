@@ -19,29 +19,25 @@ import random
 import secrets
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlite_utils import Database
 
 from companion import decks, tables
-from companion.db import immediate
+from companion.db import write_transaction
+from companion.db.versioned import Versioned
 from companion.games import london1888
-from companion.games.base import RuleError, parse_int
+from companion.games.base import RuleError
+from companion.names import clean_name
 from companion.tournaments import logic
 from companion.tournaments.logic import TournamentError
-from companion.words import Text, _, ngettext
+from companion.words import _, ngettext
 
-STATUSES = {"registered": _("Registered"), "present": _("Checked in"),
-            "dropped": _("Dropped")}
+STATUSES = ("registered", "present", "dropped")
+"""A player's status: registered, checked in (seated in the coming rounds), dropped."""
 EXPORT_FORMAT = "companion-tournament/1"
-REASON_MAX = 200
-TABLE_SIZE = _("table size")
-"""The table size field's name, as a refusal of it names it."""
 PER_PAGE = 50
 """Tournaments on one page of the list."""
-PAGE_MAX = 10 ** 6
-"""The furthest page a link may ask for."""
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -194,7 +190,8 @@ def standings(db: Database, tournament_id: int) -> list[dict[str, Any]]:
 
 def history(db: Database, tournament_id: int) -> list[dict[str, Any]]:
     """The results history, newest first: every outcome that reached the leaderboard, from
-    a table or the organiser, with the reason of each correction."""
+    a table or the organiser (with the names of the table's seats), with the reason of
+    each correction."""
     lines = []
     for game in games(db, tournament_id):
         names = game["names"]
@@ -204,27 +201,16 @@ def history(db: Database, tournament_id: int) -> list[dict[str, Any]]:
                 lines.append({"round": game["round"], "table": game["number"],
                               "kind": "table", "reason": "", "seq": 0,
                               "at": outcome_time(db, game["game_table_id"]),
-                              "text": logic.outcome_text(outcome, names)})
+                              "outcome": outcome, "names": names})
         for entry in game["entries"]:
             lines.append({"round": game["round"], "table": game["number"],
                           "kind": entry["kind"], "at": entry["created_at"],
                           "seq": entry["id"],
-                          "reason": entry["reason"],
-                          "text": logic.outcome_text(entry["outcome"], names)})
-    for line in lines:
-        line["time"] = _local_time(line["at"])
+                          "reason": entry["reason"], "outcome": entry["outcome"],
+                          "names": names})
     # Within one second an organiser's entry is taken to follow the table's outcome.
     return sorted(lines, key=lambda line: (line["at"] or "", line["kind"] != "table",
                                            line["seq"]), reverse=True)
-
-
-def _local_time(stamp: str) -> str:
-    """An ISO UTC stamp of the database as the laptop's clock shows it (HH:MM)."""
-    try:
-        moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    except (TypeError, ValueError):
-        return ""
-    return moment.astimezone().strftime("%H:%M")
 
 
 def unfinished_tables(db: Database, tournament_id: int, number: int) -> list[int]:
@@ -235,79 +221,19 @@ def unfinished_tables(db: Database, tournament_id: int, number: int) -> list[int
 
 # --- writing -----------------------------------------------------------------------------
 
-def _locked(db: Database, tournament_id: int, seen_version: int | None) -> dict[str, Any]:
-    tournament = get_tournament(db, tournament_id)
-    if tournament is None:
-        raise TournamentError(_("This tournament no longer exists."), 404)
-    if seen_version is not None and seen_version != tournament["version"]:
-        raise TournamentError(_("The tournament changed while you were deciding. Here is "
-                                "the current page: please check and try again."), 409)
-    return tournament
-
-
-def _bump(db: Database, tournament: Mapping[str, Any]) -> int:
-    version = tournament["version"] + 1
-    db.execute("UPDATE tournaments SET version = ? WHERE id = ?", [version, tournament["id"]])
-    return version
-
-
-def _name_refusals(what: str, limit: int) -> tuple[Text, Text]:
-    """What is missing and what is too long, a whole sentence for each field (a
-    language writes "the club" and "the player's name" each its own way)."""
-    if what == "tournament's name":
-        return (_("Please enter the tournament's name."),
-                ngettext("Please keep the tournament's name to %(n)s character.",
-                         "Please keep the tournament's name to %(n)s characters.", limit))
-    if what == "player's name":
-        return (_("Please enter the player's name."),
-                ngettext("Please keep the player's name to %(n)s character.",
-                         "Please keep the player's name to %(n)s characters.", limit))
-    if what == "club":
-        return (_("Please enter the club."),
-                ngettext("Please keep the club to %(n)s character.",
-                         "Please keep the club to %(n)s characters.", limit))
-    if what == "reason for the correction":
-        return (_("Please enter the reason for the correction."),
-                ngettext("Please keep the reason for the correction to %(n)s character.",
-                         "Please keep the reason for the correction to %(n)s characters.",
-                         limit))
-    return (_("Please enter the name."),
-            ngettext("Please keep the name to %(n)s character.",
-                     "Please keep the name to %(n)s characters.", limit))
-
-
-def clean_name(name: str, what: str = "name", limit: int = logic.NAME_MAX,
-               required: bool = True) -> str:
-    """``what``: "name", "tournament's name", "player's name", "club" or "reason for the
-    correction" (the refusals name the field)."""
-    name = " ".join(str(name or "").split())
-    if required and not name:
-        raise TournamentError(_name_refusals(what, limit)[0])
-    if len(name) > limit:
-        raise TournamentError(_name_refusals(what, limit)[1])
-    return name
-
-
-def parse_settings(form: Mapping[str, Any], tiebreaks: Sequence[str]) -> dict[str, Any]:
-    """Name, rounds, preferred table size, the undiscovered late murder value, tiebreaks."""
-    name = clean_name(form.get("name", ""), "tournament's name", 60)
-    try:
-        # The field's name, whole: the refusal's sentence is games.base's.
-        rounds = parse_int(form.get("rounds"), 1, logic.MAX_ROUNDS, _("number of rounds"))
-        size = parse_int(form.get("table_size"), logic.MIN_TABLE, logic.MAX_TABLE,
-                         TABLE_SIZE)
-        late = parse_int(form.get("late_murder"), 0, 20,
-                         _("points for an undiscovered Jack's 5th murder after round 11"))
-    except RuleError as error:
-        raise TournamentError(error.message) from None
-    return {"name": name, "rounds": rounds, "table_size": size, "late_murder": late,
-            "tiebreaks": logic.parse_tiebreaks(tiebreaks)}
+TOURNAMENTS = Versioned(
+    "tournaments", get_tournament,
+    lambda: TournamentError(_("This tournament no longer exists."), 404),
+    lambda: TournamentError(_("The tournament changed while you were deciding. Here is the "
+                              "current page: please check and try again."), 409))
+"""A tournament is changed at the version the organiser's page showed
+(``TOURNAMENTS.reread``)."""
 
 
 def create_tournament(db: Database, settings: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     """A new tournament and the organiser token that controls it."""
     token = tables.new_token()
-    with immediate(db):
+    with write_transaction(db):
         cursor = db.execute(
             "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "
             "organiser_token_hash) VALUES (?, ?, ?, ?, ?, ?)",
@@ -321,14 +247,10 @@ def create_tournament(db: Database, settings: Mapping[str, Any]) -> tuple[dict[s
 
 def add_player(db: Database, tournament_id: int, seen_version: int, name: str, club: str,
                rng: random.Random) -> int:
-    """Register a player (checked in when ``present``). Names are unique, ignoring case."""
-    name = clean_name(name, "player's name")
-    if "," in name:
-        raise TournamentError(_("Please leave commas out of names: they separate the names "
-                                "of a typed seating."))
-    club = clean_name(club, "club", logic.CLUB_MAX, required=False)
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    """Register a player (checked in when ``present``), ``name`` and ``club`` as the
+    organiser's form gives them cleaned. Names are unique, ignoring case."""
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         taken = {row["name"].casefold(): row["name"] for row in db.query(
             "SELECT name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
         if name.casefold() in taken:
@@ -340,7 +262,7 @@ def add_player(db: Database, tournament_id: int, seen_version: int, name: str, c
                                     most=logic.MAX_PLAYERS))
         db.execute("INSERT INTO tournament_players (tournament_id, name, club, lot) "
                    "VALUES (?, ?, ?, ?)", [tournament_id, name, club, rng.randrange(1 << 30)])
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 def set_status(db: Database, tournament_id: int, seen_version: int, player_id: int,
@@ -348,28 +270,28 @@ def set_status(db: Database, tournament_id: int, seen_version: int, player_id: i
     """Check a player in, back to registered, or drop them (for the coming rounds)."""
     if status not in STATUSES:
         raise TournamentError(_("Choose check in, not here or drop."))
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         player = get_player(db, tournament_id, player_id)
         if player is None:
             raise TournamentError(_("That player is not registered in this tournament."),
                                   404)
         db.execute("UPDATE tournament_players SET status = ? WHERE id = ?", [status, player_id])
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 def check_in_everyone(db: Database, tournament_id: int, seen_version: int) -> int:
     """Check in every registered player at once (a dropped player stays out); the
     tournament's new version."""
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         count = db.execute("UPDATE tournament_players SET status = 'present' "
                            "WHERE tournament_id = ? AND status = 'registered'",
                            [tournament_id]).rowcount
         if not count:
             raise TournamentError(_("Nobody is waiting to be checked in: every registered "
                                     "player is checked in already."), 409)
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 def _present(db: Database, tournament_id: int) -> list[dict[str, Any]]:
@@ -391,7 +313,7 @@ def plan_round(db: Database, tournament_id: int, size: int | None, seating: str,
                rng: random.Random) -> tuple[int, list[list[int]]]:
     """Check that the next round may start and seat it: the organiser's seating when given,
     else the automatic one. Returns the round number and the players of each table."""
-    tournament = _locked(db, tournament_id, None)
+    tournament = TOURNAMENTS.reread(db, tournament_id, None)
     numbers = round_numbers(db, tournament_id)
     number = len(numbers) + 1
     if number > tournament["rounds"]:
@@ -432,7 +354,7 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
     one transaction that re-checks the version: if another submission won the race, the
     tables just opened are closed again and nothing of the round remains. Returns the
     round number and each table's (code, host token) for the organiser's browser."""
-    _locked(db, tournament_id, seen_version)
+    TOURNAMENTS.reread(db, tournament_id, seen_version)
     number, groups = plan_round(db, tournament_id, size, seating, rng)
     names = {row["id"]: row["name"] for row in db.query(
         "SELECT id, name FROM tournament_players WHERE tournament_id = ?", [tournament_id])}
@@ -446,8 +368,8 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
         tables.set_seat_names(db, table["id"], [names[player] for player in group])
         opened.append((table, host_token))
     try:
-        with immediate(db):
-            tournament = _locked(db, tournament_id, seen_version)
+        with write_transaction(db):
+            tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
             if number in round_numbers(db, tournament_id):
                 raise TournamentError(_("Round %(round)s has already started.",
                                         round=number), 409)
@@ -462,7 +384,7 @@ def start_round(db: Database, tournament_id: int, seen_version: int, size: int |
                     db.execute("INSERT INTO tournament_seats (tournament_table_id, round_id, "
                                "position, player_id) VALUES (?, ?, ?, ?)",
                                [table_id, round_id, position, player])
-            _bump(db, tournament)
+            TOURNAMENTS.bump(db, tournament)
     except (TournamentError, sqlite3.IntegrityError):
         for table, _token in opened:
             tables.close_table(db, table["id"], None)
@@ -486,11 +408,10 @@ def record_result(db: Database, tournament_id: int, seen_version: int, number: i
                   table_no: int, form: Mapping[str, str], reason: str = "",
                   correction: bool = False) -> int:
     """The organiser types in a table's result (a game played without the app) or corrects
-    the one that counts, with a reason; both are kept in the results history."""
-    reason = clean_name(reason, "reason for the correction", REASON_MAX,
-                        required=correction)
-    with immediate(db):
-        tournament = _locked(db, tournament_id, seen_version)
+    the one that counts, with a reason (cleaned by the organiser's form); both are kept
+    in the results history."""
+    with write_transaction(db):
+        tournament = TOURNAMENTS.reread(db, tournament_id, seen_version)
         table = _table(db, tournament_id, number, table_no)
         where = {"table": table_no, "round": number}
         if correction and table["outcome"] is None:
@@ -512,7 +433,7 @@ def record_result(db: Database, tournament_id: int, seen_version: int, number: i
                    "VALUES (?, ?, ?, ?)",
                    [table["id"], "correction" if correction else "entered",
                     json.dumps(outcome, sort_keys=True), reason])
-        return _bump(db, tournament)
+        return TOURNAMENTS.bump(db, tournament)
 
 
 # --- export and import -------------------------------------------------------------------
@@ -552,8 +473,8 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise TournamentError(_("This file is not a companion tournament export."))
         info = data["tournament"]
-        settings = parse_settings(info, list(info["tiebreaks"]))
-        with immediate(db):
+        settings = logic.parse_settings(info, list(info["tiebreaks"]))
+        with write_transaction(db):
             tournament_id = db.execute(
                 "INSERT INTO tournaments (name, rounds, table_size, late_murder, tiebreaks, "
                 "organiser_token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -562,7 +483,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
                  tables.hash_token(token), str(info["created_at"])]).lastrowid
             ids: dict[str, int] = {}
             for player in data["players"]:
-                name = clean_name(player["name"], "player's name")
+                name = clean_name(player["name"], logic.PLAYER_NAME, TournamentError)
                 if name.casefold() in ids:
                     raise TournamentError(_("This export lists %(name)s twice.", name=name))
                 if player["status"] not in STATUSES:
@@ -570,7 +491,7 @@ def import_tournament(db: Database, data: Any) -> tuple[dict[str, Any], str]:
                 ids[name.casefold()] = db.execute(
                     "INSERT INTO tournament_players (tournament_id, name, club, status, lot) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    [tournament_id, name, clean_name(player["club"], "club", logic.CLUB_MAX,
+                    [tournament_id, name, clean_name(player["club"], logic.CLUB, TournamentError,
                                                      required=False),
                      player["status"], int(player["lot"])]).lastrowid
             for expected, round_ in enumerate(data["rounds"], start=1):
@@ -630,5 +551,5 @@ def _import_table(db: Database, round_id: int, number: int, table_no: int,
                    + (", created_at" if entry.get("created_at") else "") + ") VALUES (?, ?, ?, ?"
                    + (", ?" if entry.get("created_at") else "") + ")",
                    [table_id, kind, json.dumps(outcome, sort_keys=True),
-                    str(entry.get("reason") or "")[:REASON_MAX]]
+                    str(entry.get("reason") or "")[:logic.REASON_MAX]]
                    + ([str(entry["created_at"])] if entry.get("created_at") else []))

@@ -62,7 +62,7 @@ def form_key(*names: Any) -> str:
     """A form's key of its own (``action_form``, ``host_form`` in templates/_macros.html),
     from this device's session, the table's version and what the form posts to: the same
     form drawn again for this device has the same key (a kept page is byte for byte the
-    page drawn afresh, companion/web/drawn.py), any other form, device or version another.
+    page drawn afresh, companion/web/page_cache.py), any other form, device or version another.
     A form sent twice is so known for what it is (companion/web/pages.py ``change``)."""
     return signed("\x1f".join(map(str, (csrf_token(), *names))))[:32]
 

@@ -285,7 +285,7 @@ def clock() -> float:
 
 def seconds_until(deadline: float) -> int:
     """Whole seconds from now to ``deadline`` on the laptop's clock, never below 0. A
-    page that says them was drawn from the clock, so it is not kept (web/drawn.py)."""
+    page that says them was drawn from the clock, so it is not kept (web/page_cache.py)."""
     g.drawn_from_clock = True
     return max(0, math.ceil(deadline - clock()))
 
@@ -293,8 +293,8 @@ def seconds_until(deadline: float) -> int:
 FORM_KEY = re.compile(r"[0-9a-f]{32}")
 
 
-def sent_key() -> str | None:
-    """What the posted form is known by once it has changed the table (``tables.was_sent``):
+def resend_key() -> str | None:
+    """What the posted form is known by once it has changed the table (``tables.is_resend``):
     its key (companion.web.form_key) with everything it sent, so the very same form sent
     again is known, and another choice made on the same form (a second tab) is not. None
     for a form without a key of its own."""

@@ -26,11 +26,12 @@ from flask import (
 )
 from flask_babel import format_date
 
-from companion import history, plots, tables
-from companion.db import get_db, immediate
+from companion import history, importing, plots, tables
+from companion.db import get_db, write_transaction
 from companion.games.base import Game, int_or_none
 from companion.games.whitechapel.boardmap import heat_layer
 from companion.history import HistoryError
+from companion.names import clean_name
 from companion.net import is_this_laptop
 from companion.tournaments import storage as tournaments
 from companion.web import i18n, render
@@ -63,7 +64,7 @@ def _filters(args: Mapping[str, str]) -> dict[str, Any]:
                              game=game[:40]), 404)
     player, keys = None, None
     if args.get("player"):
-        player = history.clean_name(args["player"])
+        player = clean_name(args["player"], history.PLAYER, HistoryError)
         keys = history.keys_of(db, player)
         if not history.count(db, keys=keys):
             raise HistoryError(_("Nobody called “%(name)s” has finished a game on this "
@@ -136,9 +137,9 @@ def _decide(table_id: int, keep: bool) -> Response:
         abort(403, ONLY_THE_LAPTOP_ACCEPTS)
     db = get_db()
     try:
-        with immediate(db):
+        with write_transaction(db):
             if keep:
-                tables.keep_imported(db, current_app.config["GAMES"], table_id)
+                importing.keep_imported(db, current_app.config["GAMES"], table_id)
             else:
                 history.decide(db, table_id, keep=False)
     except HistoryError as refused:
@@ -249,7 +250,7 @@ def plot(name: str) -> Response:
 def _player(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A player (``history.players``: the name shown, the keys that count as them) and
     their record, or a HistoryError."""
-    name = history.clean_name(name)
+    name = clean_name(name, history.PLAYER, HistoryError)
     db = get_db()
     key = history.normalise(name)
     found = next((p for p in history.players(db) if key in p["keys"]), None)
@@ -309,11 +310,12 @@ def merge() -> Response:
     into, name = request.form.get("into", ""), request.form.get("name", "")
     db = get_db()
     try:
-        with immediate(db):
+        with write_transaction(db):
             history.merge(db, name, into)
     except HistoryError as error:
         return _player_page(into, error.message, error.status)
-    return redirect(url_for("history.player", name=history.clean_name(into)), code=303)
+    return redirect(url_for("history.player", name=clean_name(into, history.PLAYER,
+                                                              HistoryError)), code=303)
 
 
 @bp.post("/history/unmerge")
@@ -324,12 +326,12 @@ def unmerge() -> Response:
     name, into = request.form.get("name", ""), request.form.get("into", "")
     db = get_db()
     try:
-        with immediate(db):
+        with write_transaction(db):
             history.unmerge(db, name)
     except HistoryError as error:
         return _player_page(into or name, error.message, error.status)
-    return redirect(url_for("history.player", name=history.clean_name(into or name)),
-                    code=303)
+    return redirect(url_for("history.player", name=clean_name(into or name, history.PLAYER,
+                                                              HistoryError)), code=303)
 
 
 # --- a game --------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from companion import tables
 from companion.broadcast import HEARTBEAT, event
 from companion.db import get_db
-from companion.web.context import load, load_head
+from companion.web.context import load_head
 from companion.words import _
 
 bp = Blueprint("live", __name__)
@@ -44,7 +44,8 @@ def shared_codes(values: list[str]) -> list[str]:
 
 @bp.get("/t/<code>/events")
 def events(code: str) -> Response:
-    table, _game = load(code)
+    # The table's head: its version without reading (and decompressing) its state.
+    table = load_head(code)
     broadcaster = current_app.extensions["broadcaster"]
     heartbeat = current_app.config["LIVE_HEARTBEAT"]
     lifetime = current_app.config["LIVE_LIFETIME"]

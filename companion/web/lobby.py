@@ -184,7 +184,7 @@ def import_table() -> Response:
         # A phone's file may bring a table back to play; only the laptop adds its games
         # to the club's history (docs/RULINGS.md#general, "The club's history is the
         # laptop's").
-        table, host_token = tables.import_table(get_db(), export, accept=pages_draw,
+        table, host_token = importing.import_table(get_db(), export, accept=pages_draw,
                                                 by_laptop=is_this_laptop(request.remote_addr))
     except tables.TableError as error:
         return _lobby(error.status, error.message)

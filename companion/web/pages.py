@@ -13,7 +13,7 @@ from companion.db import get_db
 from companion.games.base import TABLE, Game, RuleError
 from companion.net import public_qr_svg
 from companion.web import render
-from companion.web.context import current_seat, is_host, load, page_context, sent_key
+from companion.web.context import is_host, load, page_context, resend_key
 from companion.words import _
 
 
@@ -47,36 +47,39 @@ NO_SEAT = _("You do not have a seat at this table (or your link was replaced). "
             "Join again from the table's QR code.")
 
 
-def refused(code: str, on_phone: bool, message: str, status: int,
-            private: bool = False) -> Response:
-    """The page the device acted from (its phone, or the table screen) as the table is
-    now, read afresh (another change may have landed; this one did not), with why."""
+def refused(code: str, seat: dict[str, Any] | None, on_phone: bool, message: str,
+            status: int, private: bool = False) -> Response:
+    """The page the device acted from (its phone, or the table screen) with why, for
+    ``seat``, the device's seat its route read. The table is read again, this time with
+    its state, which the route did not read: as it is now (another change may have
+    landed; this one did not)."""
     table, game = load(code)
-    seat = current_seat(table)
     if on_phone and seat is None:
         abort(404, NO_SEAT)
     viewer = seat["position"] if on_phone and seat is not None else TABLE
     return page(table, game, viewer, seat, is_host(table, seat), status, message, private)
 
 
-def change(run: Callable[[str | None], int], table: dict[str, Any], back: str,
-           on_phone: bool, private: bool = False) -> Response:
-    """Run one change of ``table`` (``run`` is given the form's ``sent_key`` to store with
-    it and returns the new version); on success tell every device and go ``back`` (303),
-    on a refusal answer with the page again and the reason, nothing changed. A form that
+def change(run: Callable[[str | None], int], table: dict[str, Any],
+           seat: dict[str, Any] | None, back: str, on_phone: bool,
+           private: bool = False) -> Response:
+    """Run one change of ``table`` (``run`` is given the form's ``resend_key`` to store
+    with it and returns the new version) asked by the device whose seat is ``seat``; on
+    success tell every device and go ``back`` (303), on a refusal answer with the page
+    again and the reason, nothing changed. A form that
     already changed the table, sent again (its answer was lost with the connection), is
     answered as the first time: the same 303. ``private``: a rules refusal may hold the
     seat's secrets."""
-    sent = sent_key()
+    sent = resend_key()
     try:
         version = run(sent)
     except (RuleError, tables.TableError) as error:
         # Looked up only when refused: the resend finds the table moved on by itself.
-        if tables.was_sent(get_db(), table["id"], sent):
+        if tables.is_resend(get_db(), table["id"], sent):
             return redirect(back, code=303)
         if isinstance(error, RuleError):
-            return refused(table["code"], on_phone, error.message, 422, private)
-        return refused(table["code"], on_phone, error.message, error.status, private)
+            return refused(table["code"], seat, on_phone, error.message, 422, private)
+        return refused(table["code"], seat, on_phone, error.message, error.status, private)
     current_app.extensions["broadcaster"].publish(table["id"], version)
     return redirect(back, code=303)
 

@@ -21,7 +21,7 @@ from companion.web.context import (
     seen_version,
     set_private_cookie,
 )
-from companion.web.drawn import drawn
+from companion.web.page_cache import cached_page
 from companion.web.pages import NO_SEAT, change
 from companion.words import _
 
@@ -85,7 +85,7 @@ def phone(code: str) -> Response:
             abort(404, _("This phone's seat link was replaced by the host. "
                          "Ask the host for your new link, or join again."))
         return redirect(url_for("seat.join", code=table["code"]), code=303)
-    return drawn(table, seat["position"], seat)
+    return cached_page(table, seat["position"], seat)
 
 
 @bp.post("/t/<code>/me/act")
@@ -100,5 +100,5 @@ def act(code: str) -> Response:
     return change(lambda sent: tables.act(get_db(), game_of(table), table["id"],
                                           seen_version(), seat["position"], form_action(),
                                           rng(), sent=sent),
-                  table, url_for("seat.phone", code=table["code"]), on_phone=True,
+                  table, seat, url_for("seat.phone", code=table["code"]), on_phone=True,
                   private=True)

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, url_for
 from sqlite_utils import Database
 
-from companion import tables
+from companion import importing, tables
 from companion.db import get_db
 from companion.games.base import TABLE, Game
 from companion.net import qr_svg
@@ -22,13 +22,13 @@ from companion.web.context import (
     is_host_home,
     load,
     load_head,
+    resend_key,
     rng,
     seat_field,
     seat_words,
     seen_version,
-    sent_key,
 )
-from companion.web.drawn import drawn, kept_pages
+from companion.web.page_cache import cached_page, page_cache
 from companion.web.pages import change, refused
 from companion.words import _
 
@@ -38,17 +38,19 @@ bp = Blueprint("table", __name__, url_prefix="/t/<code>")
 @bp.get("")
 def screen(code: str) -> Response:
     head = load_head(code)
-    return drawn(head, TABLE, current_seat(head))
+    return cached_page(head, TABLE, current_seat(head))
 
 
-def _host_only(code: str) -> tuple[dict[str, Any], Game, bool]:
-    """The table (without its state), its game and whether the host acts from their
-    phone (else from the table screen); anyone but the host is turned away (403)."""
+def _host_only(code: str) -> tuple[dict[str, Any], Game, dict[str, Any] | None, bool]:
+    """The table (without its state), its game, the device's seat and whether the host
+    acts from their phone (else from the table screen); anyone but the host is turned
+    away (403)."""
     table = load_head(code)
     seat = current_seat(table)
     if not is_host(table, seat):
         abort(403, _("Only the host can do that."))
-    return table, game_of(table), seat is not None and table["host_seat"] == seat["position"]
+    on_phone = seat is not None and table["host_seat"] == seat["position"]
+    return table, game_of(table), seat, on_phone
 
 
 def _host_page(table: dict[str, Any], on_phone: bool) -> str:
@@ -63,8 +65,8 @@ form's key to store with it (companion/web/pages.py ``change``); the new version
 
 def _host_change(code: str, run: Run) -> Response:
     """A host control: one change, then back to the page the host used."""
-    table, game, on_phone = _host_only(code)
-    return change(lambda sent: run(get_db(), game, table, sent), table,
+    table, game, seat, on_phone = _host_only(code)
+    return change(lambda sent: run(get_db(), game, table, sent), table, seat,
                   _host_page(table, on_phone), on_phone)
 
 
@@ -109,7 +111,8 @@ def take_host(code: str) -> Response:
         abort(403, _("Only the laptop that created the table can take the host controls back."))
     return change(lambda sent: tables.take_host_back(get_db(), table["id"], seen_version(),
                                                      sent=sent),
-                  table, url_for("table.screen", code=table["code"]), on_phone=False)
+                  table, current_seat(table), url_for("table.screen", code=table["code"]),
+                  on_phone=False)
 
 
 @bp.post("/remove-seat")
@@ -123,14 +126,14 @@ def close(code: str) -> Response:
     def run(db: Database, _game: Game, table: dict[str, Any], sent: str | None) -> int:
         version = tables.close_table(db, table["id"], seen_version(), sent=sent)
         # Nobody plays on an ended table: the pages kept for it go now.
-        kept_pages().forget(table["id"])
+        page_cache().forget(table["id"])
         return version
     return _host_change(code, run)
 
 
 def _rejoin_token(sent: str | None) -> str | None:
     """The token of the link a re-join form makes: the whole form as sent (its key, the
-    seat and the version it saw, ``sent_key``) signed with the app's secret, so that the
+    seat and the version it saw, ``resend_key``) signed with the app's secret, so that the
     same form sent again (its answer lost with the connection) shows the same link, and
     every new link is a new token (it is made at a version no earlier link was made at,
     each link making a new one); random for a form without a key."""
@@ -140,15 +143,15 @@ def _rejoin_token(sent: str | None) -> str | None:
 @bp.post("/rejoin")
 def rejoin(code: str) -> Response:
     """A fresh private link for a seat whose phone was lost, shown once to the host."""
-    table, game, on_phone = _host_only(code)
+    table, game, seat, on_phone = _host_only(code)
     position = _position()
-    sent = sent_key()
+    sent = resend_key()
     try:
         token, version = tables.replace_seat_token(get_db(), table["id"], seen_version(),
                                                    position, _rejoin_token(sent), sent,
                                                    game=game)
     except tables.TableError as error:
-        return refused(table["code"], on_phone, error.message, error.status)
+        return refused(table["code"], seat, on_phone, error.message, error.status)
     # Every page says so, and the phone that held the seat learns at once it lost it.
     current_app.extensions["broadcaster"].publish(table["id"], version)
     link = base_url() + url_for("seat.rejoin", token=token)
@@ -168,6 +171,6 @@ def export(code: str) -> Response:
         abort(403, _("A game in progress holds secrets: export it after the game, or from "
                      "the laptop's terminal with: companion export %(code)s",
                      code=table["code"]))
-    data = tables.export_text(tables.export_table(get_db(), table["id"]))
+    data = importing.export_text(importing.export_table(get_db(), table["id"]))
     return Response(data, mimetype="application/json", headers={
         "Content-Disposition": f"attachment; filename=table-{table['code']}.json"})

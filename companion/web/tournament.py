@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from itertools import combinations
 from typing import Any
 
@@ -15,6 +16,7 @@ from companion import importing, tables
 from companion.db import get_db
 from companion.games import london1888
 from companion.games.base import RuleError, int_or_none, parse_int
+from companion.names import clean_name
 from companion.net import public_qr_svg
 from companion.tournaments import logic
 from companion.tournaments import storage as store
@@ -39,6 +41,11 @@ SOURCES = {"table": _("Result from its game"), "entered": _("Result entered by t
 """Where the result that counts came from, as a table's card says it."""
 ROLES = {"jack": _("Jack the Ripper"), "accomplice": _("Accomplice"),
          "innocent": _("Innocent")}
+STATUSES = {"registered": _("Registered"), "present": _("Checked in"),
+            "dropped": _("Dropped")}
+"""A player's status (``store.STATUSES``) as the organiser's page says it."""
+PAGE_MAX = 10 ** 6
+"""The furthest page of the list a link may ask for."""
 
 
 @bp.url_value_preprocessor
@@ -110,7 +117,7 @@ def _index(status: int = 200, error: str | None = None,
 
 @bp.get("")
 def index() -> Response:
-    page = int_or_none(request.args.get("page", "1") or "1", 1, store.PAGE_MAX)
+    page = int_or_none(request.args.get("page", "1") or "1", 1, PAGE_MAX)
     if page is None or page > store.count_pages(get_db()):
         return _index(404, _("There is no such page of tournaments: use the page links."))
     return _index(page=page)
@@ -120,7 +127,7 @@ def index() -> Response:
 def create() -> Response:
     order = [request.form.get(f"tiebreak_{n}", "") for n in range(len(logic.TIEBREAKS))]
     try:
-        settings = store.parse_settings(request.form, order)
+        settings = logic.parse_settings(request.form, order)
     except TournamentError as error:
         return _index(error.status, error.message, {**request.form.to_dict(),
                                                     "tiebreaks": order})
@@ -162,12 +169,29 @@ def _manage(tournament_id: int, status: int = 200, error: str | None = None,
                   tournament=tournament, players=players, rounds=numbers, waiting=waiting,
                   present=sum(player["status"] == "present" for player in players),
                   registered=sum(player["status"] == "registered" for player in players),
-                  statuses=store.STATUSES, history=store.history(db, tournament_id),
+                  statuses=STATUSES, history=_results_history(tournament_id),
                   sizes=range(logic.MIN_TABLE, logic.MAX_TABLE + 1),
                   tiebreaks=logic.TIEBREAKS, error=error, name=extra.get("name", ""),
                   club=extra.get("club", ""), seating=extra.get("seating", ""),
                   problems=extra.get("problems", ()),
                   size=extra.get("size") or tournament["table_size"])
+
+
+def _results_history(tournament_id: int) -> list[dict[str, Any]]:
+    """The results history (``store.history``) in words, each line at the laptop's
+    time."""
+    return [{**line, "text": logic.outcome_text(line["outcome"], line["names"]),
+             "time": _local_time(line["at"])}
+            for line in store.history(get_db(), tournament_id)]
+
+
+def _local_time(stamp: str) -> str:
+    """An ISO UTC stamp of the database as the laptop's clock shows it (HH:MM)."""
+    try:
+        moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except (TypeError, ValueError):
+        return ""
+    return moment.astimezone().strftime("%H:%M")
 
 
 @bp.get("/<int:tournament_id>")
@@ -191,12 +215,23 @@ def _change(tournament_id: int, do: Callable[[dict[str, Any]], Any], back: str,
     return redirect(back, 303)
 
 
+def _player_fields(name: str, club: str) -> tuple[str, str]:
+    """A new player's name and club as the organiser typed them, cleaned; a name holds
+    no comma."""
+    name = clean_name(name, logic.PLAYER_NAME, TournamentError)
+    if "," in name:
+        raise TournamentError(_("Please leave commas out of names: they separate the names "
+                                "of a typed seating."))
+    return name, clean_name(club, logic.CLUB, TournamentError, required=False)
+
+
 @bp.post("/<int:tournament_id>/players")
 def add_player(tournament_id: int) -> Response:
     name, club = request.form.get("name", ""), request.form.get("club", "")
     return _change(
         tournament_id,
-        lambda t: store.add_player(get_db(), t["id"], seen_version(), name, club, rng()),
+        lambda t: store.add_player(get_db(), t["id"], seen_version(),
+                                   *_player_fields(name, club), rng()),
         url_for(".manage", tournament_id=tournament_id),
         lambda message, status: _manage(tournament_id, status, message, name=name, club=club))
 
@@ -229,7 +264,7 @@ def preview_round(tournament_id: int) -> Response:
     _require_organiser(tournament)
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
-                         logic.MIN_TABLE, logic.MAX_TABLE, store.TABLE_SIZE)
+                         logic.MIN_TABLE, logic.MAX_TABLE, logic.TABLE_SIZE)
         _number, groups = store.plan_round(get_db(), tournament_id, size, "", rng())
     except RuleError as error:
         return _manage(tournament_id, 422, error.message)
@@ -252,7 +287,7 @@ def start_round(tournament_id: int) -> Response:
         return _manage(tournament_id, 429, refused, seating=seating)
     try:
         size = parse_int(request.form.get("table_size") or tournament["table_size"],
-                         logic.MIN_TABLE, logic.MAX_TABLE, store.TABLE_SIZE)
+                         logic.MIN_TABLE, logic.MAX_TABLE, logic.TABLE_SIZE)
         number, opened = store.start_round(get_db(), tournament_id, seen_version(), size,
                                            seating, rng())
     except RuleError as error:
@@ -330,7 +365,7 @@ def result_values(outcome: dict[str, Any] | None, typed: dict[str, str] | None,
                 "murder_round": typed.get("murder_round", "")[:2],
                 "accomplices": {seat for seat in range(players)
                                 if typed.get(f"accomplice_{seat}")},
-                "reason": typed.get("reason", "")[:store.REASON_MAX]}
+                "reason": typed.get("reason", "")[:logic.REASON_MAX]}
     if outcome is not None:
         return {"result": logic.result_key(outcome), "jack": outcome["jack"],
                 "discovered": bool(outcome.get("discovered")),
@@ -410,9 +445,10 @@ def _result(tournament_id: int, number: int, table_no: int, correction: bool) ->
 
     return _change(
         tournament_id,
-        lambda t: store.record_result(get_db(), t["id"], seen_version(), number, table_no,
-                                      request.form.to_dict(), request.form.get("reason", ""),
-                                      correction),
+        lambda t: store.record_result(
+            get_db(), t["id"], seen_version(), number, table_no, request.form.to_dict(),
+            clean_name(request.form.get("reason", ""), logic.REASON, TournamentError,
+                       required=correction), correction),
         url_for(".round_page", tournament_id=tournament_id, number=number), failure)
 
 
@@ -470,7 +506,7 @@ def player_page(tournament_id: int, player_id: int) -> Response:
     row = next(row for row in store.standings(get_db(), tournament_id)
                if row["id"] == player_id)
     return render("tournament/player.html", "tournament/_player.html", tournament=tournament,
-                  player=player, games=played, row=row, statuses=store.STATUSES)
+                  player=player, games=played, row=row, statuses=STATUSES)
 
 
 # --- exports ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from html import escape
 from html.parser import HTMLParser
 
 from companion import history
-from companion.db import get_db, immediate
+from companion.db import get_db, write_transaction
 from companion.games import london1888
 from companion.games.base import Game
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
@@ -174,7 +174,7 @@ def tournament_pages_final(app, organiser) -> dict[str, str]:
 def test_every_history_page_is_marked(played):
     app = played
     laptop = Device(app)
-    with app.app_context(), immediate(get_db()):
+    with app.app_context(), write_transaction(get_db()):
         history.merge(get_db(), "Dee", "Cy")
     allowed = foreign(app) | {"Ann", "ann", "Bob", "Cy", "Dee"}
     with pseudo_language():

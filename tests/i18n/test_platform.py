@@ -309,7 +309,7 @@ def test_two_phones_at_one_table_read_two_languages(app):
     assert '<html lang="fr">' in bob_page and "Places" in bob_page
     screen = laptop.screen().text
     assert '<html lang="en">' in screen and "Undo last action" in screen
-    # Asked again, each kept page is the device's own language (companion/web/drawn.py).
+    # Asked again, each kept page is the device's own language (companion/web/page_cache.py).
     assert "Plätze" in ann.phone().text and "Places" in bob.phone().text
     assert "Undo last action" in laptop.screen().text
 

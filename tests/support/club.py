@@ -3,7 +3,7 @@ the history's browser test).
 
 Each game is a table export as another laptop would write it (a deal, the move that
 ended it), checked whole by ``companion.importing.check`` and written by
-``tables.import_table``, which keeps its history row: the real path of an imported
+``importing.import_table``, which keeps its history row: the real path of an imported
 table. Mr. Jack is played for real (a card, then an accusation); the other three games'
 last states are drawn as their rules leave them at the end (the outcome, Jack's sheet,
 the printed stories) and pass each game's ``check_state``. Club nights are weekly over
@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion import importing, logstore, tables
+from companion import importing, logstore
 from companion.games import london1888, mrjack, wo_ist_jack
 from companion.games.base import TABLE, Game
 from companion.games.london1888.state import _jack_seat
@@ -173,7 +173,7 @@ def export_of(game: Game, states: list[dict[str, Any]], names: list[str],
                     "start" if index == 0 else "act", {}, 0,
                     times[index] if index < len(states) - 1 else _stamp(ended),
                     logstore.nothing(state) if kept is None else kept])
-    return {"format": tables.EXPORT_FORMAT,
+    return {"format": importing.EXPORT_FORMAT,
             "table": {"code": "ABCD", "game": game.NAME, "options": options,
                       "status": "over", "game_no": 1, "version": version, "host_seat": None,
                       "created_at": times[0], "updated_at": _stamp(ended)},
@@ -198,5 +198,5 @@ def fill(db: Database, games: Mapping[str, Game], count: int, seed: int = 24,
         if played == 4:
             night, played = night + timedelta(days=7), 0
         export = importing.check(export_of(game, states, names, options, ended), games)
-        tables.import_table(db, export, by_laptop=True)
+        importing.import_table(db, export, by_laptop=True)
     return db.execute("SELECT count(*) FROM results").fetchone()[0]

@@ -12,7 +12,7 @@ import sqlite3
 from typing import Any
 
 from companion import logstore, tables
-from companion.db import connect, immediate
+from companion.db import connect, write_transaction
 
 
 def hidden_state(server: Any, code: str) -> dict[str, Any]:
@@ -27,11 +27,11 @@ def deal_again(server: Any, code: str, state: dict[str, Any]) -> None:
     the same game with a secret changed, stored as the app stores a state: the table's
     row and a new log entry holding it (kind "redeal", which no page describes), so the
     log still ends with the table's state and no page drawn before is served again
-    (companion/web/drawn.py). The version stays, so open forms stay valid; the pages are
+    (companion/web/page_cache.py). The version stays, so open forms stay valid; the pages are
     reloaded by hand."""
     db = connect(server.db)
     try:
-        with immediate(db):
+        with write_transaction(db):
             table = tables.get_table(db, code)
             assert table is not None, code
             db.execute("UPDATE tables SET state = ? WHERE id = ?",

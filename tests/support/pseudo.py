@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 import pytest
 
 from companion import words
-from companion.web import drawn, i18n
+from companion.web import i18n, page_cache
 
 
 class Pseudo:
@@ -36,8 +36,8 @@ def pseudo_language() -> Iterator[None]:
     """Pages drawn inside this read the pseudo language."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(i18n, "translator", Pseudo)
-        # Pages kept by language (companion/web/drawn.py): never one drawn in English.
-        patch.setattr(drawn, "chosen_language", lambda: "pseudo")
+        # Pages kept by language (companion/web/page_cache.py): never one drawn in English.
+        patch.setattr(page_cache, "chosen_language", lambda: "pseudo")
         yield
 
 

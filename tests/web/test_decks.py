@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from companion import decks, tables
+from companion import decks, importing, tables
 from companion.db import get_db
 from companion.games import london1888, wo_ist_jack
 from tests.support.hostile_files import upload
@@ -159,7 +159,7 @@ def exported(app) -> dict:
     laptop, _phones = seated_table(app, "wo_ist_jack", ["Ann", "Bob"])
     with app.app_context():
         db = get_db()
-        return tables.export_table(db, tables.get_table(db, laptop.code)["id"])
+        return importing.export_table(db, tables.get_table(db, laptop.code)["id"])
 
 
 def test_an_export_carries_the_deck_and_a_laptop_without_one_adopts_it(app, tmp_path):

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from companion import history, importing, tables
+from companion import history, importing
 from companion.db import get_db
 from companion.games import london1888
 from companion.games.london1888.state import _jack_seat
@@ -308,7 +308,7 @@ def london_game(app, names: list[str], seed: int, accomplice: bool) -> dict[str,
     with app.app_context():
         export = importing.check(club.export_of(london1888, [first, last], names, options,
                                                 club.LAST_NIGHT), app.config["GAMES"])
-        tables.import_table(get_db(), export, by_laptop=True)
+        importing.import_table(get_db(), export, by_laptop=True)
     return {"jack": names[jack], "other": names[other]}
 
 

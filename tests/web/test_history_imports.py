@@ -105,12 +105,12 @@ def test_the_laptop_may_leave_a_phones_import_out_for_good(app):
     assert "Mallory" not in laptop.get("/history").text
     assert at(app, PHONE).get(f"/t/{code}").status_code == 200  # the table stays
     with app.app_context():  # even a backfill of every table leaves them out
-        from companion import tables
-        from companion.db import get_db, immediate
+        from companion import history, tables
+        from companion.db import get_db, write_transaction
 
         db = get_db()
-        with immediate(db):
-            assert tables.record_results(db, app.config["GAMES"]) == 0
+        with write_transaction(db):
+            assert history.backfill(db, app.config["GAMES"], tables.game_end) == 0
     assert history_rows(app) == before
 
 

@@ -61,7 +61,7 @@ def test_an_imported_tables_host_link_gives_the_controls(app):
         from companion.db import get_db
 
         export = importing.check(importing.read(exported.data), app.config["GAMES"])
-        imported, host_token = tables.import_table(get_db(), export, by_laptop=True)
+        imported, host_token = importing.import_table(get_db(), export, by_laptop=True)
     other = Device(app)
     assert other.get(f"/h/{host_token}").status_code == 303
     assert imported["host_seat"] is None

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from types import SimpleNamespace
 
-from companion import tables
+from companion import importing, tables
 from companion.db import get_db
 from companion.games import mrjack
 from companion.games.base import TABLE
@@ -593,7 +593,7 @@ def test_a_finished_london_game_exports_and_imports_again(app):
     assert state_of(app, laptop.code)["phase"] == "over"
     with app.app_context():
         db = get_db()
-        data = tables.export_table(db, tables.get_table(db, laptop.code)["id"])
+        data = importing.export_table(db, tables.get_table(db, laptop.code)["id"])
     assert any("placement" in str(entry[7]) for entry in data["log"])
-    reply = upload(Device(app), "/import", tables.export_text(data).encode())
+    reply = upload(Device(app), "/import", importing.export_text(data).encode())
     assert reply.status_code == 303, reply.text[-1500:]

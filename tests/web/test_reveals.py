@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from companion import logstore, tables
+from companion import importing, logstore, tables
 from companion.db import get_db
 from companion.games import london1888, mrjack, wo_ist_jack
 from companion.games.base import TABLE
@@ -181,10 +181,10 @@ def test_an_export_imports_with_its_reveal_and_a_forged_history_is_refused(app, 
     with app.app_context():
         db = get_db()
         table_id = tables.get_table(db, laptop.code)["id"]
-        data = tables.export_table(db, table_id)
+        data = importing.export_table(db, table_id)
         states = [entry["state"] for entry in tables.history(db, table_id)
                   if entry["state"] is not None]
-    reply = upload(Device(app), "/import", tables.export_text(data).encode())
+    reply = upload(Device(app), "/import", importing.export_text(data).encode())
     assert reply.status_code == 303, reply.text[:400]
     code = reply.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
     screen = Device(app).get(f"/t/{code}").text
@@ -196,5 +196,5 @@ def test_an_export_imports_with_its_reveal_and_a_forged_history_is_refused(app, 
     forged[key] = bad
     last = max(index for index, entry in enumerate(data["log"]) if entry[7] is not None)
     data["log"][last][7] = logstore.diff(states[-2], forged)
-    reply = upload(Device(app), "/import", tables.export_text(data).encode())
+    reply = upload(Device(app), "/import", importing.export_text(data).encode())
     assert reply.status_code == 422 and message in reply.text, reply.text[-2000:]

@@ -10,6 +10,7 @@ import random
 import re
 
 from companion.db import get_db
+from companion.tournaments import logic
 from companion.tournaments import storage as store
 from companion.web.limits import TOURNAMENT_LIMIT
 from tests.support.history_games import mrjack_game
@@ -78,8 +79,8 @@ def flood(app, count: int, player: str | None = None) -> None:
     """``count`` newer tournaments, each with ``player`` registered if given."""
     with app.app_context():
         db = get_db()
-        settings = store.parse_settings({**SETTINGS, "name": "Flood"}, list(
-            store.logic.DEFAULT_TIEBREAKS))
+        settings = logic.parse_settings({**SETTINGS, "name": "Flood"},
+                                        list(logic.DEFAULT_TIEBREAKS))
         for _number in range(count):
             tournament, _token = store.create_tournament(db, settings)
             if player:

@@ -398,14 +398,14 @@ def test_the_next_game_and_an_imported_copy_keep_the_board(real_app, tmp_path):
     with real_app.app_context():
         from companion.db import get_db
 
-        exported = tables.export_table(get_db(), tables.get_table(get_db(), laptop.code)["id"])
+        exported = importing.export_table(get_db(), tables.get_table(get_db(), laptop.code)["id"])
     elsewhere = make_app(tmp_path / "elsewhere", shipped=False)  # a laptop without it
     with elsewhere.app_context():
         from companion.db import get_db
 
-        checked = importing.check(json.loads(tables.export_text(exported)),
+        checked = importing.check(json.loads(importing.export_text(exported)),
                                   elsewhere.config["GAMES"])
-        table, _token = tables.import_table(get_db(), checked, by_laptop=True)
+        table, _token = importing.import_table(get_db(), checked, by_laptop=True)
         assert table["state"]["board"] == graph
     with pytest.raises(RuleError, match="red circle"):  # the copy still knows the board
         wc.apply(table["state"], 0, {"type": "hideout", "circle": "3"}, random.Random(0))

@@ -133,9 +133,9 @@ def test_an_export_of_a_companion_game_imports_to_the_same_states(tmp_path):
     place_all(app, laptop, phones)
     with app.app_context():
         table = table_of(app, laptop.code)
-        export = tables.export_table(get_db(), table["id"])
+        export = importing.export_table(get_db(), table["id"])
         checked = importing.check(json.loads(json.dumps(export)), app.config["GAMES"])
-        imported, _host = tables.import_table(get_db(), checked, by_laptop=True)
+        imported, _host = importing.import_table(get_db(), checked, by_laptop=True)
         copy = tables.get_table_by_id(get_db(), imported["id"])
         # Every state of the log, in order, undone or not, is the same in the copy.
         assert [e["state"] for e in tables.history(get_db(), copy["id"])] == \

@@ -190,7 +190,7 @@ def test_the_window_ends_by_its_stored_deadline(app, clock):
 
 
 def test_a_phone_asking_again_in_the_window_is_told_the_seconds_left_now(app, clock):
-    """A page is drawn once per table version (web/drawn.py), but the printer's page
+    """A page is drawn once per table version (web/page_cache.py), but the printer's page
     sends the end of the window after the seconds left when it was drawn: asked again
     (a reload, a phone back from sleep), it must count from now, not from the first
     drawing, or the print waits on a phone that was put away."""

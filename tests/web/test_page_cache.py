@@ -1,4 +1,4 @@
-"""Pages drawn once per table version and viewer (companion/web/drawn.py): a kept page
+"""Pages drawn once per table version and viewer (companion/web/page_cache.py): a kept page
 is always byte for byte the page a fresh drawing gives that device, and never another
 device's."""
 
@@ -11,7 +11,7 @@ import pytest
 from companion.games import discover
 from companion.games.base import TABLE
 from companion.web import context as web_context
-from companion.web.drawn import Drawn
+from companion.web.page_cache import PageCache
 from tests.support.scripted import choose, parse_forms
 from tests.support.webflow import Device, seated_table, state_of
 
@@ -27,7 +27,7 @@ def _setup(app, game: str, players: int):
 
 
 def _forget(app) -> None:
-    app.extensions.pop("drawn", None)
+    app.extensions.pop("page_cache", None)
 
 
 def _same_as_fresh(app, device: Device, path: str) -> None:
@@ -129,7 +129,7 @@ def test_pages_with_query_arguments_are_drawn_every_time(app, monkeypatch):
 
 
 def test_the_oldest_pages_go_first_when_the_budget_is_spent():
-    pages = Drawn(budget=10)
+    pages = PageCache(budget=10)
     pages.put("a", b"1234", 1, 5)
     pages.put("b", b"1234", 2, 5)
     assert pages.get("a") == b"1234"  # now the newest
@@ -140,7 +140,7 @@ def test_the_oldest_pages_go_first_when_the_budget_is_spent():
 
 
 def test_only_a_tables_newest_version_is_kept():
-    pages = Drawn()
+    pages = PageCache()
     pages.put("ann@5", b"12", 1, 5)
     pages.put("bob@5", b"34", 1, 5)
     pages.put("other table", b"56", 2, 3)
@@ -160,7 +160,7 @@ def test_an_ended_tables_pages_are_let_go(app):
     for device, path in ((laptop, f"/t/{laptop.code}"), (phones[0], f"/t/{laptop.code}/me"),
                          (other, f"/t/{other.code}")):
         device.get(path)
-    pages: Drawn = app.extensions["drawn"]
+    pages: PageCache = app.extensions["page_cache"]
     kept_before = len(pages.pages)
     assert len(pages.newest) == 2
     assert laptop.host("close").status_code == 303
@@ -172,7 +172,7 @@ def test_an_ended_tables_pages_are_let_go(app):
 
 
 def test_forget_gives_back_the_tables_bytes():
-    pages = Drawn()
+    pages = PageCache()
     pages.put("ann@5", b"12", 1, 5)
     pages.put("other", b"345", 2, 3)
     pages.forget(1)

@@ -37,7 +37,7 @@ one's London 1888 view (17 KB) in under a third of it, only each table's newest
 version being kept."""
 
 
-class Drawn:
+class PageCache:
     """The kept pages: a bounded, thread-safe least-recently-used map that keeps only
     each table's newest version (nobody asks for an older one again)."""
 
@@ -93,16 +93,16 @@ def _key(table: dict[str, Any], last_log: int | None, viewer: Any,
             chosen_language())
 
 
-def kept_pages() -> Drawn:
+def page_cache() -> PageCache:
     """This app's kept pages."""
-    return current_app.extensions.setdefault("drawn", Drawn())
+    return current_app.extensions.setdefault("page_cache", PageCache())
 
 
-def drawn(head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None) -> Response:
+def cached_page(head: dict[str, Any], viewer: Any, seat: dict[str, Any] | None) -> Response:
     """The page of ``viewer`` (TABLE: the table screen, else that seat's phone) at the
     table ``head`` (tables.table_head), with ``seat`` the device's own: the kept one,
     or drawn afresh and kept for next time under what was drawn."""
-    pages = kept_pages()
+    pages = page_cache()
     key = _key(head, head["last_log"], viewer, seat, is_host(head, seat))
     html = pages.get(key) if key is not None else None
     if html is not None:
