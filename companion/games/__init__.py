@@ -2,8 +2,9 @@
 
 A game is found by its module: any module here (other than ``base``) with a
 ``NAME`` is registered, so adding a game needs no edit elsewhere. A game that needs
-several modules is a package whose ``rules`` module is the game (for example
-``whitechapel/rules.py`` beside its board, deduction and map drawing).
+several modules is a package that is the game itself (its ``__init__`` gives the
+protocol, as ``mrjack/`` does), or whose ``rules`` module is (``whitechapel/rules.py``
+beside its board, deduction and map drawing).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ def discover() -> dict[str, Game]:
         if info.name == "base" or info.name.startswith("_"):
             continue
         name = f"{__name__}.{info.name}"
-        module = importlib.import_module(f"{name}.rules" if info.ispkg else name)
+        module = importlib.import_module(name)
+        if info.ispkg and not hasattr(module, "NAME"):
+            module = importlib.import_module(f"{name}.rules")
         if hasattr(module, "NAME"):
             found[module.NAME] = module
     return dict(sorted(found.items(), key=lambda item: item[1].TITLE))  # type: ignore[return-value]
