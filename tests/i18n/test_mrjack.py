@@ -13,6 +13,7 @@ from flask import render_template
 from companion import words
 from companion.games import mrjack
 from companion.games.base import TABLE
+from companion.games.mrjack.state import _due
 from tests.games.test_mrjack_properties import random_game
 from tests.support.noninterference import render_component
 from tests.support.pseudo import Pseudo, pseudo_language, unmarked
@@ -155,8 +156,8 @@ def test_the_end_reads_in_german(app):
     state = state_of(app, laptop.code)
     for _ in range(7):
         state = _finish_turn(app, laptop, jack, detective)
-    while mrjack._due(state) is not None:
-        phone = jack if mrjack._due(state) == JACK else detective
+    while _due(state) is not None:
+        phone = jack if _due(state) == JACK else detective
         card = next(card for card in state["round"]["cards"]
                     if card not in {pick["character"] for pick in state["round"]["picks"]})
         assert phone.act("pick", character=card).status_code == 303
@@ -170,8 +171,8 @@ def test_the_end_reads_in_german(app):
 
 def _finish_turn(app, laptop, jack, detective) -> dict:
     state = state_of(app, laptop.code)
-    while mrjack._due(state) is not None:
-        phone = jack if mrjack._due(state) == JACK else detective
+    while _due(state) is not None:
+        phone = jack if _due(state) == JACK else detective
         taken = {pick["character"] for pick in state["round"]["picks"]}
         card = next(card for card in state["round"]["cards"] if card not in taken)
         assert phone.act("pick", character=card).status_code == 303

@@ -36,7 +36,6 @@ from companion.games.base import (
     check_shape,
     draw,
     evolve,
-    is_seat,
     parse_bool,
     parse_choice,
     require,
@@ -44,45 +43,49 @@ from companion.games.base import (
     reveal_view,
     shuffled,
 )
+from companion.games.mrjack.state import (
+    ANSWERS,
+    CARDS_PER_TURN,
+    CHARACTERS,
+    DETECTIVE,
+    DRAFT_HAND,
+    DRAFT_KEEP,
+    JACK,
+    LAST_TURN,
+    NAME,
+    NOBODY,
+    NUMBERED_GASLIGHTS,
+    ROLE_NAMES,
+    ROLES,
+    TITLE,
+    WHO,
+    WHO_CAPITAL,
+    WITNESS_SIDES,
+    Words,
+    _check_viewer,
+    _commas,
+    _due,
+    _escape_open,
+    _innocent,
+    _last_pick,
+    _listed,
+    _marks_checked,
+    _names,
+    _suspects,
+    _who,
+    is_over,
+)
 from companion.words import Text, _, pgettext
 
-# A sentence as shown: a Text, or a plain line kept in English by a state saved before
-# the words were kept.
-Words = Text | str
+# Moved out, still the game's (companion/games/base.py's protocol).
+__all__ = ["ANSWERS", "CHARACTERS", "DETECTIVE", "JACK", "LAST_TURN", "NAME", "ROLES", "TITLE",
+    "is_over"]
 
-NAME = "mrjack"
-TITLE = "Mr. Jack"
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 DEFAULT_PLAYERS = 2
-JACK = 0
-DETECTIVE = 1
 FIXED_SEATS = frozenset({JACK, DETECTIVE})
-ROLES = ("Jack", "Detective")
-"""The two seats' keys (pages' data attributes, the views' dicts); ROLE_NAMES shows them."""
-ROLE_NAMES = {"Jack": _("Jack"), "Detective": _("Detective")}
-# How the rulebook names the two players in a sentence, and at its start.
-WHO = (_("Jack"), _("the detective"))
-WHO_CAPITAL = (_("Jack"), _("The detective"))
-
-# Every character of the base game and the extension, in the order of
-# docs/RULINGS.md#mr-jack, "Characters".
-CHARACTERS = {
-    "holmes": _("Sherlock Holmes"),
-    "watson": _("John H. Watson"),
-    "smith": _("John Smith"),
-    "lestrade": _("Inspector Lestrade"),
-    "stealthy": _("Miss Stealthy"),
-    "goodley": _("Sergeant Goodley"),
-    "gull": _("Sir William Gull"),
-    "bert": _("Jeremy Bert"),
-    "madame": _("Madame"),
-    "pizer": _("John Pizer"),
-    "lane": _("Joseph Lane"),
-    "abberline": _("Inspector Abberline"),
-    "spring": _("Spring-Heeled Man"),
-    "moriarty": _("Professor Moriarty"),
-}
 # Base game: the eight characters of the box (docs/RULINGS.md#mr-jack, "Characters").
 BASE_CHARACTERS = ("holmes", "watson", "smith", "lestrade", "stealthy", "goodley", "gull", "bert")
 # Extension I. "4 basic characters (used in every game)".
@@ -90,9 +93,6 @@ LONDON_BASIC = ("bert", "holmes", "lestrade", "smith")
 # Extension I. "10 additional characters", the draft pool.
 LONDON_ADDITIONAL = ("stealthy", "madame", "goodley", "gull", "pizer", "lane", "watson",
                      "abberline", "spring", "moriarty")
-DRAFT_HAND = 5
-DRAFT_KEEP = 2
-
 # Only the abilities given in the rulebook texts; the base game's cards are
 # not in them, so for those the table is told to read the card (docs/RULINGS.md#mr-jack,
 # "Abilities shown"). Sherlock Holmes's alibi draw is the one the companion runs.
@@ -114,15 +114,6 @@ ALIBI_DRAWER = "holmes"
 # Game Play I. A/B and Extension II.: who chooses each of the four cards.
 ODD_ORDER = (DETECTIVE, JACK, JACK, DETECTIVE)
 EVEN_ORDER = (JACK, DETECTIVE, DETECTIVE, JACK)
-CARDS_PER_TURN = 4
-LAST_TURN = 8
-# Game Play III.: gaslight tile n goes out at the end of turn n.
-NUMBERED_GASLIGHTS = (1, 2, 3, 4)
-
-# The double-sided Witness card (Setup: "Jack seen" side up for the first round).
-WITNESS_SIDES = {"seen": _("Jack seen"), "not_seen": _("Jack not seen (no witnesses)")}
-ANSWERS = {"seen": _("Jack is seen"), "not_seen": _("Jack is not seen")}
-
 ACTION_TYPES = ("keep", "place", "pick", "impersonate", "draw_alibi", "publish_alibi",
                 "accuse", "escape", "witness", "mark_seen", "confirm_marks", "return_marks",
                 "correct_answer", "dawn")
@@ -143,7 +134,6 @@ LONDON_SETUP_STEPS = (
     _("Then place the 8 character tokens, suspect side up, on street hexes in the order "
       "the table screen shows."),
 )
-NOBODY = _("nobody")
 EXACTLY_TWO = _("Mr. Jack is a game for exactly 2 players: Jack and the detective.")
 
 
@@ -498,13 +488,6 @@ def _finish(state: State, winner: int, ending: str, params: dict[str, Any]) -> N
     _log(state, (ending, params))
 
 
-def _innocent(state: State, seen: Sequence[str]) -> list[str]:
-    """Game Play II.: "seen" clears the suspects not seen, "not seen" the seen ones."""
-    if state["answer"] == "seen":
-        return [card for card in _suspects(state) if card not in seen]
-    return [card for card in _suspects(state) if card in seen]
-
-
 def _clear(state: State, cards: Sequence[str]) -> None:
     """Flip characters to their innocent side, keeping the table order."""
     cleared = set(state["cleared"]) | set(cards)
@@ -644,11 +627,6 @@ def _mark_seen_refusal(state: State, actor: Viewer) -> Text | None:
     return None
 
 
-def _marks_checked(state: State) -> bool:
-    """The detective's marks wait for Jack's check."""
-    return bool(state["marks"]) and not state["marks"]["returned"]
-
-
 def _check_marks_refusal(state: State, actor: Viewer) -> Text | None:
     if actor != JACK:
         return _("Only Jack checks the detective's marks against the board.")
@@ -687,11 +665,6 @@ def actions(state: State, viewer: Viewer) -> list[str]:
     """The action types ``viewer`` may submit now (drives the buttons)."""
     _check_viewer(viewer)
     return [kind for kind in ACTION_TYPES if _refusal(state, viewer, kind) is None]
-
-
-def is_over(state: State) -> bool:
-    """End of the Game: an escape, an accusation or dawn after turn 8."""
-    return state["phase"] == "over"
 
 
 # --- views ---------------------------------------------------------------
@@ -766,59 +739,13 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     return result
 
 
-def _check_viewer(viewer: Any) -> None:
-    if viewer != TABLE and not is_seat(viewer, len(ROLES)):
-        raise RuleError(_("Mr. Jack has only two seats: Jack and the detective."))
-
-
 def _card(card: str) -> dict[str, Any]:
     """A character card; ``ability`` is None where the table reads the physical card."""
     return {"id": card, "name": CHARACTERS[card], "ability": ABILITIES.get(card)}
 
 
-def _who(seat: int, capital: bool = False) -> Text:
-    return WHO_CAPITAL[seat] if capital else WHO[seat]
-
-
 def _character(state: State, card: str) -> dict[str, Any]:
     return dict(_card(card), suspect=card not in state["cleared"])
-
-
-def _suspects(state: State) -> list[str]:
-    return [card for card in state["characters"] if card not in state["cleared"]]
-
-
-def _listed(names: Sequence[Words], last: str = "and") -> Words:
-    """Names in one sentence part, "A, B and C" (``last`` "comma": "A, B, C"), each name
-    translated where shown; "" for none (the caller says "nobody" where it is right)."""
-    if not names:
-        return ""
-    text: Words = names[0]
-    for index, name in enumerate(names[1:], start=2):
-        if index == len(names) and last == "and":
-            text = _("%(list)s and %(name)s", list=text, name=name)
-        else:
-            text = _("%(list)s, %(name)s", list=text, name=name)
-    return text
-
-
-def _names(cards: Sequence[str]) -> Words:
-    return _listed([CHARACTERS[card] for card in cards])
-
-
-def _commas(cards: Sequence[str]) -> Words:
-    return _listed([CHARACTERS[card] for card in cards], "comma")
-
-
-def _due(state: State) -> int | None:
-    """The seat that takes the next card of this round, or None when all four are taken."""
-    played = len(state["round"]["picks"])
-    return state["round"]["order"][played] if played < CARDS_PER_TURN else None
-
-
-def _last_pick(state: State) -> dict[str, Any] | None:
-    picks = state["round"]["picks"]
-    return picks[-1] if picks else None
 
 
 def _round_view(state: State) -> dict[str, Any] | None:
@@ -1136,11 +1063,6 @@ def _reminders(state: State) -> list[Text]:
     if ended % 2 == 0:
         notes.append(_("The character cards have been reshuffled."))
     return notes
-
-
-def _escape_open(state: State) -> bool:
-    """Game Play II. note: Jack may leave in the turn after a "not seen" call."""
-    return state["phase"] == "play" and state["answer"] is None and state["witness"] == "not_seen"
 
 
 def _escape_note(state: State) -> Text | None:
