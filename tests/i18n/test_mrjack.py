@@ -12,7 +12,8 @@ from flask import render_template
 
 from companion import words
 from companion.games import mrjack
-from companion.games.base import TABLE
+from companion.games.base import TABLE, RuleError
+from companion.games.mrjack.rules import _refusal
 from companion.games.mrjack.state import _due
 from tests.games.test_mrjack_properties import random_game
 from tests.support.noninterference import render_component
@@ -66,7 +67,7 @@ def test_every_refusal_and_sentence_of_a_view_is_words():
     for state in games(range(2)):
         for viewer in VIEWERS:
             for kind in mrjack.ACTION_TYPES:
-                refusal = mrjack._refusal(state, viewer, kind)
+                refusal = _refusal(state, viewer, kind)
                 assert refusal is None or isinstance(refusal, words.Text), (kind, refusal)
             view = mrjack.view(state, viewer)
             for key in ("status", "prompt"):
@@ -122,7 +123,7 @@ def test_an_imported_line_that_makes_no_sentence_is_refused(junk):
     *_, last = random_game(2, False, limit=200)
     state = copy.deepcopy(last)
     state["log"][3]["say"] = junk
-    with pytest.raises(mrjack.RuleError):
+    with pytest.raises(RuleError):
         mrjack.check_state(state)
     # Shown anyway (a view never fails on it): in its English.
     public = [line for line in mrjack.view(state, TABLE)["log"] if not line["secret"]]
