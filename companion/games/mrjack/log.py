@@ -14,12 +14,6 @@ from companion.games.base import State
 from companion.games.mrjack.state import ANSWERS, CHARACTERS, NOBODY, Words, _names, _who
 from companion.words import Text, _
 
-
-def _outcome_text(outcome: Mapping[str, Any]) -> Words:
-    """The end in words: made again from its key since it is kept, else its English."""
-    return _kept(outcome.get("say"), outcome["text"])
-
-
 # Each line of the history by its key: the state keeps the key and its cards, seats and
 # numbers (small, and never a sentence), the line is made in the reader's language when
 # shown. ``who`` is a seat, ``card`` a character, ``cards`` a list of them, ``answer`` a
@@ -107,6 +101,11 @@ def _kept(say: Any, english: str) -> Words:
     """A kept line made again in the reader's language; its English where none was kept
     (a state saved before) or the kept one cannot be read."""
     return (_said(say) if isinstance(say, str) else None) or english
+
+
+def _outcome_text(outcome: Mapping[str, Any]) -> Words:
+    """The end in words: made again from its key since it is kept, else its English."""
+    return _kept(outcome.get("say"), outcome["text"])
 
 
 @functools.lru_cache(maxsize=4096)

@@ -59,6 +59,8 @@ LONDON_BASIC = ("bert", "holmes", "lestrade", "smith")
 LONDON_ADDITIONAL = ("stealthy", "madame", "goodley", "gull", "pizer", "lane", "watson",
                      "abberline", "spring", "moriarty")
 
+# Sherlock Holmes's ability, the one the companion runs (docs/RULINGS.md#mr-jack,
+# "Alibi draws").
 ALIBI_DRAWER = "holmes"
 
 # Game Play I. A/B and Extension II.: who chooses each of the four cards.
@@ -71,6 +73,8 @@ ACTION_TYPES = ("keep", "place", "pick", "impersonate", "draw_alibi", "publish_a
 
 EXACTLY_TWO = _("Mr. Jack is a game for exactly 2 players: Jack and the detective.")
 
+
+# --- the setup form -------------------------------------------------------
 
 def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     """Seat 0 plays Jack, seat 1 the detective (Setup: "who is to play Jack")."""
@@ -97,6 +101,8 @@ def form_from(options: Mapping[str, Any]) -> dict[str, str]:
     """The setup form's fields for ``options`` (the inverse of parse_options)."""
     return {"london": "on"} if options.get("london") else {}
 
+
+# --- setup ---------------------------------------------------------------
 
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
     """Base game Setup, or Extension Setup I. (the draft deal) with the London option."""
@@ -167,6 +173,8 @@ def _start_turn(state: State) -> None:
     _start_round(state, ODD_ORDER if odd else EVEN_ORDER)
     _log(state, ("face_up", {"turn": state["turn"], "cards": state["round"]["cards"]}))
 
+
+# --- apply ---------------------------------------------------------------
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str], rng: random.Random) -> State:
     """One action from a phone (seat) or the table screen; see ACTION_TYPES."""
@@ -437,6 +445,8 @@ def _card_of_round(state: State, value: Any, done: str) -> str:
                         _("%(character)s has already been played.", character=CHARACTERS[text]))
     return parse_choice(text, [card for card in cards if card not in taken], _("character"))
 
+
+# --- what may happen now ---------------------------------------------------
 
 def _refusal(state: State, actor: Viewer, kind: str) -> Text | None:
     """Why ``actor`` may not submit ``kind`` now, or None when it may."""

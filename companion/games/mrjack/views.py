@@ -238,6 +238,8 @@ def _outcome_view(state: State) -> dict[str, Any] | None:
     return {"winner": ROLES[outcome["winner"]], "text": _outcome_text(outcome)}
 
 
+# --- the reveal at the end ---------------------------------------------------
+
 def _played(picks: Sequence[Mapping[str, Any]]) -> Text:
     if not picks:
         return _("Played: nothing yet.")
@@ -287,6 +289,8 @@ def _reveal(state: State) -> dict[str, Any]:
              (_("Never cleared"), _names(_suspects(state)))]
     return reveal_view(facts, _("Turn by turn"), steps)
 
+
+# --- the log and what happens now --------------------------------------------
 
 def _log_view(state: State, seat: int | None, over: bool) -> list[dict[str, Any]]:
     """The history: public lines, plus the secret lines this viewer may read, each in the
