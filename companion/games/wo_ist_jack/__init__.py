@@ -51,7 +51,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.base import (
-    TABLE,
     RuleError,
     State,
     Viewer,
@@ -60,9 +59,7 @@ from companion.games.base import (
     check_shape,
     draw,
     evolve,
-    is_seat,
     next_seat,
-    ordinal,
     parse_choice,
     parse_int,
     parse_names,
@@ -73,37 +70,49 @@ from companion.games.base import (
     seat_order,
     shuffled,
 )
+from companion.games.wo_ist_jack.state import (
+    ACTION_CARDS,
+    AMERIKA,
+    ANNIE,
+    DEFAULT_STORIES,
+    DRUCKMASCHINE,
+    ENGLISH_GLOSSES,
+    GLOSSES,
+    MAX_STORY_POINTS,
+    MIN_STORY_POINTS,
+    MORDSERIE,
+    NAME,
+    POLIZEI,
+    PRINT_WINDOW_SECONDS,
+    REPORTER_IN_U_HAFT,
+    REPORTERTEAM,
+    RULEBOOK_STORIES,
+    STORY_CARD_COUNT,
+    TITLE,
+    _about_to_print,
+    _lost_this_turn,
+    _name,
+    _names,
+    _press_broken,
+    _quoted,
+    _seat,
+    _shown,
+    _turn_action,
+    is_over,
+)
 from companion.words import Text, _, from_data, ngettext
 
-NAME = "wo_ist_jack"
-TITLE = "Wo ist Jack the Ripper"
+# Moved out, still the game's (companion/games/base.py's protocol).
+__all__ = ["NAME", "TITLE", "is_over", "DEFAULT_STORIES", "PRINT_WINDOW_SECONDS",
+    "RULEBOOK_STORIES", "MIN_STORY_POINTS", "MAX_STORY_POINTS", "REPORTERTEAM", "POLIZEI",
+    "REPORTER_IN_U_HAFT", "MORDSERIE", "AMERIKA", "ANNIE", "GLOSSES", "ENGLISH_GLOSSES",
+    "DRUCKMASCHINE", "ACTION_CARDS"]
+
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 DEFAULT_PLAYERS = 4
 FIXED_SEATS: frozenset[int] = frozenset()
-
-STORY_CARD_COUNT = 12
-"""Components: "12 Story cards"."""
-
-POLIZEI = "Polizei tappt im Dunkeln"
-ANNIE = "Annie ermordet aufgefunden"
-AMERIKA = "Ist der Ripper in Amerika?"
-MORDSERIE = "Mordserie nimmt kein Ende"
-RULEBOOK_STORIES = (POLIZEI, ANNIE, AMERIKA, MORDSERIE)
-"""The only Story cards the rulebook names (Special Rules for 2 or 3 Players)."""
-
-DEFAULT_STORIES = RULEBOOK_STORIES + tuple(
-    _("Story %(place)s of the row (%(ordinal)s from the left)", place=place,
-      ordinal=ordinal(place))
-    for place in range(1, STORY_CARD_COUNT - len(RULEBOOK_STORIES) + 1))
-"""The rulebook's names, then names that say how to find a card not named yet: the
-table lays the eight other Story cards face up in a row at setup
-(docs/RULINGS.md#wo-ist-jack-the-ripper, "Story names")."""
-
-PLACEHOLDER_STORIES: dict[str, Text] = {
-    str(name): name for name in DEFAULT_STORIES if isinstance(name, Text)}
-"""A default name, kept in options and states as its English, shown in the reader's
-language (a name the table typed is shown as typed)."""
 
 DECK_FIELDS = ("stories",)
 """The setup form's fields that name this game's cards: typed once on the laptop's
@@ -121,52 +130,8 @@ INVESTIGATIONS_PER_TURN = 2
 MOST_STORIES_BONUS = 2
 """End of the Game: "If a single player has printed more stories than anyone else"."""
 
-MIN_STORY_POINTS = 1
-MAX_STORY_POINTS = 15
-# The rulebook prints no values ("found at the top of each card") but caps a
-# reporter at 6 Research cards worth 1 or 2 each, +1 from Wichtiger Hinweis:
-# no story can ask for more than 13, and its value rewards what it asks.
-# 15 leaves headroom yet refuses a slip like 40.
-
-REPORTER_IN_U_HAFT = "Reporter in U-Haft"
-REPORTERTEAM = "Reporterteam"
-DRUCKMASCHINE = "Druckmaschine defekt"
-"""Action Cards: "he cannot print his story this round! (This card can be played at any
-time on another player as he is about to print.)"; docs/RULINGS.md#wo-ist-jack-the-ripper,
-"Druckmaschine defekt": until his next turn."""
 U_HAFT_COPIES = 2
 """Action Cards: "Reporter in U-Haft [2x]"; each stays in front of its reporter."""
-
-GLOSSES: dict[str, str] = {
-    REPORTER_IN_U_HAFT: "Reporter in Detention",
-    REPORTERTEAM: "Reporting Team",
-}
-"""English glosses the rulebook gives for German card names (Action Cards)."""
-
-ADDED_GLOSSES: dict[str, str] = {
-    DRUCKMASCHINE: "Printing Press Broken",
-    POLIZEI: "Police in the Dark",
-    ANNIE: "Annie Found Murdered",
-    AMERIKA: "Is the Ripper in America?",
-    MORDSERIE: "No End to the Murders",
-}
-"""Ours, for the German names the rulebook does not gloss (the Story cards it names, and
-Druckmaschine defekt): the cards stay German in every language, and an English page
-says what they mean. Drawn on English pages only, like the rulebook's (a German reader
-needs none, and a French gloss would be a translation the box never printed)."""
-
-ENGLISH_GLOSSES: dict[str, str] = {**GLOSSES, **ADDED_GLOSSES}
-
-PRINT_WINDOW_SECONDS = 8
-"""How long the other reporters have to play Druckmaschine defekt on a print announced:
-"a few seconds", enough to take the card from the hand and tap twice
-(docs/RULINGS.md#wo-ist-jack-the-ripper, "About to print")."""
-
-ACTION_CARDS = {"u_haft": REPORTER_IN_U_HAFT, "reporterteam": REPORTERTEAM}
-"""The Action cards the companion keeps that a reporter plays as his turn's Action
-(Course of the Game, Action: "each player must at some point during his turn perform one
-of the following actions"; docs/RULINGS.md#wo-ist-jack-the-ripper, "One Action a turn").
-Druckmaschine defekt is none: it "cannot be played as an action card"."""
 
 RANDOM_START = "random"
 ACTION_TYPES = ("start_player", "print", "pass", "settle", "end_turn", "u_haft",
@@ -302,21 +267,6 @@ def _log_view(state: State) -> list[str]:
             for line, kept in zip(lines, words, strict=True)]
 
 
-def _shown(story: str) -> str:
-    """A story's name as shown: a default name in the reader's language, a name the
-    table typed as typed (German, as printed on the card)."""
-    return PLACEHOLDER_STORIES.get(story, story)
-
-
-def _quoted(stories: Sequence[str]) -> Text | str:
-    """Story names in quotes, one after the other (“A”, “B”)."""
-    quoted = [_("“%(story)s”", story=_shown(story)) for story in stories]
-    text: Text | str = quoted[0] if quoted else ""
-    for more in quoted[1:]:
-        text = _("%(list)s, %(story)s", list=text, story=more)
-    return text
-
-
 # --- actions -----------------------------------------------------------------
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
@@ -385,12 +335,6 @@ def _clock(action: Mapping[str, str]) -> float:
     return clock if math.isfinite(clock) else math.inf
 
 
-def _about_to_print(state: State) -> dict[str, Any] | None:
-    """The print announced and still open to Druckmaschine defekt, or None (states saved
-    before the window existed have none)."""
-    return state.get("about_to_print")
-
-
 def _waiting(state: State, seat: int | None) -> Text:
     pending = _about_to_print(state)
     assert pending is not None
@@ -401,15 +345,6 @@ def _waiting(state: State, seat: int | None) -> Text:
             if seat != pending["seat"] else
             _("Wait a few seconds: you are about to print “%(story)s”, and the other "
               "reporters may still play %(card)s.", story=story, card=DRUCKMASCHINE))
-
-
-def _seat(state: State, actor: Viewer) -> int | None:
-    """The actor's seat, None for the table screen; anything else is refused."""
-    if actor == TABLE:
-        return None
-    if is_seat(actor, len(state["players"])):
-        return int(actor)
-    raise RuleError(_("Only the reporters at this table can do that."))
 
 
 def _start_player(state: State, action: Mapping[str, str], rng: random.Random) -> None:
@@ -440,14 +375,6 @@ def _require_turn(state: State, seat: int | None, kind: str) -> None:
                   "one's own turn” (%(card)s excepted).", name=active, card=DRUCKMASCHINE))
 
 
-def _turn_action(state: State) -> dict[str, Any] | None:
-    """The Action card the active reporter played as this turn's Action, or None. Read
-    from the cards kept for the reveal, so a state saved before the rule needs nothing
-    new (one saved before the cards were kept has none: its turn plays on)."""
-    return next((entry for entry in reversed(state.get("cards_played", []))
-                 if entry["kind"] in ACTION_CARDS and entry["turn"] == state["turn"]), None)
-
-
 def _require_no_action_yet(state: State) -> None:
     """Course of the Game, Action: one Action a turn, "play an Action card" or "draw"
     one; a second is refused (docs/RULINGS.md#wo-ist-jack-the-ripper, "One Action a
@@ -458,14 +385,6 @@ def _require_no_action_yet(state: State) -> None:
                           "one Action (play an Action card or draw one), no more.",
                           name=_name(state, state["active"]),
                           card=ACTION_CARDS[done["kind"]]))
-
-
-def _lost_this_turn(state: State, seat: int) -> bool:
-    """Whether ``seat``'s turn was just passed over for U-Haft: the turn now being played
-    came in its place ("He must lose a turn!")."""
-    return any(entry["kind"] == "lost_turn" and entry["on"] == seat
-               and entry["turn"] == state["turn"] - 1
-               for entry in state.get("cards_played", []))
 
 
 def _announce_print(state: State, action: Mapping[str, str]) -> None:
@@ -604,12 +523,6 @@ def _reporterteam(state: State) -> None:
     state["reporterteam"] = {"seat": state["active"], "story": state["current"],
                              "turn": state["turn"]}
     _played(state, "reporterteam", state["active"], None)
-
-
-def _press_broken(state: State) -> dict[str, Any] | None:
-    """The Druckmaschine defekt lying in front of the active reporter, or None (states
-    saved before the card was tracked have none)."""
-    return state.get("press_broken")
 
 
 def _druckmaschine(state: State, seat: int | None, action: Mapping[str, str]) -> None:
@@ -1018,22 +931,6 @@ def commutes(seen: State, state: State, actor: Viewer, action: Mapping[str, str]
     return (action.get("type") in ("pass", "druckmaschine") and pending is not None
             and before is not None and all(pending[key] == before[key]
                                            for key in ("seat", "story", "deadline")))
-
-
-def is_over(state: State) -> bool:
-    """End of the Game: every Story card is printed."""
-    return bool(state["over"])
-
-
-def _name(state: State, seat: int) -> str:
-    return state["players"][seat]
-
-
-def _names(state: State, seats: Sequence[int]) -> str:
-    names = [_name(state, seat) for seat in seats]
-    # The players' own names, listed with commas; only the last "and" is a word.
-    return _("%(names)s and %(last)s", names=", ".join(names[:-1]),
-             last=names[-1]) if len(names) > 1 else names[0]
 
 
 # --- the club's history (companion/history.py) -----------------------------------------
