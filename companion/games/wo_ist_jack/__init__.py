@@ -41,13 +41,26 @@ remembered options never ask for the same value twice (docs/RULINGS.md#wo-ist-ja
 
 The start player ("for example, the youngest player") is chosen at the table
 once everyone is seated: the game's first action, ``start_player``.
+
+This package is the game the registry finds (companion/games/base.py's protocol), each
+module one job:
+
+- ``state``: the vocabulary (the cards, their glosses, the points' range, the print
+  window) and what is read from a state; it imports no other module of the game.
+- ``score``: the End of the Game's final score.
+- ``rules``: the setup form, Set-up, the moves and Action cards (``apply``), what each
+  reporter may do now (``actions``) and which answers to a print commute.
+- ``views``: what each reporter and the table screen see, their sentences, and the
+  reveal.
+- ``summary``: a finished game for the club's history (``result``).
+- ``checks``: an imported state checked (``check_state``).
+
+Pure like every game: nothing here imports Flask, SQL or the platform.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.games.base import State, check_seat, check_shape, require
+from companion.games.wo_ist_jack.checks import check_state
 from companion.games.wo_ist_jack.rules import (
     DECK_FIELDS,
     DEFAULT_PLAYERS,
@@ -56,7 +69,6 @@ from companion.games.wo_ist_jack.rules import (
     MIN_PLAYERS,
     REMOVED_STORIES,
     U_HAFT_COPIES,
-    _check_count,
     actions,
     apply,
     commutes,
@@ -86,132 +98,18 @@ from companion.games.wo_ist_jack.state import (
     REPORTERTEAM,
     RULEBOOK_STORIES,
     TITLE,
-    _names,
     is_over,
 )
+from companion.games.wo_ist_jack.summary import ENDING_WORDS, result
 from companion.games.wo_ist_jack.views import view
-from companion.words import _
 
-# Moved out, still the game's (companion/games/base.py's protocol).
-__all__ = ["NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "DEFAULT_PLAYERS", "FIXED_SEATS",
-    "DECK_FIELDS", "seat_labels", "default_options", "parse_options", "form_from",
-    "options_for_next_game", "setup", "apply", "view", "actions", "commutes", "is_over", "score",
-    "DEFAULT_STORIES", "PRINT_WINDOW_SECONDS", "RULEBOOK_STORIES", "REMOVED_STORIES",
-    "MIN_STORY_POINTS", "MAX_STORY_POINTS", "REPORTERTEAM", "POLIZEI", "REPORTER_IN_U_HAFT",
-    "MORDSERIE", "AMERIKA", "ANNIE", "GLOSSES", "ENGLISH_GLOSSES", "DRUCKMASCHINE", "U_HAFT_COPIES",
-    "ACTION_CARDS"]
-
-
-# --- seats and options -----------------------------------------------------
-
-# --- setup ------------------------------------------------------------------
-
-# --- actions -----------------------------------------------------------------
-
-# --- score -------------------------------------------------------------------
-
-# --- views -------------------------------------------------------------------
-
-# --- the club's history (companion/history.py) -----------------------------------------
-
-ENDING_WORDS = {"printed": _("Every story was printed")}
-"""The one ending, as the history's tally of endings names it."""
-
-
-def result(state: State) -> dict[str, Any]:
-    """A finished game for the history (``companion/games/base.py``): no Jack at the
-    table, the Reporters of the Year win, every reporter's final points."""
-    require(state["over"], _("The game is not over."))
-    scored = score(state)
-    winners = sorted(row["seat"] for row in scored["standings"]
-                     if row["reporter_of_the_year"])
-    totals = {row["seat"]: row["total"] for row in scored["standings"]}
-    return {"side": "players", "winner": _names(state, winners), "winners": winners,
-            "jack": [], "jack_side": [], "points": [totals[seat] for seat in
-                                                    range(len(state["players"]))],
-            "ending": "printed", "how": scored["headline"]}
-
-# --- an imported state ---------------------------------------------------------------
-
-STATE_SHAPE = {
-    "players": [str], "story_names": [str], "story_points": dict, "removed": [str],
-    "stories_in_play": int, "deck": [str], "current": (None, str), "next": (None, str),
-    "printed": [{"story": str, "seat": int, "points": int}], "active": (None, int),
-    "turn": int, "investigations": int, "prints_this_turn": int, "u_haft": [int],
-    "reporterteam": (None, {"seat": int, "story": str, "turn": int}),
-    "log": [str], "over": bool,
-}
-
-
-WORDS_DEPTH = 12
-"""How deep a log line's kept words may nest (a sentence in a sentence: the longest the
-game writes, the stories taken out of a 2-player game, nests 7): a hostile file's words
-nested deeper would make ``words.from_data`` recurse past Python's limit."""
-
-
-def _fair_words(kept: Any, depth: int = 0) -> bool:
-    if depth > WORDS_DEPTH:
-        return False
-    params = kept.get("params") if isinstance(kept, dict) else None
-    return not isinstance(params, dict) or all(
-        _fair_words(value, depth + 1) for value in params.values() if isinstance(value, dict))
-
-
-def check_state(state: Any) -> None:
-    """A Wo ist Jack the Ripper state as ``setup`` and ``apply`` leave it (an imported
-    file's): the shape, one U-Haft count per reporter, every story
-    one of the game's, points whole numbers, seats in range."""
-    check_shape(state, STATE_SHAPE)
-    count = len(state["players"])
-    _check_count(count)
-    require(len(state["u_haft"]) == count, "the U-Haft markers are not one per reporter.")
-    names = set(state["story_names"])
-    stories = [*state["deck"], *state["removed"],
-               *(entry["story"] for entry in state["printed"]),
-               *(story for story in (state["current"], state["next"]) if story is not None)]
-    require(set(stories) <= names, "a story is not one of the game's.")
-    require(all(type(points) is int for points in state["story_points"].values()),
-            "a story's points are not a whole number.")
-    if state["active"] is not None:
-        check_seat(state["active"], count, "the active reporter")
-    for entry in state["printed"]:
-        check_seat(entry["seat"], count, "a printing reporter")
-    if state["reporterteam"] is not None:
-        check_seat(state["reporterteam"]["seat"], count, "the Reporterteam's reporter")
-    # Kept since a print is announced first; states saved before have none.
-    pending = state.get("about_to_print")
-    check_shape(pending, (None, {"seat": int, "story": str, "points": int, "deadline": int,
-                                 "passed": [int]}), "the state.about_to_print")
-    if pending is not None:
-        check_seat(pending["seat"], count, "the reporter about to print")
-        require(pending["story"] == state["current"], "the story about to print is not the "
-                                                      "current one.")
-        require(MIN_STORY_POINTS <= pending["points"] <= MAX_STORY_POINTS,
-                "the points of the story about to print are out of range.")
-        for other in pending["passed"]:
-            check_seat(other, count, "a reporter who let the print go")
-    # The Action cards kept for the reveal; states saved before they were kept have none.
-    played = state.get("cards_played", [])
-    check_shape(played, [{"kind": frozenset({"u_haft", "lost_turn", "reporterteam",
-                                             "druckmaschine"}),
-                          "by": (None, int), "on": (None, int), "story": (None, str),
-                          "turn": int, "printed": int}], "the state.cards_played")
-    for entry in played:
-        for key in ("by", "on"):
-            if entry[key] is not None:
-                check_seat(entry[key], count, f"a played card's {key}")
-        require(entry["printed"] <= len(state["printed"]) and entry["turn"] <= state["turn"],
-                "a played card comes after the game's last print.")
-    # The log's words, kept since the pages speak German and French; states saved before
-    # have none. Only their shape is checked: words.from_data shows any junk as English
-    # or nothing, never an error.
-    words = state.get("log_words", [])
-    check_shape(words, [(None, {"msgid": str})], "the state.log_words")
-    require(all(_fair_words(kept) for kept in words if kept is not None),
-            "a line of the state.log_words is nested too deep.")
-    # Tracked since Druckmaschine defekt is kept; states saved before have none.
-    broken = state.get("press_broken")
-    check_shape(broken, (None, {"seat": int, "by": int}), "the state.press_broken")
-    if broken is not None:
-        check_seat(broken["seat"], count, "the broken press's reporter")
-        check_seat(broken["by"], count, "the reporter who broke the press")
+# The game protocol (companion/games/base.py) and the vocabulary callers read.
+__all__ = [
+    "ACTION_CARDS", "AMERIKA", "ANNIE", "DECK_FIELDS", "DEFAULT_PLAYERS", "DEFAULT_STORIES",
+    "DRUCKMASCHINE", "ENDING_WORDS", "ENGLISH_GLOSSES", "FIXED_SEATS", "GLOSSES",
+    "MAX_PLAYERS", "MAX_STORY_POINTS", "MIN_PLAYERS", "MIN_STORY_POINTS", "MORDSERIE", "NAME",
+    "POLIZEI", "PRINT_WINDOW_SECONDS", "REMOVED_STORIES", "REPORTERTEAM", "REPORTER_IN_U_HAFT",
+    "RULEBOOK_STORIES", "TITLE", "U_HAFT_COPIES", "actions", "apply", "check_state",
+    "commutes", "default_options", "form_from", "is_over", "options_for_next_game",
+    "parse_options", "result", "score", "seat_labels", "setup", "view",
+]

@@ -79,6 +79,8 @@ ACTION_TYPES = ("start_player", "print", "pass", "settle", "end_turn", "u_haft",
                 "reporterteam", "druckmaschine")
 
 
+# --- seats and options -----------------------------------------------------
+
 def seat_labels(count: int, options: Mapping[str, Any]) -> list[str]:
     """Every seat is a reporter ("As reporters the players ...")."""
     return [_("Reporter %(number)s", number=number) for number in range(1, count + 1)]
@@ -145,6 +147,8 @@ def _parse_stories(text: Any) -> tuple[list[str], dict[str, int]]:
     return names, points
 
 
+# --- setup ------------------------------------------------------------------
+
 def setup(options: Mapping[str, Any], players: Sequence[str], rng: random.Random) -> State:
     """Set-up: shuffle the Story cards (less the 2/3-player removals), turn two face up.
 
@@ -194,6 +198,8 @@ def _log(state: State, line: Text) -> None:
     state["log"].append(str(line))
     words.append(line.as_data())
 
+
+# --- actions -----------------------------------------------------------------
 
 def apply(state: State, actor: Viewer, action: Mapping[str, str],
           rng: random.Random) -> State:
@@ -506,6 +512,8 @@ def _finish(state: State) -> None:
     _log(state, _("Every story has been printed: the game is over."))
     _log(state, score(state)["headline"])
 
+
+# --- what may happen now ---------------------------------------------------
 
 def actions(state: State, viewer: Viewer) -> list[str]:
     """What ``viewer`` may do now; the table screen acts for the active reporter. While

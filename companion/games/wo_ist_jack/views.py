@@ -33,48 +33,6 @@ from companion.games.wo_ist_jack.state import (
 from companion.words import Text, _, from_data, ngettext
 
 
-def _log_view(state: State) -> list[str]:
-    """The log as shown: each line in the reader's language where its words were kept."""
-    lines, words = state["log"], state.get("log_words")
-    if not isinstance(words, list) or len(words) != len(lines):
-        return list(lines)
-    return [from_data(kept) if isinstance(kept, dict) else line
-            for line, kept in zip(lines, words, strict=True)]
-
-
-def _reveal(state: State) -> dict[str, Any]:
-    """The stories in the order printed, each with its reporter and points, the Action
-    cards kept here (U-Haft, Reporterteam, Druckmaschine defekt) between them, and the
-    end with the Reporter of the Year."""
-    keyed = []
-    for index, entry in enumerate(state["printed"]):
-        points = entry["points"]
-        gloss = GLOSSES.get(entry["story"])
-        keyed.append(((index, 1, 0), reveal_step(
-            _("Turn %(turn)s", turn=entry["turn"]) if "turn" in entry
-            else _("Story %(number)s", number=index + 1),
-            ngettext("“%(story)s” printed by %(name)s: %(n)s point.",
-                     "“%(story)s” printed by %(name)s: %(n)s points.", points,
-                     story=_shown(entry["story"]), name=_name(state, entry["seat"])),
-            "print", [gloss] if gloss else [])))
-    for number, entry in enumerate(state.get("cards_played", [])):
-        # A turn lost in U-Haft is lost as the turn before it ends.
-        when = (_("After turn %(turn)s", turn=entry["turn"]) if entry["kind"] == "lost_turn"
-                else _("Turn %(turn)s", turn=entry["turn"]))
-        keyed.append(((entry["printed"], 0, number), reveal_step(
-            when, _card_line(state, entry), "action")))
-    steps = [step for _key, step in sorted(keyed, key=lambda pair: pair[0])]
-    result = score(state)
-    steps.append(reveal_step(_("Turn %(turn)s", turn=state["turn"]),
-                             _("Every story has been printed: %(headline)s",
-                               headline=result["headline"]), "end"))
-    # The Reporter of the Year and the bonus: the final score above the reveal says them.
-    facts: list[tuple[str, str]] = []
-    if state["removed"]:
-        facts.append((_("Out of the game"), _quoted(state["removed"])))
-    return reveal_view(facts, _("The stories in the order printed"), steps)
-
-
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The public table, plus a reporter's own prompt, reminders and print form.
 
@@ -289,3 +247,47 @@ def _print_form(state: State) -> dict[str, Any]:
     # ``story`` goes back with the form as typed (the page shows the current card's name).
     return {"story": state["current"], "known_points": state["story_points"].get(
         state["current"]), "min": MIN_STORY_POINTS, "max": MAX_STORY_POINTS}
+
+
+# --- the log and the reveal -------------------------------------------------
+
+def _log_view(state: State) -> list[str]:
+    """The log as shown: each line in the reader's language where its words were kept."""
+    lines, words = state["log"], state.get("log_words")
+    if not isinstance(words, list) or len(words) != len(lines):
+        return list(lines)
+    return [from_data(kept) if isinstance(kept, dict) else line
+            for line, kept in zip(lines, words, strict=True)]
+
+
+def _reveal(state: State) -> dict[str, Any]:
+    """The stories in the order printed, each with its reporter and points, the Action
+    cards kept here (U-Haft, Reporterteam, Druckmaschine defekt) between them, and the
+    end with the Reporter of the Year."""
+    keyed = []
+    for index, entry in enumerate(state["printed"]):
+        points = entry["points"]
+        gloss = GLOSSES.get(entry["story"])
+        keyed.append(((index, 1, 0), reveal_step(
+            _("Turn %(turn)s", turn=entry["turn"]) if "turn" in entry
+            else _("Story %(number)s", number=index + 1),
+            ngettext("“%(story)s” printed by %(name)s: %(n)s point.",
+                     "“%(story)s” printed by %(name)s: %(n)s points.", points,
+                     story=_shown(entry["story"]), name=_name(state, entry["seat"])),
+            "print", [gloss] if gloss else [])))
+    for number, entry in enumerate(state.get("cards_played", [])):
+        # A turn lost in U-Haft is lost as the turn before it ends.
+        when = (_("After turn %(turn)s", turn=entry["turn"]) if entry["kind"] == "lost_turn"
+                else _("Turn %(turn)s", turn=entry["turn"]))
+        keyed.append(((entry["printed"], 0, number), reveal_step(
+            when, _card_line(state, entry), "action")))
+    steps = [step for _key, step in sorted(keyed, key=lambda pair: pair[0])]
+    result = score(state)
+    steps.append(reveal_step(_("Turn %(turn)s", turn=state["turn"]),
+                             _("Every story has been printed: %(headline)s",
+                               headline=result["headline"]), "end"))
+    # The Reporter of the Year and the bonus: the final score above the reveal says them.
+    facts: list[tuple[str, str]] = []
+    if state["removed"]:
+        facts.append((_("Out of the game"), _quoted(state["removed"])))
+    return reveal_view(facts, _("The stories in the order printed"), steps)
