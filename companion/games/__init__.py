@@ -2,9 +2,9 @@
 
 A game is found by its module: any module here (other than ``base``) with a
 ``NAME`` is registered, so adding a game needs no edit elsewhere. A game that needs
-several modules is a package that names itself in its ``__init__`` (``london1888/``
-gathers its game's surface there) or else in its ``rules`` module (``whitechapel/rules.py``
-beside its board, deduction and map drawing).
+several modules is a package that is the game itself (its ``__init__`` gives the
+protocol, as ``london1888/``, ``mrjack/`` and ``wo_ist_jack/`` do), or whose ``rules``
+module is (``whitechapel/rules.py`` beside its board, deduction and map drawing).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import pytest
 
 from companion.games import discover, mrjack
 from companion.games.base import TABLE, RuleError
+from companion.games.mrjack.views import _card
 
 JACK, DETECTIVE = mrjack.JACK, mrjack.DETECTIVE
 SEATS = (JACK, DETECTIVE)
@@ -558,7 +559,7 @@ def test_the_detective_draws_an_alibi_card_in_secret_and_may_publish_it():
     state = act(state, DETECTIVE, "draw_alibi")
     refused(state, DETECTIVE, {"type": "draw_alibi"}, "already drawn")
     assert mrjack.view(state, DETECTIVE)["my_alibi_cards"] == [
-        dict(mrjack._card(top), published=False)]
+        dict(_card(top), published=False)]
     assert mrjack.view(state, DETECTIVE)["alibi_draws"][0]["card"]["id"] == top
     for viewer in (JACK, TABLE):
         view = mrjack.view(state, viewer)

@@ -12,7 +12,9 @@ from flask import render_template
 
 from companion import words
 from companion.games import mrjack
-from companion.games.base import TABLE
+from companion.games.base import TABLE, RuleError
+from companion.games.mrjack.rules import _refusal
+from companion.games.mrjack.state import _due
 from tests.games.test_mrjack_properties import random_game
 from tests.support.noninterference import render_component
 from tests.support.pseudo import Pseudo, pseudo_language, unmarked
@@ -65,7 +67,7 @@ def test_every_refusal_and_sentence_of_a_view_is_words():
     for state in games(range(2)):
         for viewer in VIEWERS:
             for kind in mrjack.ACTION_TYPES:
-                refusal = mrjack._refusal(state, viewer, kind)
+                refusal = _refusal(state, viewer, kind)
                 assert refusal is None or isinstance(refusal, words.Text), (kind, refusal)
             view = mrjack.view(state, viewer)
             for key in ("status", "prompt"):
@@ -121,7 +123,7 @@ def test_an_imported_line_that_makes_no_sentence_is_refused(junk):
     *_, last = random_game(2, False, limit=200)
     state = copy.deepcopy(last)
     state["log"][3]["say"] = junk
-    with pytest.raises(mrjack.RuleError):
+    with pytest.raises(RuleError):
         mrjack.check_state(state)
     # Shown anyway (a view never fails on it): in its English.
     public = [line for line in mrjack.view(state, TABLE)["log"] if not line["secret"]]
@@ -155,8 +157,8 @@ def test_the_end_reads_in_german(app):
     state = state_of(app, laptop.code)
     for _ in range(7):
         state = _finish_turn(app, laptop, jack, detective)
-    while mrjack._due(state) is not None:
-        phone = jack if mrjack._due(state) == JACK else detective
+    while _due(state) is not None:
+        phone = jack if _due(state) == JACK else detective
         card = next(card for card in state["round"]["cards"]
                     if card not in {pick["character"] for pick in state["round"]["picks"]})
         assert phone.act("pick", character=card).status_code == 303
@@ -170,8 +172,8 @@ def test_the_end_reads_in_german(app):
 
 def _finish_turn(app, laptop, jack, detective) -> dict:
     state = state_of(app, laptop.code)
-    while mrjack._due(state) is not None:
-        phone = jack if mrjack._due(state) == JACK else detective
+    while _due(state) is not None:
+        phone = jack if _due(state) == JACK else detective
         taken = {pick["character"] for pick in state["round"]["picks"]}
         card = next(card for card in state["round"]["cards"] if card not in taken)
         assert phone.act("pick", character=card).status_code == 303

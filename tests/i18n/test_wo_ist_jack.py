@@ -14,7 +14,7 @@ import pytest
 
 from companion import words
 from companion.games import wo_ist_jack as game
-from companion.games.base import TABLE
+from companion.games.base import TABLE, RuleError
 from companion.web import i18n
 from tests.support.noninterference import render_component
 from tests.support.pseudo import pseudo_language, unmarked
@@ -137,7 +137,7 @@ def test_the_decks_pages_and_the_setup_summary_are_marked(app):
 
 def test_a_refusal_and_the_results_are_texts():
     state = new_game()
-    with pytest.raises(game.RuleError) as caught:
+    with pytest.raises(RuleError) as caught:
         act(state, 1, type="end_turn")
     assert isinstance(caught.value.message, words.Text)
     end = new_game(2)
@@ -170,12 +170,12 @@ def test_a_state_saved_before_the_words_shows_its_log_in_english():
     junk = {**old, "log_words": [{"msgid": "%(x)s", "params": {"y": 1}}] * len(old["log"])}
     game.check_state(junk)
     assert len(game.view(junk, TABLE)["log"]) == len(old["log"])
-    with pytest.raises(game.RuleError):
+    with pytest.raises(RuleError):
         game.check_state({**old, "log_words": [3]})
     deep: dict = {"msgid": "%(x)s"}
     for _level in range(50):
         deep = {"msgid": "%(x)s", "params": {"x": deep}}
-    with pytest.raises(game.RuleError, match="too deep"):
+    with pytest.raises(RuleError, match="too deep"):
         game.check_state({**old, "log_words": [deep] * len(old["log"])})
 
 
