@@ -1,7 +1,14 @@
-"""The companion plays Jack in a real Chromium (issue 39): three detectives at 360 px on
-the board the companion ships, nobody at Jack's seat. Night 1 from the setup to Jack's
-first movement: at each step every phone says in its first 150 px what Jack did with
-his pieces, and each detective step is counted in taps."""
+"""The companion plays Jack in a real Chromium (issue 39): three detectives on phones
+(Ann and Bob at 360 px, Cy at 390), the laptop at 1280x800, on the board the companion
+ships, nobody at Jack's seat. A whole game, to the arrest that ends it and the reveal:
+the Head taps in the patrol tokens, the wretched's moves and a turned token, each
+detective places, moves and speaks for his own policemen. At every step every phone
+says in its first 150 px what happens now and who acts, under it what the companion
+did with his pieces, and each detective step is counted in taps.
+
+The detectives are played by a team that knows where Jack is (tests/support/
+knowing_team.py, reading the database as a test's helper, never a page), so that the
+seeded game ends soon."""
 
 from __future__ import annotations
 
@@ -11,88 +18,225 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
-from tests.support.pages import caught_up, confirm, shot, sit, start_game
+from companion.games.whitechapel.state import (
+    PHASES,
+    _moves_left,
+    _speaking,
+    _wretched_to_move,
+)
+from tests.support.hidden import hidden_state
+from tests.support.knowing_team import next_action
+from tests.support.pages import caught_up, shot, sit, start_game
+from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
-from tests.support.whitechapel_pages import head_of, tap
+from tests.support.whitechapel_pages import Taps, top_box
 
-STARTS = {"blue": 44, "yellow": 107, "brown": 101, "red": 119, "green": 186}
-"""Yellow-bordered crossings: where the patrol tokens may stand on the first night."""
-DEAL = {"blue": 1, "yellow": 2, "brown": 3, "red": 1, "green": 2}
-"""The even deal of three detectives."""
-NARROW = {"width": 360, "height": 740}
-SEED = 1
+SEED = 104
+"""A seed whose companion (easy) waits on the first night, so the Head moves the
+wretched and says what a turned token shows; Jack goes home at his second move; on the
+second night the Head taps the two new patrol tokens, and the team arrests Jack after
+his first move."""
+LEVEL = "easy"
+SCREEN = {"width": 360, "height": 740}
+WIDER = {"width": 390, "height": 844}
+LAPTOP_800 = {"width": 1280, "height": 800}
 TOP = 150
+FIRST_LINE = 24
+
+TAPS = {
+    "the patrols are placed": 2,  # the button and its second tap (irreversible)
+    "a new patrol token": 1,  # one crossing on the map: as putting the token down
+    "a wretched moved": 2,  # the wretched, then where it goes: as picking it up
+    "the last wretched moved": 1,  # the only one left is picked already
+    "what the turned token shows": 1,
+    "a policeman placed": 2,  # the crossing on the map (his own picked), its button
+    "a policeman moves": 2,  # the crossing, its button
+    "a policeman stays": 1,
+    "a search": 1,  # the circle on the map
+    "no more circles": 1,
+    "a policeman does nothing": 2,  # the confirm pattern
+    "an arrest": 3,  # Arrest, the circle on the map, its second tap
+}
+"""The taps of each detective step (the targets of issue 22: no more than the board's
+gesture, plus the confirm of what cannot be taken back)."""
 
 
 @pytest.fixture
 def shipped_server(tmp_path) -> Iterator[Server]:
-    # A seed whose companion kills at once on night 1 (it may wait: issue 39).
     running = Server(tmp_path / "companion.sqlite", seed=SEED).start()
     yield running
     running.stop()
 
 
-def said_on_top(page, words: str) -> None:
-    """What happens now lies within the phone's first 150 px, and right under it the
-    companion's line says ``words``, its first line within them too (a long list of
-    circles may wrap below)."""
-    said = page.locator("[data-companion-said]").first
-    expect(said).to_contain_text(words)
-    box = said.bounding_box()
-    first_line = 24
-    assert box is not None and box["y"] + first_line <= TOP, (words, box)
-    now = page.locator("[data-now] .now-text").first.bounding_box()
-    assert now is not None and now["y"] + now["height"] <= TOP, ("the now line", now)
-
-
-def test_three_detectives_against_the_companion_at_360_px(shipped_server, laptop, phone):
-    board = load_board(SHIPPED_BOARDS[0])
-    laptop.goto(shipped_server.url + "/new/whitechapel")
+def companion_table(server, laptop, phone, level: str = LEVEL) -> tuple[str, list]:
+    """A table on the shipped board whose Jack the companion plays at ``level``, three
+    detectives seated (the even deal: Ann blue and red, Bob yellow and green, Cy
+    brown), started: its code and the phones in seat order (None at Jack's)."""
+    laptop.goto(server.url + "/new/whitechapel")
     laptop.select_option("select[name=players]", "4")
-    laptop.select_option("select[name=board]", board.name)
+    laptop.select_option("select[name=board]", load_board(SHIPPED_BOARDS[0]).name)
     laptop.check("input[name=police_map]")
-    laptop.select_option("select[name=jack]", "hard")
+    laptop.select_option("select[name=jack]", level)
     laptop.click("button:has-text('Create the table')")
-    url = f"{shipped_server.url}/j/{laptop.locator('.code-big').inner_text().strip()}"
+    code = laptop.locator(".code-big").inner_text().strip()
     phones = [None] + [phone() for _ in range(3)]
-    for seat, name in ((1, "Ann"), (2, "Bob"), (3, "Cy")):
-        phones[seat].set_viewport_size(NARROW)
-        sit(phones[seat], url, name, seat)
+    for seat, name, size in ((1, "Ann", SCREEN), (2, "Bob", SCREEN), (3, "Cy", WIDER)):
+        phones[seat].set_viewport_size(size)
+        sit(phones[seat], f"{server.url}/j/{code}", name, seat)
     start_game(laptop)  # 1 tap: nobody sits at Jack's seat, the companion plays it
+    return code, phones
+
+
+def step_of(state: dict, action: dict[str, str]) -> str:
+    """The detective step ``action`` is, in TAPS's words."""
+    kind = action["type"]
+    if kind == "move_policeman":
+        stays = int(action["crossing"]) == state["cops"]["from"][action["policeman"]]
+        return "a policeman stays" if stays else "a policeman moves"
+    if kind == "wretched":
+        last = len(_wretched_to_move(state)) == 1
+        return "the last wretched moved" if last else "a wretched moved"
+    if kind == "done":
+        searching = state["police"]["searching"] == action["policeman"]
+        return "no more circles" if searching else "a policeman does nothing"
+    return {"patrols_placed": "the patrols are placed", "patrol": "a new patrol token",
+            "turned": "what the turned token shows", "place": "a policeman placed",
+            "search": "a search", "arrest": "an arrest"}[kind]
+
+
+def first_lines(state: dict, detectives: list, actor: int) -> None:
+    """Every detective's phone, scrolled to the top, says in its first 150 px what
+    happens now (the phase, and "Your turn" on the phone that acts; on the others who
+    acts, when one detective alone does), and the first line of what the companion did
+    right under it."""
+    players = state["players"]
+    alone = state["phase"] in ("patrols", "suspense", "turned") or (
+        state["phase"] == "police" and _speaking(state) and not _moves_left(state))
+    for seat, page in enumerate(detectives, start=1):
+        now = page.locator("[data-now]")
+        expect(now.locator("[data-phase-name]")).to_contain_text(str(PHASES[state["phase"]]))
+        text = now.locator(".now-text")
+        if seat == actor:
+            expect(text).to_contain_text("Your turn")
+        elif alone:
+            expect(text).to_contain_text(players[actor])
+        box = top_box(page, "[data-now] .now-text")
+        assert box["y"] + box["height"] <= TOP, (players[seat], state["phase"], box)
+        said = page.locator("[data-companion-said]")
+        if said.count():
+            box = top_box(page, said)
+            assert box["y"] + FIRST_LINE <= TOP, ("the companion's line", box)
+
+
+def speaks_for(taps: Taps, page, colour: str) -> None:
+    """Hunting 3: the phone shows the policeman its detective speaks for now (his
+    first; another one tap away, "Or first:")."""
+    if not page.locator(f"[data-act-for='{colour}']").count():
+        taps.tap("whom he speaks for", page, f"a[data-speak='{colour}']")
+    expect(page.locator(f"[data-act-for='{colour}']")).to_have_count(1)
+
+
+def on_the_map(taps: Taps, step: str, page, colour: str, crossing: str) -> None:
+    """A policeman placed or moved: his own is picked on the phone's map already (else
+    one tap on his name), the crossing, then its button."""
+    police_map = page.locator("[data-police-map]")
+    if police_map.get_attribute("data-picked") != colour:
+        taps.tap("whom he moves", page, f"a[data-cop='{colour}']")
+        expect(police_map).to_have_attribute("data-picked", colour)
+    taps.tap(step, page, f"a[data-crossing='{crossing}']")
+    taps.tap(step, page, f"[data-police-confirm='{colour}:{crossing}']")
+
+
+def tap_it(taps: Taps, step: str, page, action: dict[str, str]) -> None:
+    """The detective's action, tapped on his phone."""
+    kind = action["type"]
+    colour = action.get("policeman", "")
+    if kind == "patrols_placed":
+        taps.tap(step, page, "[data-act=patrols_placed]")
+        taps.tap(step, page, "button.armed")
+    elif kind == "patrol":
+        taps.tap(step, page, f"[data-map-asks] [data-tap-crossing='{action['crossing']}']")
+    elif kind == "wretched":
+        start = action["circle"]
+        if step == "a wretched moved":
+            taps.tap(step, page, f"a[data-wretched='{start}']")
+        taps.tap(step, page, f"[data-wretched-to='{start}:{action['circle2']}']")
+    elif kind == "turned":
+        taps.tap(step, page, f"[data-shows='{action['shows']}']")
+    elif kind in ("place", "move_policeman") and step != "a policeman stays":
+        on_the_map(taps, step, page, colour, action["crossing"])
+    elif kind == "move_policeman":
+        taps.tap(step, page, f"[data-stay='{colour}']")
+    elif kind == "search":
+        speaks_for(taps, page, colour)
+        taps.tap(step, page, f"[data-map-asks] [data-map-circle='{action['circle']}']")
+    elif kind == "done" and step == "no more circles":
+        taps.tap(step, page, f"[data-act-for='{colour}'] [data-act=done]")
+    elif kind == "done":
+        speaks_for(taps, page, colour)
+        taps.tap(step, page, f"[data-act-for='{colour}'] button:has-text('does nothing')")
+        taps.tap(step, page, "button.armed")
+    elif kind == "arrest":
+        speaks_for(taps, page, colour)
+        taps.tap(step, page, f"a[data-arrest-for='{colour}']")
+        taps.tap(step, page, f"[data-map-asks] [data-map-circle='{action['circle']}']")
+        taps.tap(step, page, "button.armed")
+    else:
+        raise AssertionError(f"no taps for {action}")
+
+
+def test_a_whole_game_of_three_detectives_against_the_companion(shipped_server, laptop,
+                                                                phone):
+    laptop.set_viewport_size(LAPTOP_800)
+    code, phones = companion_table(shipped_server, laptop, phone)
     detectives = phones[1:]
-    caught_up(laptop, *detectives)
-    # Hell 2: the companion placed the women; every phone says where the tokens go, the
-    # whole line of eight circles within the first 150 px.
+    taps = Taps()
+    looked_at: set[str] = set()
+    said: list[str] = []
+    for _ in range(100):
+        caught_up(laptop, *detectives)
+        state = hidden_state(shipped_server, code)
+        if state["phase"] == "over":
+            break
+        seat, action = next_action(state)
+        step = step_of(state, action)
+        first_lines(state, detectives, seat)
+        line = laptop.locator("[data-companion-said]")
+        if line.count():
+            said.append(line.first.inner_text())
+            assert top_box(laptop, line)["y"] < TOP, ("the table screen's said line", said[-1])
+        page = phones[seat]
+        if step not in looked_at:  # each new screen looked at once, at 360 and 390 px
+            looked_at.add(step)
+            name = "wc39-" + step.replace(" ", "-")
+            check_phone(page, name)
+            shot(laptop, f"{name}-1280")
+        before = dict(taps.steps)
+        tap_it(taps, step, page, action)
+        assert taps.steps[step] - before.get(step, 0) == TAPS[step], (step, taps.steps)
+        caught_up(page)  # its answer in before the next phone reads the table's version
+    else:
+        raise AssertionError("the game did not end")
+
+    # What the companion did was said at the top of every screen, step by step.
+    told = " ".join(said)
+    for words in ("Women tokens face down on", "The targets:", "Jack waits",
+                  "Jack turns over the patrol token", "Jack killed on",
+                  "the Jack pawn on square"):
+        assert words in told, (words, said)
+    # The arrest ends the game: every screen reveals Jack's sheet.
+    state = hidden_state(shipped_server, code)
+    assert state["outcome"]["winner"] == "detectives" and state["night"] == 2
+    caught = state["nights"][1]["moves"][-1]["circles"][-1]
     for page in (laptop, *detectives):
-        expect(page.locator("[data-companion-said]").first).to_contain_text("Women tokens")
+        expect(page.locator("[data-outcome]").first).to_have_attribute("data-outcome",
+                                                                       "detectives")
+        expect(page.locator("[data-hideout]").first).to_have_text(str(state["hideout"]))
+        expect(page.locator("[data-log]").first).to_contain_text(f"{caught}: arrested")
+    check_screen(laptop, "wc39-reveal-1280")
     for number, page in enumerate(detectives, start=1):
-        said_on_top(page, "Women tokens")
-        shot(page, f"wc-companion-women-360-{number}")
-        box = page.locator("[data-companion-said]").first.bounding_box()
-        assert box["y"] + box["height"] <= TOP, ("the women's line", box)
-    # Hell 3: the Head places the patrol tokens on the board and says so: 2 taps (tap
-    # again to confirm; the first night's seven crossings are the yellow-bordered ones,
-    # known to the app). The companion (the seed's) kills at once.
-    confirm(head_of(detectives, laptop), "[data-act=patrols_placed]")
-    caught_up(laptop, *detectives)
-    for page in detectives:
-        said_on_top(page, "Jack killed on")
-    # Hell 9: each detective puts his policemen on the crossings of their tokens: 3
-    # taps each (the policeman, the crossing on the map, confirm), as picking up a pawn.
-    for colour, crossing in STARTS.items():
-        page = phones[DEAL[colour]]
-        caught_up(page)
-        page.locator(f"a[data-cop='{colour}']").first.click()
-        page.locator(f"a[data-crossing='{crossing}']").click()
-        tap(page, f"[data-police-confirm='{colour}:{crossing}']")
-        # Its answer in before the next phone reads the table's version (a placement
-        # still on its way moved it on under the next phone: a fresh-clone failure).
-        caught_up(page)
-    # The last one hands the turn to Jack, who moves in the same transaction: the
-    # table never waits on a button, and every phone says what he did on the track.
-    caught_up(laptop, *detectives)
-    for page in detectives:
-        said_on_top(page, "Jack")
-        expect(page.locator("[data-companion-said]").first).to_contain_text("square")
-    expect(laptop.locator("[data-companion-said]").first).to_contain_text("square")
-    assert laptop.locator("[data-companion-said]").first.bounding_box()["y"] < TOP
+        check_phone(page, f"wc39-reveal-{number}")
+    for step in ("the patrols are placed", "a new patrol token", "a wretched moved",
+                 "the last wretched moved", "what the turned token shows", "an arrest"):
+        assert step in looked_at, (step, sorted(looked_at))
+    print("detective taps:", taps.steps)

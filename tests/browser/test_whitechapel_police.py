@@ -21,7 +21,15 @@ from tests.support.pages import LAPTOP, caught_up, confirm, measured, shot, sit,
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.twin_tables import MASK, NARROW, TwinTables
-from tests.support.whitechapel_pages import head_of, hell, open_map, tap, tap_circle
+from tests.support.whitechapel_pages import (
+    Taps,
+    head_of,
+    hell,
+    open_map,
+    tap,
+    tap_circle,
+    top_box,
+)
 
 CRIME = 65
 HIDEOUT = 98  # next to his first circle, 82: he goes home at his second move
@@ -242,26 +250,6 @@ SMALL = {"width": 360, "height": 740}
 SCREEN = 740
 
 
-class Taps:
-    """Every tap a detective makes, by step: what the targets of issue 22 count."""
-
-    def __init__(self) -> None:
-        self.steps: dict[str, int] = {}
-
-    def tap(self, step: str, page, target) -> None:
-        locator = page.locator(target).first if isinstance(target, str) else target
-        expect(locator).to_be_visible()
-        box = None
-        for _ in range(20):  # a live refresh may swap the page while it is measured
-            box = locator.bounding_box(timeout=2000)
-            if box is not None:
-                break
-            time.sleep(0.1)
-        assert box and box["width"] >= 44 and box["height"] >= 44, (step, box)
-        locator.click()
-        self.steps[step] = self.steps.get(step, 0) + 1
-
-
 def now_on_top(detectives, phase_words: str, jack=None) -> None:
     """Every detective's phone names the phase and who acts in its first 150 px, and
     no detective page is longer than two screens; Jack's says what happens now in its
@@ -283,16 +271,6 @@ def now_on_top(detectives, phase_words: str, jack=None) -> None:
         if height > 2 * SCREEN:
             shot(page, "wc22-too-long")
         assert height <= 2 * SCREEN, (phase_words, height)
-
-
-def top_box(page, target) -> dict:
-    """Where ``target`` stands on the page scrolled to the top, once it is shown (a live
-    refresh may still be bringing it after the last tap)."""
-    locator = page.locator(target).first if isinstance(target, str) else target
-    expect(locator).to_be_visible()
-    # Scrolled and measured in one go: a refresh may swap the view between two calls.
-    return locator.evaluate("el => { window.scrollTo(0, 0); const b = el.getBoundingClientRect();"
-                            " return {x: b.x, y: b.y, width: b.width, height: b.height}; }")
 
 
 def on_the_laptops_first_screen(laptop, name: str) -> None:

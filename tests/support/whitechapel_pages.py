@@ -28,6 +28,36 @@ def create_and_seat(laptop, server_url: str, players) -> str:
     return code
 
 
+class Taps:
+    """Every tap a detective makes, by step: what the targets of issue 22 count."""
+
+    def __init__(self) -> None:
+        self.steps: dict[str, int] = {}
+
+    def tap(self, step: str, page, target) -> None:
+        locator = page.locator(target).first if isinstance(target, str) else target
+        expect(locator).to_be_visible()
+        box = None
+        for _ in range(20):  # a live refresh may swap the page while it is measured
+            box = locator.bounding_box(timeout=2000)
+            if box is not None:
+                break
+            time.sleep(0.1)
+        assert box and box["width"] >= 44 and box["height"] >= 44, (step, box)
+        locator.click()
+        self.steps[step] = self.steps.get(step, 0) + 1
+
+
+def top_box(page, target) -> dict:
+    """Where ``target`` stands on the page scrolled to the top, once it is shown (a live
+    refresh may still be bringing it after the last tap)."""
+    locator = page.locator(target).first if isinstance(target, str) else target
+    expect(locator).to_be_visible()
+    # Scrolled and measured in one go: a refresh may swap the view between two calls.
+    return locator.evaluate("el => { window.scrollTo(0, 0); const b = el.getBoundingClientRect();"
+                            " return {x: b.x, y: b.y, width: b.width, height: b.height}; }")
+
+
 def head_of(phones, laptop):
     """The detective phone that shows the Head of the Investigation's button."""
     expect(laptop.locator("[data-phase]").first).to_have_attribute("data-phase", "patrols")
