@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -305,6 +306,10 @@ def test_no_link_opens_the_companions_seat_nor_do_the_host_controls_go_to_it(tmp
     link for it nor hand it the host controls."""
     app = make_app(tmp_path)
     laptop, _phones = companion_table(app)
+    # Nor do the table screen's host controls offer it (they offered it first, to be
+    # refused).
+    offered = re.findall(r'<option value="(\d+)">', laptop.screen().text)
+    assert offered and "0" not in offered, offered
     for control in ("rejoin", "hand-host"):
         answer = laptop.host(control, seat=0, position=0)
         assert answer.status_code == 422, (control, answer.status_code)
