@@ -12,6 +12,7 @@ seeded game ends soon."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 
 import pytest
@@ -24,11 +25,13 @@ from companion.games.whitechapel.state import (
     _speaking,
     _wretched_to_move,
 )
-from tests.support.hidden import hidden_state
+from tests.support.glance import assert_same_glance
+from tests.support.hidden import deal_again, hidden_state
 from tests.support.knowing_team import next_action
-from tests.support.pages import caught_up, shot, sit, start_game
+from tests.support.pages import LAPTOP, SETTLED, caught_up, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
+from tests.support.twin_tables import MASK, NARROW, TwinTables
 from tests.support.whitechapel_pages import Taps, top_box
 
 SEED = 104
@@ -240,3 +243,96 @@ def test_a_whole_game_of_three_detectives_against_the_companion(shipped_server, 
                  "the last wretched moved", "what the turned token shows", "an arrest"):
         assert step in looked_at, (step, sorted(looked_at))
     print("detective taps:", taps.steps)
+
+
+# --- at a glance: the companion's secrets do not show on a phone at rest (issue 39) ------
+
+def roads_from(board, start: int) -> dict[int, int]:
+    """Each circle's distance from ``start``, in roads."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in sorted(board.neighbours(here)):
+            if there not in seen:
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return seen
+
+
+def played_alike(twins: TwinTables, servers: list[Server], phase: str) -> None:
+    """Both tables' detectives do the same until ``phase``: what the knowing team
+    does at the first table (public actions only before the hunt of the second night:
+    the patrols, the wretched, a turned token, the policemen), tapped at both."""
+    for _ in range(40):
+        states = [hidden_state(server, code) for server, code in zip(servers, twins.codes,
+                                                                     strict=True)]
+        if states[0]["phase"] == phase:
+            assert states[1]["phase"] == phase
+            return
+        seat, action = next_action(states[0])
+        assert next_action(states[1]) == (seat, action)
+        step = step_of(states[0], action)
+        twins.both(lambda screen, phones, step=step, seat=seat, action=action: tap_it(
+            Taps(), step, phones[seat - 1], action))
+    raise AssertionError(f"never reached {phase}")
+
+
+def test_the_companions_secrets_do_not_show_at_a_glance(tmp_path, laptop, browser, phone):
+    """Two tables of the same seed on two servers (so that the companion draws the same
+    chances at both), the second dealt again with another hideout: from then on the
+    companion's secrets differ (his hideout, and the road he walks to it), and the
+    detectives do the same at both. Every detective's phone at 360 px and the table
+    screen at 1280x800 are the same at rest, pixel for pixel: with the women placed,
+    while the Head moves the wretched (the companion waited), and in the police's move
+    after Jack's first movement. Every step between draws the same markup whatever his
+    secrets (tests/web/test_whitechapel_companion.py's twin tests, step by step)."""
+    servers = [Server(tmp_path / f"{name}.sqlite", seed=SEED).start() for name in "ab"]
+    try:
+        screens = [laptop, browser.new_context(**LAPTOP).new_page()]
+        tables = []
+        for server, screen in zip(servers, screens, strict=True):
+            screen.set_viewport_size(LAPTOP_800)
+            code, phones = companion_table(server, screen, phone)
+            for page in phones[1:]:
+                page.set_viewport_size(NARROW)
+            tables.append((code, screen, phones[1:]))
+        twins = TwinTables(servers[0], "wc39", tables)
+        # The second table's companion hides as far from the first one's as the board
+        # allows: his road home differs from the first movement on.
+        state = hidden_state(servers[0], twins.codes[0])
+        board = load_board(SHIPPED_BOARDS[0])
+        roads = roads_from(board, state["hideout"])
+        far = max((n for n in board.numbers if board.is_legal_hideout(n)),
+                  key=lambda n: (roads.get(n, 0), n))
+        deal_again(servers[1], twins.codes[1], {**state, "hideout": far})
+        for page in (screens[1], *tables[1][2]):
+            page.reload()
+        twins.caught_up()
+
+        def glance(point: str) -> None:
+            for seat, (first, second) in enumerate(zip(*(phones for _c, _s, phones in tables),
+                                                       strict=True), start=1):
+                assert_same_glance(first, second, f"wc39-{point}-{seat}", MASK)
+            # The table screen's corner of the table code, drawn at random for each
+            # table: as wide as its letters, so it is hidden rather than masked (it sits
+            # apart, and moves nothing else).
+            for screen in screens:
+                screen.wait_for_function(SETTLED)
+                screen.evaluate("document.querySelector('.join-panel').style.visibility"
+                                " = 'hidden'")
+            assert_same_glance(*screens, f"wc39-{point}-table", MASK)
+
+        glance("women")
+        played_alike(twins, servers, "suspense")
+        glance("wretched")
+        played_alike(twins, servers, "police")
+        glance("hunt")
+        paths = [hidden_state(server, code)["nights"][0]["moves"]
+                 for server, code in zip(servers, twins.codes, strict=True)]
+        hideouts = [hidden_state(server, code)["hideout"]
+                    for server, code in zip(servers, twins.codes, strict=True)]
+        assert hideouts[0] != hideouts[1] and paths[0] != paths[1], (hideouts, paths)
+    finally:
+        for server in servers:
+            server.stop()
