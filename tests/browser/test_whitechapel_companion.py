@@ -32,7 +32,7 @@ from tests.support.pages import LAPTOP, SETTLED, caught_up, shot, sit, start_gam
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
 from tests.support.twin_tables import MASK, NARROW, TwinTables
-from tests.support.whitechapel_pages import Taps, top_box
+from tests.support.whitechapel_pages import Taps
 
 SEED = 104
 """A seed whose companion (easy) waits on the first night, so the Head moves the
@@ -107,6 +107,21 @@ def step_of(state: dict, action: dict[str, str]) -> str:
             "search": "a search", "arrest": "an arrest"}[kind]
 
 
+TOP_LINES = """() => {
+  window.scrollTo(0, 0);
+  const box = el => { if (!el) { return null; } const b = el.getBoundingClientRect();
+                      return {y: b.y, height: b.height}; };
+  const text = el => el ? el.innerText : '';
+  return {phase: text(document.querySelector('[data-now] [data-phase-name]')),
+          now: text(document.querySelector('[data-now] .now-text')),
+          now_box: box(document.querySelector('[data-now] .now-text')),
+          said: text(document.querySelector('[data-companion-said]')),
+          said_box: box(document.querySelector('[data-companion-said]'))};
+}"""
+"""What a page shows at its top, read in one go (the page has caught up: no refresh
+is on its way)."""
+
+
 def first_lines(state: dict, detectives: list, actor: int) -> None:
     """Every detective's phone, scrolled to the top, says in its first 150 px what
     happens now (the phase, and "Your turn" on the phone that acts; on the others who
@@ -116,19 +131,16 @@ def first_lines(state: dict, detectives: list, actor: int) -> None:
     alone = state["phase"] in ("patrols", "suspense", "turned") or (
         state["phase"] == "police" and _speaking(state) and not _moves_left(state))
     for seat, page in enumerate(detectives, start=1):
-        now = page.locator("[data-now]")
-        expect(now.locator("[data-phase-name]")).to_contain_text(str(PHASES[state["phase"]]))
-        text = now.locator(".now-text")
+        top = page.evaluate(TOP_LINES)
+        where = (players[seat], state["phase"], top)
+        assert str(PHASES[state["phase"]]) in top["phase"], where
         if seat == actor:
-            expect(text).to_contain_text("Your turn")
+            assert "Your turn" in top["now"], where
         elif alone:
-            expect(text).to_contain_text(players[actor])
-        box = top_box(page, "[data-now] .now-text")
-        assert box["y"] + box["height"] <= TOP, (players[seat], state["phase"], box)
-        said = page.locator("[data-companion-said]")
-        if said.count():
-            box = top_box(page, said)
-            assert box["y"] + FIRST_LINE <= TOP, ("the companion's line", box)
+            assert players[actor] in top["now"], where
+        assert top["now_box"]["y"] + top["now_box"]["height"] <= TOP, where
+        if top["said_box"]:
+            assert top["said_box"]["y"] + FIRST_LINE <= TOP, where
 
 
 def speaks_for(taps: Taps, page, colour: str) -> None:
@@ -204,10 +216,10 @@ def test_a_whole_game_of_three_detectives_against_the_companion(shipped_server, 
         seat, action = next_action(state)
         step = step_of(state, action)
         first_lines(state, detectives, seat)
-        line = laptop.locator("[data-companion-said]")
-        if line.count():
-            said.append(line.first.inner_text())
-            assert top_box(laptop, line)["y"] < TOP, ("the table screen's said line", said[-1])
+        screen = laptop.evaluate(TOP_LINES)
+        if screen["said_box"]:  # the table screen's line, at its top
+            said.append(screen["said"])
+            assert screen["said_box"]["y"] < TOP, screen
         page = phones[seat]
         if step not in looked_at:  # each new screen looked at once, at 360 and 390 px
             looked_at.add(step)

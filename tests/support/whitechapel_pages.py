@@ -48,16 +48,6 @@ class Taps:
         self.steps[step] = self.steps.get(step, 0) + 1
 
 
-def top_box(page, target) -> dict:
-    """Where ``target`` stands on the page scrolled to the top, once it is shown (a live
-    refresh may still be bringing it after the last tap)."""
-    locator = page.locator(target).first if isinstance(target, str) else target
-    expect(locator).to_be_visible()
-    # Scrolled and measured in one go: a refresh may swap the view between two calls.
-    return locator.evaluate("el => { window.scrollTo(0, 0); const b = el.getBoundingClientRect();"
-                            " return {x: b.x, y: b.y, width: b.width, height: b.height}; }")
-
-
 def head_of(phones, laptop):
     """The detective phone that shows the Head of the Investigation's button."""
     expect(laptop.locator("[data-phase]").first).to_have_attribute("data-phase", "patrols")
