@@ -8,7 +8,8 @@ did with his pieces, and each detective step is counted in taps.
 
 The detectives are played by a team that knows where Jack is (tests/support/
 knowing_team.py, reading the database as a test's helper, never a page), so that the
-seeded game ends soon."""
+seeded game ends soon. Then a glance test: two such tables that differ only in the
+companion's secrets look the same at rest on every screen."""
 
 from __future__ import annotations
 
@@ -64,7 +65,9 @@ TAPS = {
     "an arrest": 3,  # Arrest, the circle, its second tap
 }
 """The taps of each detective step (the targets of issue 22: no more than the board's
-gesture, plus the confirm of what cannot be taken back)."""
+gesture, plus the confirm of what cannot be taken back). A detective whose phone picked
+another of his policemen first taps the one he means (1, counted apart: "whom he moves",
+"whom he speaks for"), as he picks up a pawn."""
 
 
 @pytest.fixture
@@ -144,6 +147,8 @@ def first_lines(state: dict, detectives: list, actor: int) -> None:
         assert top["now_box"]["y"] + top["now_box"]["height"] <= TOP, where
         if top["said_box"]:
             assert top["said_box"]["y"] + FIRST_LINE <= TOP, where
+        if top["said"].startswith("Women tokens"):  # eight circles, all of them
+            assert top["said_box"]["y"] + top["said_box"]["height"] <= TOP, where
 
 
 class TapsInReach(Taps):

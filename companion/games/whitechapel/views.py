@@ -290,12 +290,13 @@ def _told_now(state: State, seat: int, head: str) -> dict[str, Any] | None:
     if _patrols_to_tap(state):
         tapped = len(night.get("patrols", []))
         if is_head:
-            return {"text": _("Your turn: tap where you put the patrol tokens"),
+            # One line on a 360 px phone: the women's circles said under it stay
+            # within the first 150 px.
+            return {"text": _("Your turn: tap the 2 patrols"),
                     "detail": _("The 2 on yellow-bordered crossings (%(n)s of 2 tapped); "
                                 "the app knows the 5 where the policemen stood.", n=tapped),
                     "mine": True}
-        return {"text": _("Tap where the Head put the patrol tokens: %(player)s does it",
-                          player=head),
+        return {"text": _("%(player)s taps the patrols: wait", player=head),
                 "detail": _("Then Jack kills or waits."), "mine": False}
     if phase == "suspense" and _told(state):
         counted = {"n": len(night["moved"]), "of": len(night["wretched"])}
