@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from functools import partial
 
-import pytest
 from playwright.sync_api import expect
 
 from companion.games import wo_ist_jack
-from tests.support.glance import assert_same_glance, read_in, untouched
-from tests.support.hidden import deal_again, hidden_state
+from tests.support.glance import read_in
 from tests.support.language import translated
-from tests.support.pages import LAPTOP, confirm, sit, start_game
+from tests.support.pages import confirm, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
-from tests.support.twin_tables import MASK, NARROW, TwinTables, leak
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -239,165 +236,6 @@ def test_a_three_player_game_to_the_reporter_of_the_year(server, laptop, phone):
     cy.set_viewport_size({"width": 360, "height": 844})
     total_box = cy.locator("[data-score] [data-total]").first.bounding_box()
     assert total_box["x"] + total_box["width"] <= 360
-
-
-# Three reporters: Polizei and Annie are out; the other stories keep their default names
-# (the deck is not named). The bottom story and the one under the top differ by a few
-# characters ("Story 2 of the row (2nd ..." and "Story 3 of the row (3rd ..."), so a leak
-# of the bottom one is small.
-ROW = wo_ist_jack.DEFAULT_STORIES[4:]
-IN_PLAY = [wo_ist_jack.AMERIKA, wo_ist_jack.MORDSERIE, ROW[0], *ROW[2:], ROW[1]]
-
-
-def hidden_otherwise(deck: list[str]) -> list[str]:
-    """The face-down stories in another order, but the top one: the next print turns the
-    same story at both tables."""
-    return deck[:1] + deck[1:][::-1]
-
-
-class Twins(TwinTables):
-    """Two tables, the same names and actions; the face-down stories of the second lie
-    in another order, dealt again before every print (what a print turns is public)."""
-
-    def __init__(self, server, screens, phone) -> None:
-        tables = []
-        for screen in screens:
-            code, phones = open_table(server, screen, lambda: phone(clock=True))
-            tables.append((code, screen, [phones[name] for name in NAMES]))
-        super().__init__(server, "wo_ist_jack", tables)
-        state = hidden_state(server, self.codes[0])
-        assert sorted(state["deck"] + [state["current"], state["next"]]) == sorted(IN_PLAY)
-        state.update(current=IN_PLAY[0], next=IN_PLAY[1], deck=IN_PLAY[2:])
-        for code in self.codes:
-            deal_again(server, code, state)
-        self.hide_otherwise()
-        for page in self.every_phone():
-            page.set_viewport_size(NARROW)
-            page.reload()
-
-    def decks(self) -> list[list[str]]:
-        return [hidden_state(self.server, code)["deck"] for code in self.codes]
-
-    def hide_otherwise(self) -> None:
-        """Both tables dealt again (so that their logs stay alike), the second's stories
-        in another order."""
-        states = [hidden_state(self.server, code) for code in self.codes]
-        assert sorted(states[0]["deck"]) == sorted(states[1]["deck"])
-        states[1]["deck"] = hidden_otherwise(states[0]["deck"])
-        for code, state in zip(self.codes, states, strict=True):
-            deal_again(self.server, code, state)
-
-    def announce(self, name: str, points: str) -> None:
-        """``name`` types the story's points and taps Print (the digits and 2 taps)."""
-        self.hide_otherwise()
-        self.both(lambda screen, phones: announce(phones, name, points))
-
-    def print_story(self, name: str, points: str) -> None:
-        """``name`` prints the story (the digits and 2 taps), and at each table in turn
-        the others let it print (2 taps each) well within the window."""
-        self.hide_otherwise()
-
-        def printed(screen, phones):
-            count = screen.locator("[data-printed] li").count()
-            announce(phones, name, points)
-            let_print(dict(zip(NAMES, phones, strict=True)), name)
-            expect(screen.locator("[data-printed] li")).to_have_count(count + 1)
-        self.both(printed)
-        first, second = self.decks()
-        assert first != second or len(first) <= 1, "the face-down stories differ"
-
-
-def announce(phones: list, name: str, points: str) -> None:
-    page = phones[NAMES.index(name)]
-    page.fill("input[name=points]", points)
-    confirm(page, "[data-print-button]")
-    for other in phones:
-        expect(other.locator("[data-about-to-print]")).to_be_visible()
-
-
-def test_a_phone_at_rest_does_not_tell_the_story_deck(server, browser, laptop, phone):
-    """Two tables, same names, same public actions; the second's face-down story deck
-    lies in another order. No phone, at rest, may tell which: before and after the start,
-    after a refusal and a minute untouched, inside a print's window and once it ran out,
-    the turn's Action done, a broken press, a lost turn and a print the others let
-    through; and the test sees a one-character leak. The prints after draw the same
-    markup whatever the deck, which tests/web/test_wo_ist_jack.py proves for every viewer
-    (test_nobody_can_tell_the_deck_order_beyond_what_printing_turned,
-    test_nobody_can_tell_the_hidden_story_deck_order); the browser looks where markup
-    cannot (docs/TESTING.md, "Glance points proved in markup")."""
-    other = browser.new_context(**LAPTOP).new_page()
-    twins = Twins(server, (laptop, other), phone)
-    assert [deck[-1] for deck in twins.decks()] == [ROW[1], ROW[2]]
-    twins.glance("who-starts")
-    # 1 tap on any phone: who starts.
-    twins.both(lambda screen, phones: phones[1].locator(
-        "[data-choose-start] button", has_text="Ann").click())
-    twins.glance("start", language="fr")
-    for page, deck in zip(twins.phones(0), twins.decks(), strict=True):
-        leak(page, deck[-1])
-    with pytest.raises(AssertionError, match="differ in"):
-        assert_same_glance(*twins.phones(0), "wo_ist_jack-leak", MASK)
-    for page in twins.phones(0):
-        page.reload()
-
-    # A phone whose browser does not check the field sends 16 points: refused, in the
-    # open (no reporter holds a secret); then a minute untouched changes nothing.
-    def too_many(screen, phones):
-        phones[0].locator("[data-print-form] form").evaluate("form => form.noValidate = true")
-        phones[0].fill("input[name=points]", "16")
-        confirm(phones[0], "[data-print-button]")
-        expect(phones[0].locator("[data-error]")).to_contain_text("16 is not")
-    twins.both(too_many)
-    check_phone(twins.phones(0)[0], "wo_ist_jack-phone-refused", allow=("status of 422",))
-    twins.glance("refused")
-    untouched(*twins.every_phone())
-    twins.glance("untouched")
-
-    # Ann announces her print (the digits, 2 taps): every phone is told, at rest alike;
-    # nobody taps and the window runs out by itself at both tables.
-    twins.announce("Ann", "4")
-    # Within the window's seconds: the printer's phone and one that may stop the print.
-    for seat in (0, 1):
-        assert_same_glance(*twins.phones(seat), f"wo_ist_jack-about-to-print-{seat}", MASK)
-    for _code, screen, _phones in twins.tables:
-        expect(screen.locator("[data-printed] li")).to_have_count(1, timeout=20_000)
-    twins.glance("printed")
-    # Ann plays Reporterteam (2 taps), her turn's one Action, and ends her turn (2 taps).
-
-    def team(screen, phones):
-        confirm(phones[0], "[data-reporterteam]")
-        expect(phones[0].locator("[data-action-done]")).to_be_visible()
-    twins.both(team)
-    twins.glance("action-done")
-    twins.both(lambda screen, phones: confirm(phones[0], "[data-end-turn]"))
-    # Bob plays U-Haft on Cy (a pick, 2 taps), is about to print and Cy breaks his press
-    # (the digits, 2 taps; 2 taps); Bob ends his turn (2 taps), Cy loses hers: Ann again.
-
-    def u_haft(screen, phones):
-        phones[1].select_option("[data-my-actions] select[name=target]", label="Cy")
-        confirm(phones[1], "[data-u-haft]")
-        expect(phones[2].locator("[data-now-detail]")).to_contain_text("You are in U-Haft")
-    twins.both(u_haft)
-    twins.hide_otherwise()
-
-    def broken(screen, phones):
-        announce(phones, "Bob", "3")
-        confirm(phones[2], "[data-druckmaschine]")
-        expect(phones[1].locator("[data-now-detail]")).to_contain_text("press is broken")
-    twins.both(broken)
-    twins.glance("press-broken")
-    twins.both(lambda screen, phones: confirm(phones[1], "[data-end-turn]"))
-    expect(twins.phones(0)[1].locator("[data-now]")).to_contain_text("3 investigations")
-    expect(twins.phones(2)[0].locator("[data-now]")).to_contain_text("you lose this turn")
-    twins.glance("lost-turn")
-
-    # Ann prints again (the digits, 2 taps), let through by Bob's and Cy's taps well
-    # within the window (2 taps each); her face-down stories dealt again first, in another
-    # order at the second table. The prints after it, to the final score, are public
-    # steps the Flask client covers; at the final score nothing is left face down.
-    twins.print_story("Ann", "2")
-    twins.glance("let-through")
-    other.context.close()
 
 
 def test_a_whole_game_in_german_at_360_px(server, laptop, phone):
