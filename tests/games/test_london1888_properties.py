@@ -234,7 +234,8 @@ def same_for(first: list[dict], second: list[dict], watchers: list) -> None:
             assert game.actions(one, viewer) == game.actions(two, viewer)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 6: tests/web/test_london1888.py's twin tests repeat it on the pages
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts, seeds, seeds, st.data())
 def test_non_interference_positions_and_the_deck(count, seed, moves, data):
     """No viewer, the host's table screen included, can tell where unrevealed cards lie or
@@ -260,7 +261,8 @@ def test_non_interference_positions_and_the_deck(count, seed, moves, data):
         same_phone_refusals(one, two, rnd)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 6: tests/web/test_london1888.py's twin tests repeat it on the pages
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts, seeds, seeds, st.data())
 def test_non_interference_who_is_jack(count, seed, play, data):
     """Whose line holds Jack is invisible to everyone but those two players while none of
