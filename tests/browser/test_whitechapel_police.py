@@ -15,13 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
-from tests.support.glance import assert_same_glance
-from tests.support.hidden import deal_again, hidden_state
 from tests.support.pages import LAPTOP, caught_up, confirm, measured, shot, sit, start_game
 from tests.support.phone_quality import check_phone, check_screen
 from tests.support.realserver import Server
-from tests.support.twin_tables import MASK, NARROW, TwinTables
-from tests.support.whitechapel_pages import Taps, head_of, hell, open_map, tap, tap_circle
+from tests.support.whitechapel_pages import Taps, hell, open_map, tap, tap_circle
 
 CRIME = 65
 HIDEOUT = 98  # next to his first circle, 82: he goes home at his second move
@@ -524,108 +521,3 @@ def test_a_night_with_three_detectives_by_tapping_at_360_px(shipped_server, lapt
     # Tap counts of this night (issue 22 measured 44 detective taps for one like it).
     assert placing == 5 * 2, taps.steps
     print("detective taps:", taps.steps, moves.steps)
-
-
-# --- at a glance: a detective's phone at rest says nothing of Jack's secrets (issue 22) ---
-
-def jacks_routes(board) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Two secret nights from the crime on 65, each a move and the road home (a legal
-    hideout), with no circle in common: the first the one of the test above (82, then
-    98); both legal with the policemen on STARTS, yellow moved on to 109 for the second
-    step."""
-    first = board.closed_roads(STARTS.values())
-    second = board.closed_roads([*(x for c, x in STARTS.items() if c != "yellow"), 109])
-    used = {CRIME, 82, HIDEOUT}
-    for move in sorted(board.normal_moves(CRIME, first) - used - board.red):
-        homes = sorted(n for n in board.normal_moves(move, second) - used - {move}
-                       if board.is_legal_hideout(n))
-        if homes:
-            return (82, HIDEOUT), (move, homes[0])
-    raise AssertionError("no second night")
-
-
-def test_a_detectives_phone_at_rest_tells_nothing_of_jack(shipped_server, laptop, browser,
-                                                           phone):
-    """Two tables dealt alike whose Jacks choose other hideouts and walk other paths,
-    the same public actions at both: before the hideout, at the alarm (the map's
-    targets drawn for the police), after a detective's search tapped on the map and at
-    the night's end, Ann's and Bob's phones at rest at 360 px are the same pixel for
-    pixel. The steps between (the women, the patrols, the blood, the wretched, Jack's
-    and the police's moves) draw the same markup whatever Jack's secrets, which the
-    Flask-client tests prove for both detectives (tests/web/test_whitechapel.py:
-    test_rendered_night_with_two_hideouts_step_by_step, test_rendered_path_is
-    _indistinguishable; tests/web/test_whitechapel_police.py: test_views_with_the_police
-    _on_the_map_do_not_tell_jacks_secrets, test_every_fragment_of_a_detectives_phone_is
-    _the_same_whatever_jacks_secrets); the browser looks where markup cannot
-    (docs/TESTING.md, "Glance points proved in markup")."""
-    board = load_board(SHIPPED_BOARDS[0])
-    routes = jacks_routes(board)
-    screens = [laptop, browser.new_context(**LAPTOP).new_page()]
-    tables = []
-    for screen in screens:
-        url = police_table(shipped_server, screen, board, 3)
-        phones = [phone(), phone(), phone()]
-        for seat, (page, name) in enumerate(zip(phones, ("Jack", "Ann", "Bob"), strict=True)):
-            sit(page, url, name, seat)
-            page.set_viewport_size(NARROW)
-        # Started before the second table is dealt again: a start landing after that
-        # would draw its own Heads of the Investigation.
-        start_game(screen)
-        tables.append((url.rsplit("/", 1)[1], screen, phones))
-    # The second table dealt as the first (the Heads of the Investigation are drawn).
-    deal_again(shipped_server, tables[1][0], hidden_state(shipped_server, tables[0][0]))
-    for page in tables[1][2]:
-        page.reload()
-    twins = TwinTables(shipped_server, "whitechapel-police", tables)
-    twins.caught_up()
-    route = {id(phones[0]): r for (_c, _s, phones), r in zip(tables, routes, strict=True)}
-
-    def glance(point: str) -> None:
-        for seat in (1, 2):
-            assert_same_glance(*twins.phones(seat), f"whitechapel-detective-{point}-{seat}",
-                               MASK)
-
-    glance("hideout")
-    hideouts = iter(r[1] for r in routes)
-    twins.both(lambda screen, phones: (tap_circle(phones[0], next(hideouts)),
-                                       tap(phones[0], "[data-way='hideout']")))
-
-    def women(screen, phones) -> None:
-        jack = phones[0]
-        jack.locator("details.wc-typed:has([data-woman]) summary").click()
-        for field, circle in zip(jack.locator("[data-woman]").all(), (3, 21, 27, CRIME, 84),
-                                 strict=True):
-            field.fill(str(circle))
-        confirm(jack, "[data-act=women]")  # a typed choice: a second tap
-    twins.both(women)
-    twins.both(lambda screen, phones: confirm(head_of(phones[1:], screen),
-                                              "[data-act=patrols_placed]"))
-    twins.both(lambda screen, phones: confirm(phones[0], "button:has-text('Wait')"))
-    twins.both(lambda screen, phones: confirm(screen, "[data-act=wretched_moved]"))
-    twins.both(lambda screen, phones: (tap_circle(phones[0], CRIME),
-                                       confirm(phones[0], "[data-picked] button.confirm")))
-    glance("alarm")
-    owners = hidden_state(shipped_server, twins.codes[0])["policemen"]
-    for colour, crossing in STARTS.items():
-        twins.both(lambda screen, phones, colour=colour, crossing=crossing: tap_crossing(
-            phones[owners[colour]], board, colour, crossing))
-    twins.both(lambda screen, phones: (tap_circle(phones[0], route[id(phones[0])][0]),
-                                       tap(phones[0], "[data-way='move']")))
-    twins.both(lambda screen, phones: tap_crossing(phones[owners["yellow"]], board,
-                                                   "yellow", 109))
-    paths = {CRIME, *routes[0], *routes[1]}
-    circle = min(set(board.circles_next_to(109)) - paths)  # no clue at either table
-    ann, bob = (owners["blue"], owners["yellow"])
-
-    def yellow_searches(screen, phones) -> None:
-        every_other_stays(phones[ann], phones[bob])
-        bobs_turn(phones[ann], phones[bob])
-        tap(phones[bob], f"[data-search-circles] [aria-label='Circle {circle}']")
-        expect(phones[bob].locator("[data-answer]")).to_contain_text("no clue")
-    twins.both(yellow_searches)
-    glance("answer")
-    twins.both(lambda screen, phones: confirm(screen, "button:has-text('The police are done')"))
-    twins.both(lambda screen, phones: (tap_circle(phones[0], route[id(phones[0])][1]),
-                                       confirm(phones[0], "[data-way='escape']")))
-    expect(laptop.locator("[data-night]").first).to_have_attribute("data-night", "2")
-    glance("night-end")
