@@ -13,13 +13,13 @@ companion's secrets look the same at rest on every screen."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.games.whitechapel.board import SHIPPED_BOARDS, load_board
+from companion.games.whitechapel.jack_ai import roads_from
 from companion.games.whitechapel.state import (
     PHASES,
     _moves_left,
@@ -281,19 +281,6 @@ def test_a_whole_game_of_three_detectives_against_the_companion(shipped_server, 
 
 
 # --- at a glance: the companion's secrets do not show on a phone at rest (issue 39) ------
-
-def roads_from(board, start: int) -> dict[int, int]:
-    """Each circle's distance from ``start``, in roads."""
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for there in sorted(board.neighbours(here)):
-            if there not in seen:
-                seen[there] = seen[here] + 1
-                queue.append(there)
-    return seen
-
 
 def played_alike(twins: TwinTables, servers: list[Server], phase: str) -> None:
     """Both tables' detectives do the same until ``phase``: what the knowing team

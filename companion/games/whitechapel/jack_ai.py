@@ -146,7 +146,7 @@ def _distances(board: Board) -> dict[int, dict[int, int]]:
 def _tables(board: Board) -> tuple[dict[int, dict[int, int]], dict[int, frozenset[int]]]:
     kept = _TABLES.get(id(board))
     if kept is None or kept[0] is not board:
-        roads = {n: _bfs(board, n) for n in board.numbers}
+        roads = {n: roads_from(board, n) for n in board.numbers}
         # Where each crossing's policeman can look next turn: the circles next to any
         # crossing he reaches in 0-2 steps (Hunting 2 then 3).
         reach = {x: frozenset(c for y in board.police_moves(x)
@@ -156,7 +156,8 @@ def _tables(board: Board) -> tuple[dict[int, dict[int, int]], dict[int, frozense
     return kept[1], kept[2]
 
 
-def _bfs(board: Board, start: int) -> dict[int, int]:
+def roads_from(board: Board, start: int) -> dict[int, int]:
+    """Each circle's distance from ``start``, in roads."""
     seen = {start: 0}
     queue = deque([start])
     while queue:
